@@ -1,0 +1,134 @@
+#pragma once
+/// \file The scenes (scenarios) and the SphereTest simulation, shared by the app, the tests and the benchmark.
+///
+/// A scene places N circles in a square world and moves them with a fixed time step, deterministically
+/// from a seed. Circle ids are 0..N-1 and never change; a quarter of the circles are static by default.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spheretest/geometry.hpp"
+#include "spheretest/rng.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st {
+
+/// Scene parameters, set on the command line as `scene.<key>=<value>`.
+struct SceneConfig {
+  double radiusMin = 0.5;        ///< smallest radius
+  double radiusMax = 4.0;        ///< largest radius (at least 8x radiusMin by default)
+  double staticFraction = 0.25;  ///< share of circles that never move
+  double attractors = 16;        ///< attraction points of the spheretest scene
+  double speed = 20.0;           ///< typical speed in world units per second
+  double areaPerCircle = 64.0;   ///< world area per circle: the world grows with the count
+  double clusterFraction = 0.9;  ///< share of circles in the remote cluster (remote-cluster scene)
+};
+
+/// The `scene.*` keys with their ranges, in the order --list-scenarios prints them.
+const std::vector<ParamInfo>& sceneParams();
+/// Sets `scene.<key>`; throws InvalidInput naming the valid keys or the accepted range.
+void setSceneParam(SceneConfig& config, std::string_view key, double value);
+/// Reads `scene.<key>`.
+double sceneParam(const SceneConfig& config, std::string_view key);
+
+/// A registered scenario.
+struct ScenarioInfo {
+  std::string name;         ///< command-line name
+  std::string description;  ///< one line
+};
+
+/// Every scenario, the default ("spheretest") first.
+const std::vector<ScenarioInfo>& scenarios();
+/// Throws InvalidInput listing the valid names if `name` is not a scenario.
+void checkScenarioName(std::string_view name);
+
+/// One circle of a scene file.
+struct SceneCircle {
+  Circle circle;          ///< where it starts
+  bool isStatic = false;  ///< whether it never moves
+};
+
+/// Thrown when a scene file cannot be read or parsed; the message names the file and line.
+class SceneFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads `x,y,radius[,static]` lines after a header line; throws SceneFileError. Lines longer than 4096
+/// characters and files of more than 10,000,000 circles are rejected without reading them whole.
+std::vector<SceneCircle> loadSceneFile(const std::string& path);
+
+/// Deterministic simulation of one scene.
+class Simulation {
+ public:
+  /// Fixed time step in seconds.
+  static constexpr float kTimeStep = 1.0f / 60.0f;
+
+  /// Generates `count` circles of `scenario`; throws InvalidInput for an unknown scenario or bad config.
+  Simulation(std::string_view scenario, const SceneConfig& config, std::size_t count, std::uint64_t seed);
+  /// Starts from the given circles (a scene file), moving the non-static ones as `scenario` does.
+  Simulation(std::string_view scenario, const SceneConfig& config, std::vector<SceneCircle> initial,
+             std::uint64_t seed);
+
+  /// Advances one time step.
+  void step();
+
+  /// Circles by id.
+  const std::vector<Circle>& circles() const { return circles_; }
+  /// The circles as build() items.
+  std::vector<Item> items() const;
+  /// Ids of the circles the last step moved (every non-static one), ascending.
+  std::span<const ItemId> movedIds() const { return movingIds_; }
+  /// The new circles of movedIds(), in the same order.
+  std::span<const Circle> movedCircles() const { return movedCircles_; }
+  /// Whether a circle never moves.
+  bool isStatic(ItemId id) const { return group_[id] < 0; }
+  /// Attraction group of a circle (its colour), -1 when static.
+  int group(ItemId id) const { return group_[id]; }
+  /// Attraction points (empty for scenes without them).
+  const std::vector<Vec2>& attractors() const { return attractors_; }
+  /// The world square circles start in.
+  const Box& world() const { return world_; }
+  /// Where this scene's queries fall by default.
+  const Box& queryRegion() const { return queryRegion_; }
+  /// Largest radius in the scene.
+  float maxRadius() const { return maxRadius_; }
+  /// Frames stepped so far.
+  std::uint64_t frame() const { return frame_; }
+  /// Scenario name.
+  const std::string& scenario() const { return scenario_; }
+
+ private:
+  enum class Motion { Attract, Drift, Line };
+  void generate(std::size_t count);
+  float randomRadius(double lo, double hi);
+  Vec2 randomDirection();
+  void finishInit();
+  void stepAttract(std::size_t i);
+  void stepBounce(std::size_t i, bool turn);
+
+  std::string scenario_;
+  SceneConfig config_;
+  Rng rng_;
+  Motion motion_ = Motion::Attract;
+  Box world_;
+  Box queryRegion_;
+  std::vector<Circle> circles_;
+  std::vector<Vec2> velocity_;
+  std::vector<int> group_;      // attractor index (spheretest) or 0; -1 static
+  std::vector<std::uint8_t> region_;  // index into regions_: the box a drifting circle bounces in
+  std::vector<Box> regions_;
+  std::vector<Vec2> attractors_;
+  std::vector<ItemId> movingIds_;
+  std::vector<Circle> movedCircles_;
+  float maxRadius_ = 0.0f;
+  float arriveDistance_ = 0.0f;
+  std::uint64_t frame_ = 0;
+};
+
+}  // namespace st

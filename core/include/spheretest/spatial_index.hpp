@@ -1,0 +1,280 @@
+#pragma once
+/// \file The one interface every spatial structure implements, with its counters, stats and errors.
+///
+/// The public calls are non-virtual: they check their input once, here, keep the item table, reset the
+/// per-call counters and then call the structure's protected `do...` hook. Structures therefore never see
+/// invalid input, and bad input is rejected the same way by every structure (an InvalidInput exception,
+/// with the structure left exactly as it was).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "spheretest/geometry.hpp"
+
+namespace st {
+
+/// Thrown for every rejected input: non-finite or out-of-range values, negative radius, a duplicate id,
+/// an unknown id, an unknown parameter. The structure is unchanged when it is thrown.
+class InvalidInput : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// An item as handed to build(): id plus circle.
+struct Item {
+  ItemId id = 0;  ///< caller's id, unique, < kMaxItemId
+  Circle circle;  ///< its circle
+};
+
+/// Work done by the last call (query, pair search or update batch).
+struct QueryCounters {
+  std::uint64_t nodesVisited = 0;  ///< nodes (cells, tree nodes) the call touched
+  std::uint64_t candidates = 0;    ///< exact predicate evaluations (candidate tests)
+};
+
+/// Size of a structure.
+struct IndexStats {
+  std::size_t nodes = 0;        ///< nodes or occupied cells
+  int maxDepth = 0;             ///< deepest level (0 for flat structures)
+  std::size_t memoryBytes = 0;  ///< bytes the structure holds (capacity, not size), item table included
+};
+
+/// How a node is drawn.
+enum class NodeShape : std::uint8_t { Box, Circle };
+
+/// One node as seen by a drawing visitor.
+struct NodeInfo {
+  NodeShape shape = NodeShape::Box;  ///< which of box / circle is meaningful
+  Box box;                           ///< bounds when shape is Box
+  Circle circle;                     ///< bounds when shape is Circle
+  int depth = 0;                     ///< 0 at the root
+  std::uint32_t itemCount = 0;       ///< items stored directly in the node
+};
+
+/// Visitor called once per node by visitNodes().
+using NodeVisitor = std::function<void(const NodeInfo&)>;
+
+/// Structure-specific named figures for reports (fast-path ratio, cells visited per level, ...).
+using ExtraCounters = std::vector<std::pair<std::string, double>>;
+
+/// A tunable parameter of a structure, set on the command line as `<structure>.<key>=<value>`.
+struct ParamInfo {
+  std::string key;           ///< name without the structure prefix
+  std::string description;   ///< one line
+  double defaultValue = 0;   ///< value on construction
+  double minValue = 0;       ///< smallest accepted value
+  double maxValue = 0;       ///< largest accepted value
+  bool integer = false;      ///< whether only whole numbers are accepted
+};
+
+/// What happened at one step of a traced query, for step-by-step teaching.
+enum class TraceEventKind : std::uint8_t {
+  VisitNode,  ///< the walk entered a node
+  PruneNode,  ///< a node was skipped; `test` says which test rejected it
+  Candidate,  ///< an item was tested exactly and missed
+  Hit,        ///< an item was tested exactly and matched
+};
+
+/// One recorded step of a traced query.
+struct TraceEvent {
+  TraceEventKind kind = TraceEventKind::VisitNode;  ///< what happened
+  NodeInfo node;                                    ///< the node (VisitNode, PruneNode)
+  ItemId id = 0;                                    ///< the item (Candidate, Hit)
+  const char* test = "";                            ///< static text naming the pruning test
+};
+
+/// Receives the steps of queries while attached with SpatialIndex::setTrace (not used in pair search).
+struct QueryTrace {
+  std::vector<TraceEvent> events;  ///< steps in the order the walk took them
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// SpatialIndex
+// ---------------------------------------------------------------------------------------------------------
+
+/// The interface of every structure, brute force included.
+class SpatialIndex {
+ public:
+  /// Creates an empty structure with the registry name `name`.
+  explicit SpatialIndex(std::string name) : name_(std::move(name)) {}
+  virtual ~SpatialIndex() = default;
+  SpatialIndex(const SpatialIndex&) = delete;
+  SpatialIndex& operator=(const SpatialIndex&) = delete;
+
+  /// The command-line name, e.g. "grid".
+  const std::string& name() const { return name_; }
+  /// One paragraph: how it works and what it costs.
+  virtual std::string_view description() const = 0;
+
+  // -- parameters -------------------------------------------------------------------------------------
+  /// The tunable parameters with their ranges.
+  const std::vector<ParamInfo>& params() const { return paramInfo_; }
+  /// Sets a parameter (key without prefix); throws InvalidInput for an unknown key or a value out of range.
+  void setParam(std::string_view key, double value);
+  /// Current value of a parameter; throws InvalidInput for an unknown key.
+  double param(std::string_view key) const;
+
+  // -- mutation -----------------------------------------------------------------------------------------
+  /// Replaces the whole content with `items` (ids unique).
+  void build(std::span<const Item> items);
+  /// Adds one item; its id must not be present.
+  void insert(ItemId id, const Circle& circle);
+  /// Moves and/or resizes a present item.
+  void update(ItemId id, const Circle& circle);
+  /// Moves and/or resizes many present items at once (ids unique); lets a structure choose a rebuild.
+  void updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles);
+  /// Removes a present item.
+  void remove(ItemId id);
+  /// Removes everything.
+  void clear();
+  /// Once per frame after the updates: deferred work (queues, rebalancing). Queries are exact without it.
+  void maintain();
+
+  // -- queries (each clears `out` first) -------------------------------------------------------------------
+  /// Ids of the circles containing p.
+  void queryPoint(Vec2 p, std::vector<ItemId>& out);
+  /// Ids of the circles overlapping `query`.
+  void queryCircle(const Circle& query, std::vector<ItemId>& out);
+  /// Ids of the circles overlapping `box`.
+  void queryBox(const Box& box, std::vector<ItemId>& out);
+  /// Every circle the segment meets, ordered by rayHitLess.
+  void rayCast(const Segment& segment, std::vector<RayHit>& out);
+  /// The first circle the segment meets (smallest t, then smallest id), if any.
+  std::optional<RayHit> rayCastFirst(const Segment& segment);
+  /// Every overlapping pair once, a < b, in no particular order.
+  void findPairs(std::vector<Pair>& out);
+  /// Culls with a view cone and reports the items whose visibility changed since the previous call
+  /// (on the first call every visible item enters). Both lists are sorted by id.
+  void cullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left);
+  /// Ids of the items visible in the last cullView, sorted.
+  const std::vector<ItemId>& visibleItems() const { return visible_; }
+
+  // -- introspection --------------------------------------------------------------------------------------
+  /// Counters of the last call (query, findPairs, build, update batch).
+  const QueryCounters& lastCounters() const { return counters_; }
+  /// Calls `visitor` for every node, for drawing; flat structures report their cells.
+  virtual void visitNodes(const NodeVisitor& visitor) const = 0;
+  /// Node count, depth and memory.
+  virtual IndexStats stats() const = 0;
+  /// Structure-specific figures for reports.
+  virtual void extra(ExtraCounters& out) const { (void)out; }
+  /// Checks the base invariants and the structure's own; returns an empty string when valid, otherwise
+  /// a description of the first broken invariant.
+  std::string validate() const;
+  /// Suggests the region the items will mostly occupy (the scene's world). Trees take it as their
+  /// initial root at the next build(); they still grow for items outside it, so it is only a hint.
+  void setWorldHint(const Box& world) { worldHint_ = world; }
+  /// The hint set by setWorldHint, if any.
+  const std::optional<Box>& worldHint() const { return worldHint_; }
+  /// Attaches a trace that queries fill step by step (nullptr detaches).
+  void setTrace(QueryTrace* trace) { trace_ = trace; }
+
+  /// Number of items present.
+  std::size_t size() const { return count_; }
+  /// Whether an item with this id is present.
+  bool contains(ItemId id) const { return id < circles_.size() && !std::isnan(circles_[id].radius); }
+  /// The stored circle of a present item.
+  const Circle& circle(ItemId id) const { return circles_[id]; }
+  /// One past the largest id ever stored: the size of per-id arrays.
+  std::size_t idCapacity() const { return circles_.size(); }
+
+ protected:
+  /// Declares a parameter; call from the constructor.
+  void addParam(ParamInfo info);
+  /// Called after a parameter changed; the default rebuilds from the item table.
+  virtual void onParamChanged(std::string_view key);
+  /// Rebuilds the structure from the item table (used after parameter changes).
+  void rebuildFromTable();
+  /// Calls fn(id, circle) for every present item in id order.
+  template <class Fn>
+  void forEachItem(Fn&& fn) const {
+    for (std::size_t i = 0; i < circles_.size(); ++i) {
+      if (!std::isnan(circles_[i].radius)) fn(static_cast<ItemId>(i), circles_[i]);
+    }
+  }
+  /// Bytes held by the item table, for stats().
+  std::size_t tableBytes() const { return circles_.capacity() * sizeof(Circle) + visible_.capacity() * sizeof(ItemId); }
+
+  /// Builds from scratch; the table already holds the items. Default: doInsert each.
+  virtual void doBuild(std::span<const Item> items);
+  /// Adds an item; the table already holds it.
+  virtual void doInsert(ItemId id, const Circle& circle) = 0;
+  /// Moves/resizes an item; the table already holds the new circle, `old` is the previous one.
+  virtual void doUpdate(ItemId id, const Circle& old, const Circle& circle) = 0;
+  /// Many updates; the table already holds the new circles. Default: doUpdate each.
+  virtual void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old);
+  /// Removes an item; the table still holds it until this returns.
+  virtual void doRemove(ItemId id, const Circle& circle) = 0;
+  /// Drops everything; the table is cleared after this returns.
+  virtual void doClear() = 0;
+  /// Deferred per-frame work.
+  virtual void doMaintain() {}
+  /// Appends ids of circles containing p.
+  virtual void doQueryPoint(Vec2 p, std::vector<ItemId>& out) = 0;
+  /// Appends ids of circles overlapping `query`.
+  virtual void doQueryCircle(const Circle& query, std::vector<ItemId>& out) = 0;
+  /// Appends ids of circles overlapping `box`.
+  virtual void doQueryBox(const Box& box, std::vector<ItemId>& out) = 0;
+  /// Appends hits in any order; the caller sorts.
+  virtual void doRayCast(const Segment& segment, std::vector<RayHit>& out) = 0;
+  /// First hit; default: doRayCast and take the smallest.
+  virtual std::optional<RayHit> doRayCastFirst(const Segment& segment);
+  /// Appends every overlapping pair once, a < b.
+  virtual void doFindPairs(std::vector<Pair>& out) = 0;
+  /// Computes the items visible now (sorted) into `visibleNow`. Default: circle query around the eye
+  /// filtered by circleOverlapsCone. Structures with memory override doCullView instead.
+  virtual void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow);
+  /// Fills entered/left (sorted) and updates visible_. Default: doVisibleSet and a sorted diff.
+  virtual void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left);
+  /// The structure's own invariants; empty string when valid.
+  virtual std::string doValidate() const = 0;
+
+  /// Records a trace step when a trace is attached (cheap when none is).
+  void traceVisit(const NodeInfo& node) {
+    if (trace_) trace_->events.push_back({TraceEventKind::VisitNode, node, 0, ""});
+  }
+  /// Records a pruned node and the name of the test that pruned it.
+  void tracePrune(const NodeInfo& node, const char* test) {
+    if (trace_) trace_->events.push_back({TraceEventKind::PruneNode, node, 0, test});
+  }
+  /// Records an exact test of an item and its outcome.
+  void traceCandidate(ItemId id, bool hit) {
+    if (trace_) trace_->events.push_back({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
+  }
+  /// Whether a trace is attached (guard expensive NodeInfo construction with it).
+  bool tracing() const { return trace_ != nullptr; }
+
+  QueryCounters counters_;           ///< counters of the current call; structures add to them
+  std::vector<ItemId> visible_;      ///< visible set of the last cullView, sorted
+
+ private:
+  void checkCircle(const Circle& circle, const char* what) const;
+  void storeCircle(ItemId id, const Circle& circle);
+
+  std::string name_;
+  std::vector<ParamInfo> paramInfo_;
+  std::vector<double> paramValues_;
+  std::vector<Circle> circles_;  // by id; an absent id has a NaN radius
+  std::size_t count_ = 0;
+  QueryTrace* trace_ = nullptr;
+  std::optional<Box> worldHint_;
+  std::vector<ItemId> scratchIds_;
+};
+
+/// Order-independent hash of one frame's pair set: equal sets give equal values whatever their order.
+std::uint64_t pairSetHash(std::span<const Pair> pairs);
+
+/// Folds one frame's pair-set hash into a running checksum over frames.
+inline std::uint64_t foldFrameChecksum(std::uint64_t running, std::uint64_t frameHash) {
+  return (running ^ frameHash) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+
+}  // namespace st

@@ -1,0 +1,353 @@
+#include "spheretest/spatial_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "spheretest/assert.hpp"
+
+namespace st {
+namespace {
+
+constexpr float kAbsent = std::numeric_limits<float>::quiet_NaN();
+
+std::string describe(const Circle& c) {
+  std::ostringstream s;
+  s << "(" << c.center.x << ", " << c.center.y << ") r=" << c.radius;
+  return s.str();
+}
+
+std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// Geometry predicates that need more than one line
+// ---------------------------------------------------------------------------------------------------------
+
+bool segmentHitsCircle(const Segment& s, const Circle& c, float& t) {
+  const double ox = double(s.start.x) - double(c.center.x);
+  const double oy = double(s.start.y) - double(c.center.y);
+  const double r2 = double(c.radius) * double(c.radius);
+  const double cterm = ox * ox + oy * oy - r2;
+  if (cterm <= 0.0) {
+    t = 0.0f;
+    return true;
+  }
+  const double dx = double(s.end.x) - double(s.start.x);
+  const double dy = double(s.end.y) - double(s.start.y);
+  const double a = dx * dx + dy * dy;
+  if (a == 0.0) return false;
+  const double b = ox * dx + oy * dy;  // half of the usual b
+  if (b >= 0.0) return false;          // start outside and moving away
+  const double disc = b * b - a * cterm;
+  if (disc < 0.0) return false;
+  const double root = (-b - std::sqrt(disc)) / a;
+  if (root > 1.0) return false;
+  t = static_cast<float>(root < 0.0 ? 0.0 : root);
+  return true;
+}
+
+bool circleOverlapsCone(const Circle& c, const ViewCone& cone) {
+  const double px = double(c.center.x) - double(cone.origin.x);
+  const double py = double(c.center.y) - double(cone.origin.y);
+  const double r = c.radius;
+  const double far = cone.farDistance;
+  const double dist2 = px * px + py * py;
+  if (dist2 > (far + r) * (far + r)) return false;
+  if (cone.halfAngle >= 3.14159265358979) return true;  // the whole disc
+  double dirx = cone.direction.x, diry = cone.direction.y;
+  const double dlen = std::sqrt(dirx * dirx + diry * diry);
+  if (dlen == 0.0) return dist2 <= r * r;
+  dirx /= dlen;
+  diry /= dlen;
+  const double dist = std::sqrt(dist2);
+  // Inside the wedge's angle: the distance to the sector is the distance beyond the far arc.
+  const double cosHalf = std::cos(double(cone.halfAngle));
+  if (dist == 0.0 || (px * dirx + py * diry) >= cosHalf * dist) return dist <= far + r;
+  // Outside the angle: the nearest point of the sector lies on one of its two straight edges.
+  const double sinHalf = std::sin(double(cone.halfAngle));
+  for (int side = -1; side <= 1; side += 2) {
+    const double ex = dirx * cosHalf - side * diry * sinHalf;
+    const double ey = diry * cosHalf + side * dirx * sinHalf;
+    double along = px * ex + py * ey;
+    along = along < 0.0 ? 0.0 : (along > far ? far : along);
+    const double qx = px - ex * along, qy = py - ey * along;
+    if (qx * qx + qy * qy <= r * r) return true;
+  }
+  return false;
+}
+
+std::uint64_t pairSetHash(std::span<const Pair> pairs) {
+  std::uint64_t sum = 0;
+  for (const Pair& p : pairs) sum += mix64((std::uint64_t(p.a) << 32) | p.b);
+  return mix64(sum ^ mix64(pairs.size()));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Parameters
+// ---------------------------------------------------------------------------------------------------------
+
+void SpatialIndex::addParam(ParamInfo info) {
+  paramValues_.push_back(info.defaultValue);
+  paramInfo_.push_back(std::move(info));
+}
+
+void SpatialIndex::setParam(std::string_view key, double value) {
+  for (std::size_t i = 0; i < paramInfo_.size(); ++i) {
+    const ParamInfo& info = paramInfo_[i];
+    if (info.key != key) continue;
+    if (!std::isfinite(value) || value < info.minValue || value > info.maxValue ||
+        (info.integer && value != std::floor(value))) {
+      std::ostringstream s;
+      s << name_ << "." << key << " must be " << (info.integer ? "an integer" : "a number") << " in ["
+        << info.minValue << ", " << info.maxValue << "], got " << value;
+      throw InvalidInput(s.str());
+    }
+    if (paramValues_[i] == value) return;
+    paramValues_[i] = value;
+    onParamChanged(key);
+    return;
+  }
+  std::string valid;
+  for (const ParamInfo& info : paramInfo_) valid += (valid.empty() ? "" : ", ") + name_ + "." + info.key;
+  throw InvalidInput("unknown parameter '" + name_ + "." + std::string(key) + "'; valid: " +
+                     (valid.empty() ? "(none)" : valid));
+}
+
+double SpatialIndex::param(std::string_view key) const {
+  for (std::size_t i = 0; i < paramInfo_.size(); ++i) {
+    if (paramInfo_[i].key == key) return paramValues_[i];
+  }
+  throw InvalidInput("unknown parameter '" + name_ + "." + std::string(key) + "'");
+}
+
+void SpatialIndex::onParamChanged(std::string_view) { rebuildFromTable(); }
+
+void SpatialIndex::rebuildFromTable() {
+  std::vector<Item> items;
+  items.reserve(count_);
+  forEachItem([&](ItemId id, const Circle& c) { items.push_back({id, c}); });
+  counters_ = {};
+  doClear();
+  doBuild(items);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Mutation
+// ---------------------------------------------------------------------------------------------------------
+
+void SpatialIndex::checkCircle(const Circle& c, const char* what) const {
+  if (!isValidCircle(c)) {
+    throw InvalidInput(name_ + ": " + what + ": invalid circle " + describe(c) +
+                       " (coordinates and radius must be finite, radius >= 0, magnitudes <= 1e15)");
+  }
+}
+
+void SpatialIndex::storeCircle(ItemId id, const Circle& c) {
+  if (id >= circles_.size()) {
+    std::size_t grown = std::max<std::size_t>(circles_.size() * 3 / 2, std::size_t(id) + 1);
+    grown = std::min<std::size_t>(grown, kMaxItemId);
+    circles_.resize(grown, Circle{{0, 0}, kAbsent});
+  }
+  circles_[id] = c;
+}
+
+void SpatialIndex::build(std::span<const Item> items) {
+  ItemId maxId = 0;
+  for (const Item& item : items) {
+    if (item.id >= kMaxItemId) throw InvalidInput(name_ + ": build: id " + std::to_string(item.id) + " >= 2^27");
+    checkCircle(item.circle, "build");
+    maxId = std::max(maxId, item.id);
+  }
+  std::vector<std::uint8_t> seen(items.empty() ? 0 : std::size_t(maxId) + 1, 0);
+  for (const Item& item : items) {
+    if (seen[item.id]) throw InvalidInput(name_ + ": build: duplicate id " + std::to_string(item.id));
+    seen[item.id] = 1;
+  }
+  doClear();
+  circles_.assign(items.empty() ? 0 : std::size_t(maxId) + 1, Circle{{0, 0}, kAbsent});
+  for (const Item& item : items) circles_[item.id] = item.circle;
+  count_ = items.size();
+  visible_.clear();
+  counters_ = {};
+  doBuild(items);
+}
+
+void SpatialIndex::insert(ItemId id, const Circle& c) {
+  if (id >= kMaxItemId) throw InvalidInput(name_ + ": insert: id " + std::to_string(id) + " >= 2^27");
+  checkCircle(c, "insert");
+  if (contains(id)) throw InvalidInput(name_ + ": insert: id " + std::to_string(id) + " is already present");
+  storeCircle(id, c);
+  ++count_;
+  counters_ = {};
+  doInsert(id, c);
+}
+
+void SpatialIndex::update(ItemId id, const Circle& c) {
+  if (!contains(id)) throw InvalidInput(name_ + ": update: unknown id " + std::to_string(id));
+  checkCircle(c, "update");
+  const Circle old = circles_[id];
+  circles_[id] = c;
+  counters_ = {};
+  doUpdate(id, old, c);
+}
+
+void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles) {
+  if (ids.size() != circles.size()) throw InvalidInput(name_ + ": updateBatch: ids and circles differ in length");
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (!contains(ids[i])) throw InvalidInput(name_ + ": updateBatch: unknown id " + std::to_string(ids[i]));
+    checkCircle(circles[i], "updateBatch");
+  }
+  std::vector<Circle> old(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    old[i] = circles_[ids[i]];
+    circles_[ids[i]] = circles[i];
+  }
+  counters_ = {};
+  doUpdateBatch(ids, old);
+}
+
+void SpatialIndex::remove(ItemId id) {
+  if (!contains(id)) throw InvalidInput(name_ + ": remove: unknown id " + std::to_string(id));
+  counters_ = {};
+  doRemove(id, circles_[id]);
+  circles_[id].radius = kAbsent;
+  --count_;
+}
+
+void SpatialIndex::clear() {
+  doClear();
+  circles_.clear();
+  visible_.clear();
+  count_ = 0;
+  counters_ = {};
+}
+
+void SpatialIndex::maintain() { doMaintain(); }
+
+void SpatialIndex::doBuild(std::span<const Item> items) {
+  for (const Item& item : items) doInsert(item.id, item.circle);
+}
+
+void SpatialIndex::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) {
+  for (std::size_t i = 0; i < ids.size(); ++i) doUpdate(ids[i], old[i], circles_[ids[i]]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------------------
+
+void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out) {
+  if (!isValidPoint(p)) throw InvalidInput(name_ + ": queryPoint: point must be finite and within 1e15");
+  out.clear();
+  counters_ = {};
+  doQueryPoint(p, out);
+}
+
+void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out) {
+  checkCircle(query, "queryCircle");
+  out.clear();
+  counters_ = {};
+  doQueryCircle(query, out);
+}
+
+void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out) {
+  if (!isValidPoint(box.min) || !isValidPoint(box.max) || box.min.x > box.max.x || box.min.y > box.max.y) {
+    throw InvalidInput(name_ + ": queryBox: box must be finite with min <= max");
+  }
+  out.clear();
+  counters_ = {};
+  doQueryBox(box, out);
+}
+
+void SpatialIndex::rayCast(const Segment& segment, std::vector<RayHit>& out) {
+  if (!isValidPoint(segment.start) || !isValidPoint(segment.end)) {
+    throw InvalidInput(name_ + ": rayCast: segment end points must be finite and within 1e15");
+  }
+  out.clear();
+  counters_ = {};
+  doRayCast(segment, out);
+  std::sort(out.begin(), out.end(), rayHitLess);
+}
+
+std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment) {
+  if (!isValidPoint(segment.start) || !isValidPoint(segment.end)) {
+    throw InvalidInput(name_ + ": rayCastFirst: segment end points must be finite and within 1e15");
+  }
+  counters_ = {};
+  return doRayCastFirst(segment);
+}
+
+std::optional<RayHit> SpatialIndex::doRayCastFirst(const Segment& segment) {
+  std::vector<RayHit> hits;
+  doRayCast(segment, hits);
+  if (hits.empty()) return std::nullopt;
+  return *std::min_element(hits.begin(), hits.end(), rayHitLess);
+}
+
+void SpatialIndex::findPairs(std::vector<Pair>& out) {
+  out.clear();
+  counters_ = {};
+  doFindPairs(out);
+}
+
+void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
+  if (!isValidPoint(cone.origin) || !isValidPoint(cone.direction) || !std::isfinite(cone.halfAngle) ||
+      !(cone.halfAngle > 0.0f) || !std::isfinite(cone.farDistance) || !(cone.farDistance > 0.0f) ||
+      cone.farDistance > kMaxCoordinate) {
+    throw InvalidInput(name_ + ": cullView: cone needs a finite origin and direction, halfAngle > 0, farDistance > 0");
+  }
+  entered.clear();
+  left.clear();
+  counters_ = {};
+  doCullView(cone, entered, left);
+}
+
+void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow) {
+  std::vector<ItemId> candidates;
+  doQueryCircle(Circle{cone.origin, cone.farDistance}, candidates);
+  visibleNow.clear();
+  for (ItemId id : candidates) {
+    ++counters_.candidates;
+    if (circleOverlapsCone(circles_[id], cone)) visibleNow.push_back(id);
+  }
+  std::sort(visibleNow.begin(), visibleNow.end());
+}
+
+void SpatialIndex::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
+  scratchIds_.clear();
+  doVisibleSet(cone, scratchIds_);
+  std::set_difference(scratchIds_.begin(), scratchIds_.end(), visible_.begin(), visible_.end(),
+                      std::back_inserter(entered));
+  std::set_difference(visible_.begin(), visible_.end(), scratchIds_.begin(), scratchIds_.end(),
+                      std::back_inserter(left));
+  visible_.swap(scratchIds_);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------------------
+
+std::string SpatialIndex::validate() const {
+  std::size_t present = 0;
+  for (const Circle& c : circles_) {
+    if (std::isnan(c.radius)) continue;
+    ++present;
+    if (!isValidCircle(c)) return name_ + ": item table holds an invalid circle " + describe(c);
+  }
+  if (present != count_) {
+    return name_ + ": item table holds " + std::to_string(present) + " items but size() is " + std::to_string(count_);
+  }
+  return doValidate();
+}
+
+}  // namespace st

@@ -1,0 +1,10 @@
+#include "spheretest/peers.hpp"
+
+namespace st {
+
+void registerPeerStructures(StructureRegistry& registry) {
+  (void)registry;
+  // (peers register below this line)
+}
+
+}  // namespace st
