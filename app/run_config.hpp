@@ -1,0 +1,52 @@
+#pragma once
+/// \file What the command line asks for, shared by the headless runner and the window.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spheretest/registry.hpp"
+#include "spheretest/scene.hpp"
+
+namespace st::app {
+
+/// Kind of the random queries run after the last frame (--queries KIND:COUNT).
+enum class QueryKind { None, Point, Circle, Box, Ray };
+
+/// Parsed and validated command line.
+struct RunConfig {
+  std::size_t count = 2000;                  ///< --count
+  std::vector<std::string> structures;       ///< resolved structure names, in run order
+  bool bruteExplicit = false;                ///< brute was named explicitly (so it runs above 20,000)
+  std::string scenario = "spheretest";       ///< --scenario
+  std::optional<std::string> sceneFile;      ///< --scene-file
+  std::uint64_t seed = 1;                    ///< --seed
+  int frames = 300;                          ///< --frames
+  bool headless = false;                     ///< --headless
+  std::optional<std::string> reportPath;     ///< --report
+  std::optional<std::string> screenshotPath; ///< --screenshot
+  std::vector<std::pair<std::string, double>> structureParams;  ///< --set <structure>.<key>=<value>
+  SceneConfig scene;                         ///< --set scene.<key>=<value>
+  QueryKind queryKind = QueryKind::None;     ///< --queries kind
+  int queryCount = 0;                        ///< --queries count
+  float querySize = 0.0f;                    ///< --query-size (0: a size derived from the scene)
+  std::optional<Box> queryRegion;            ///< --query-region
+};
+
+/// The registry the app uses: core structures, then the peers.
+const StructureRegistry& appRegistry();
+
+/// Builds the simulation the configuration describes (scene file or generated scene).
+/// Throws InvalidInput or SceneFileError.
+std::unique_ptr<Simulation> makeSimulation(const RunConfig& config);
+
+/// Creates a structure and applies the --set parameters addressed to it.
+std::unique_ptr<SpatialIndex> makeStructure(const RunConfig& config, const std::string& name);
+
+/// Name of a query kind as written on the command line.
+const char* queryKindName(QueryKind kind);
+
+}  // namespace st::app

@@ -1,0 +1,27 @@
+#pragma once
+// Compares a structure with brute force on every query type; shared by the differential tests and the
+// fuzzer so both check exactly the same things.
+
+#include <string>
+
+#include "spheretest/rng.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st::testing {
+
+/// Bounds inside which random queries are drawn.
+struct QueryArea {
+  Box box{{0, 0}, {100, 100}};  ///< where query centres fall
+  float maxSize = 20.0f;        ///< largest query radius / half extent / ray length
+};
+
+/// Runs `queries` random queries of every kind (point, circle, box, ray, first ray hit, view cone) and a
+/// pair search on both structures; returns "" when they agree, else what differed. Also calls validate().
+std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& rng, const QueryArea& area,
+                              int queries, bool checkPairs = true);
+
+/// A seeded random circle with mixed sizes (log-uniform over four decades, some zero radii, some
+/// coincident with earlier ones via `pool`).
+Circle randomCircle(Rng& rng, const QueryArea& area);
+
+}  // namespace st::testing
