@@ -1,0 +1,43 @@
+#include "run_config.hpp"
+
+#include "spheretest/peers.hpp"
+
+namespace st::app {
+
+const StructureRegistry& appRegistry() {
+  static const StructureRegistry registry = [] {
+    StructureRegistry r = StructureRegistry::withCoreStructures();
+    registerPeerStructures(r);
+    return r;
+  }();
+  return registry;
+}
+
+std::unique_ptr<Simulation> makeSimulation(const RunConfig& config) {
+  if (config.sceneFile) {
+    return std::make_unique<Simulation>(config.scenario, config.scene, loadSceneFile(*config.sceneFile), config.seed);
+  }
+  return std::make_unique<Simulation>(config.scenario, config.scene, config.count, config.seed);
+}
+
+std::unique_ptr<SpatialIndex> makeStructure(const RunConfig& config, const std::string& name) {
+  std::unique_ptr<SpatialIndex> structure = appRegistry().create(name);
+  const std::string prefix = name + ".";
+  for (const auto& [key, value] : config.structureParams) {
+    if (key.rfind(prefix, 0) == 0) structure->setParam(key.substr(prefix.size()), value);
+  }
+  return structure;
+}
+
+const char* queryKindName(QueryKind kind) {
+  switch (kind) {
+    case QueryKind::None: return "none";
+    case QueryKind::Point: return "point";
+    case QueryKind::Circle: return "circle";
+    case QueryKind::Box: return "box";
+    case QueryKind::Ray: return "ray";
+  }
+  return "none";
+}
+
+}  // namespace st::app

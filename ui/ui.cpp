@@ -1,0 +1,1 @@
+// Placeholder translation unit so the render library exists before its drawing code does.
