@@ -1,0 +1,344 @@
+#include "headless_runner.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "spheretest/rng.hpp"
+
+namespace st::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kBruteLimit = 20'000;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+TimingSummary summarize(std::vector<double> samples) {
+  if (samples.empty()) return {};
+  std::sort(samples.begin(), samples.end());
+  const auto at = [&](double q) {
+    const std::size_t index = static_cast<std::size_t>(std::ceil(q * double(samples.size()))) - 1;
+    return samples[std::min(index, samples.size() - 1)];
+  };
+  const std::size_t n = samples.size();
+  const double median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  return {median, at(0.95)};
+}
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 31;
+  x *= 0x7fb5d329728ea185ull;
+  x ^= x >> 27;
+  x *= 0x81dadef4bc2dd44dull;
+  x ^= x >> 33;
+  return x;
+}
+
+// One random query, generated once and replayed on every structure.
+struct QuerySpec {
+  Vec2 at;
+  Vec2 direction;
+};
+
+std::vector<QuerySpec> makeQueries(const RunConfig& config, const Box& region) {
+  Rng rng(config.seed * 0x9e3779b97f4a7c15ull + 12345);
+  std::vector<QuerySpec> queries(static_cast<std::size_t>(config.queryCount));
+  for (QuerySpec& q : queries) {
+    q.at = {rng.uniform(region.min.x, region.max.x), rng.uniform(region.min.y, region.max.y)};
+    const double angle = 6.283185307179586 * rng.unit();
+    q.direction = {float(std::cos(angle)), float(std::sin(angle))};
+  }
+  return queries;
+}
+
+void runQueries(SpatialIndex& structure, const RunConfig& config, const std::vector<QuerySpec>& queries, float size,
+                QueryResult& result) {
+  std::vector<ItemId> ids;
+  std::vector<RayHit> hits;
+  std::uint64_t nodes = 0, candidates = 0;
+  std::uint64_t checksum = 0;
+  double totalNs = 0;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const QuerySpec& q = queries[i];
+    std::uint64_t queryHash = 0;
+    const Clock::time_point start = Clock::now();
+    switch (config.queryKind) {
+      case QueryKind::Point: structure.queryPoint(q.at, ids); break;
+      case QueryKind::Circle: structure.queryCircle({q.at, size}, ids); break;
+      case QueryKind::Box: structure.queryBox(boxFromCenter(q.at, size, size), ids); break;
+      case QueryKind::Ray: structure.rayCast({q.at, q.at + q.direction * size}, hits); break;
+      case QueryKind::None: break;
+    }
+    totalNs += std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+    nodes += structure.lastCounters().nodesVisited;
+    candidates += structure.lastCounters().candidates;
+    if (config.queryKind == QueryKind::Ray) {
+      for (std::size_t k = 0; k < hits.size(); ++k) queryHash = mix(queryHash ^ (hits[k].id + 1));  // ordered
+      result.hits += hits.size();
+    } else {
+      for (ItemId id : ids) queryHash += mix(id + 1);  // order-independent
+      result.hits += ids.size();
+    }
+    checksum = mix(checksum ^ queryHash ^ (i * 0x9e3779b97f4a7c15ull));
+  }
+  const double n = queries.empty() ? 1.0 : double(queries.size());
+  result.hitsChecksum = checksum;
+  result.nodesVisitedPerQuery = double(nodes) / n;
+  result.candidatesPerQuery = double(candidates) / n;
+  result.nsPerQuery = totalNs / n;
+}
+
+std::string formatBytes(std::size_t bytes) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1);
+  if (bytes >= (1u << 20)) s << double(bytes) / double(1u << 20) << " MiB";
+  else if (bytes >= 1024) s << double(bytes) / 1024.0 << " KiB";
+  else s << bytes << " B";
+  return s.str();
+}
+
+std::string fixed(double value, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << value;
+  return s.str();
+}
+
+// Marks every structure that differs from the reference; the reference is brute force when it ran, else the
+// per-frame majority of the others.
+void checkAgreement(RunReport& report) {
+  std::vector<StructureResult>& results = report.structures;
+  if (results.empty()) return;
+  const auto brute = std::find_if(results.begin(), results.end(), [](const StructureResult& r) { return r.name == "brute"; });
+  report.reference = brute != results.end() ? "brute" : "consensus";
+  const std::size_t frames = results.front().frameHashes.size();
+  for (std::size_t f = 0; f < frames; ++f) {
+    std::uint64_t expected = 0;
+    if (brute != results.end()) {
+      expected = brute->frameHashes[f];
+    } else {
+      std::map<std::uint64_t, int> votes;
+      for (const StructureResult& r : results) ++votes[r.frameHashes[f]];
+      expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    }
+    for (StructureResult& r : results) {
+      if (r.agrees && r.frameHashes[f] != expected) {
+        r.agrees = false;
+        r.disagreement = "pairs differ on frame " + std::to_string(f + 1);
+      }
+    }
+  }
+  if (report.queryKind == QueryKind::None) return;
+  std::uint64_t expected = 0;
+  if (brute != results.end()) {
+    expected = brute->queries.hitsChecksum;
+  } else {
+    std::map<std::uint64_t, int> votes;
+    for (const StructureResult& r : results) ++votes[r.queries.hitsChecksum];
+    expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+  }
+  for (StructureResult& r : results) {
+    if (r.agrees && r.queries.hitsChecksum != expected) {
+      r.agrees = false;
+      r.disagreement = std::string(queryKindName(report.queryKind)) + " query results differ";
+    }
+  }
+}
+
+}  // namespace
+
+RunReport runHeadless(const RunConfig& config, std::ostream& log) {
+  std::unique_ptr<Simulation> sim = makeSimulation(config);
+  RunReport report;
+  report.count = sim->circles().size();
+  report.scenario = config.sceneFile ? config.scenario + " (" + *config.sceneFile + ")" : config.scenario;
+  report.seed = config.seed;
+  report.frames = config.frames;
+  report.queryKind = config.queryKind;
+  report.queryCount = config.queryCount;
+
+  struct Running {
+    std::unique_ptr<SpatialIndex> structure;
+    std::vector<double> updateMs, pairsMs;
+    std::uint64_t candidates = 0, nodes = 0;
+  };
+  std::vector<Running> running;
+  const std::vector<Item> items = sim->items();
+  for (const std::string& name : config.structures) {
+    if (name == "brute" && report.count > kBruteLimit && !config.bruteExplicit) {
+      report.skipped.push_back("brute: skipped above 20,000 circles (name it in --structure to run it anyway); "
+                               "agreement is checked among the others");
+      continue;
+    }
+    Running run;
+    run.structure = makeStructure(config, name);
+    run.structure->setWorldHint(sim->world());
+    StructureResult result;
+    result.name = name;
+    const Clock::time_point start = Clock::now();
+    run.structure->build(items);
+    run.structure->maintain();
+    result.buildMs = msSince(start);
+    log << "built " << name << " in " << fixed(result.buildMs, 2) << " ms\n";
+    report.structures.push_back(std::move(result));
+    running.push_back(std::move(run));
+  }
+
+  std::vector<Pair> pairs;
+  for (int frame = 1; frame <= config.frames; ++frame) {
+    sim->step();
+    for (std::size_t s = 0; s < running.size(); ++s) {
+      Running& run = running[s];
+      StructureResult& result = report.structures[s];
+      Clock::time_point start = Clock::now();
+      run.structure->updateBatch(sim->movedIds(), sim->movedCircles());
+      run.structure->maintain();
+      run.updateMs.push_back(msSince(start));
+      start = Clock::now();
+      run.structure->findPairs(pairs);
+      run.pairsMs.push_back(msSince(start));
+      run.candidates += run.structure->lastCounters().candidates;
+      run.nodes += run.structure->lastCounters().nodesVisited;
+      result.frameHashes.push_back(pairSetHash(pairs));
+      result.pairsChecksum = foldFrameChecksum(result.pairsChecksum, result.frameHashes.back());
+      result.pairsLastFrame = pairs.size();
+    }
+  }
+
+  const Box region = config.queryRegion.value_or(sim->queryRegion());
+  float size = config.querySize;
+  if (size <= 0.0f) {
+    size = config.queryKind == QueryKind::Ray ? 0.125f * (region.max.x - region.min.x) : 2.0f * sim->maxRadius();
+  }
+  report.querySize = config.queryKind == QueryKind::Point ? 0.0f : size;
+  const std::vector<QuerySpec> queries = config.queryKind == QueryKind::None ? std::vector<QuerySpec>{} : makeQueries(config, region);
+  for (std::size_t s = 0; s < running.size(); ++s) {
+    Running& run = running[s];
+    StructureResult& result = report.structures[s];
+    result.updateMs = summarize(run.updateMs);
+    result.pairsMs = summarize(run.pairsMs);
+    result.candidateTestsPerFrame = config.frames ? double(run.candidates) / config.frames : 0.0;
+    result.nodesVisitedPerFrame = config.frames ? double(run.nodes) / config.frames : 0.0;
+    if (!queries.empty()) runQueries(*run.structure, config, queries, size, result.queries);
+    result.stats = run.structure->stats();
+    run.structure->extra(result.extra);
+    if (std::string problem = run.structure->validate(); !problem.empty()) {
+      result.agrees = false;
+      result.disagreement = "validate: " + problem;
+    }
+  }
+  checkAgreement(report);
+  return report;
+}
+
+bool allAgree(const RunReport& report) {
+  return std::all_of(report.structures.begin(), report.structures.end(), [](const StructureResult& r) { return r.agrees; });
+}
+
+void printReport(const RunReport& report, std::ostream& out) {
+  out << "spheretest: " << report.count << " circles, scenario " << report.scenario << ", seed " << report.seed << ", "
+      << report.frames << " frames; agreement checked against " << report.reference << "\n";
+  for (const std::string& line : report.skipped) out << "  " << line << "\n";
+  out << "\n";
+  std::ostringstream header;
+  header << std::left << std::setw(17) << "structure" << std::right << std::setw(10) << "build ms" << std::setw(18)
+         << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(11) << "pairs" << std::setw(14)
+         << "cand./frame" << std::setw(10) << "nodes" << std::setw(7) << "depth" << std::setw(12) << "memory"
+         << "  agrees";
+  out << header.str() << "\n" << std::string(header.str().size(), '-') << "\n";
+  for (const StructureResult& r : report.structures) {
+    out << std::left << std::setw(17) << r.name << std::right << std::setw(10) << fixed(r.buildMs, 2) << std::setw(18)
+        << (fixed(r.updateMs.median, 3) + "/" + fixed(r.updateMs.p95, 3)) << std::setw(18)
+        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(11) << r.pairsLastFrame
+        << std::setw(14) << fixed(r.candidateTestsPerFrame, 0) << std::setw(10) << r.stats.nodes << std::setw(7)
+        << r.stats.maxDepth << std::setw(12) << formatBytes(r.stats.memoryBytes) << "  "
+        << (r.agrees ? "yes" : "NO: " + r.disagreement) << "\n";
+  }
+  if (report.queryKind != QueryKind::None) {
+    out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
+    if (report.queryKind != QueryKind::Point) out << " of size " << report.querySize;
+    out << " after the last frame\n";
+    std::ostringstream qheader;
+    qheader << std::left << std::setw(17) << "structure" << std::right << std::setw(12) << "hits" << std::setw(16)
+            << "nodes/query" << std::setw(16) << "cand./query" << std::setw(12) << "ns/query";
+    out << qheader.str() << "\n" << std::string(qheader.str().size(), '-') << "\n";
+    for (const StructureResult& r : report.structures) {
+      out << std::left << std::setw(17) << r.name << std::right << std::setw(12) << r.queries.hits << std::setw(16)
+          << fixed(r.queries.nodesVisitedPerQuery, 1) << std::setw(16) << fixed(r.queries.candidatesPerQuery, 1)
+          << std::setw(12) << fixed(r.queries.nsPerQuery, 0) << "\n";
+    }
+  }
+  bool anyExtra = false;
+  for (const StructureResult& r : report.structures) anyExtra = anyExtra || !r.extra.empty();
+  if (anyExtra) {
+    out << "\nstructure-specific figures\n";
+    for (const StructureResult& r : report.structures) {
+      if (r.extra.empty()) continue;
+      out << "  " << std::left << std::setw(15) << r.name;
+      for (std::size_t i = 0; i < r.extra.size(); ++i) {
+        out << (i ? ", " : "") << r.extra[i].first << "=" << std::setprecision(6) << r.extra[i].second;
+      }
+      out << "\n";
+    }
+  }
+}
+
+void writeJsonReport(const RunReport& report, const std::string& path) {
+  using Json = nlohmann::ordered_json;
+  Json root;
+  root["count"] = report.count;
+  root["scenario"] = report.scenario;
+  root["seed"] = report.seed;
+  root["frames"] = report.frames;
+  root["reference"] = report.reference;
+  root["skipped"] = report.skipped;
+  Json list = Json::array();
+  for (const StructureResult& r : report.structures) {
+    Json s;
+    s["name"] = r.name;
+    s["build_ms"] = r.buildMs;
+    s["update_ms"] = {{"median", r.updateMs.median}, {"p95", r.updateMs.p95}};
+    s["pairs_ms"] = {{"median", r.pairsMs.median}, {"p95", r.pairsMs.p95}};
+    s["pairs_last_frame"] = r.pairsLastFrame;
+    s["pairs_checksum"] = r.pairsChecksum;
+    s["candidate_tests_per_frame"] = r.candidateTestsPerFrame;
+    s["nodes_visited_per_frame"] = r.nodesVisitedPerFrame;
+    s["nodes"] = r.stats.nodes;
+    s["max_depth"] = r.stats.maxDepth;
+    s["memory_bytes"] = r.stats.memoryBytes;
+    s["agrees_with_oracle"] = r.agrees;
+    if (!r.agrees) s["disagreement"] = r.disagreement;
+    if (report.queryKind != QueryKind::None) {
+      s["queries"] = {{"kind", queryKindName(report.queryKind)},
+                      {"count", report.queryCount},
+                      {"size", report.querySize},
+                      {"hits", r.queries.hits},
+                      {"nodes_visited_per_query", r.queries.nodesVisitedPerQuery},
+                      {"candidates_per_query", r.queries.candidatesPerQuery},
+                      {"ns_per_query", r.queries.nsPerQuery}};
+    } else {
+      s["queries"] = nullptr;
+    }
+    Json extra = Json::object();
+    for (const auto& [key, value] : r.extra) extra[key] = std::isfinite(value) ? Json(value) : Json(nullptr);
+    s["extra"] = extra;
+    list.push_back(std::move(s));
+  }
+  root["structures"] = std::move(list);
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write report file '" + path + "'");
+  file << root.dump(2) << "\n";
+  if (!file) throw std::runtime_error("failed writing report file '" + path + "'");
+}
+
+}  // namespace st::app

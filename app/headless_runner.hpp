@@ -1,0 +1,74 @@
+#pragma once
+/// \file The headless runner: every chosen structure runs the same frames of the same scene, is timed per
+/// phase and checked against brute force (or, without it, against the others), then prints a table and
+/// optionally writes the JSON report.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "run_config.hpp"
+
+namespace st::app {
+
+/// Median and 95th percentile of per-frame timings, in milliseconds.
+struct TimingSummary {
+  double median = 0;  ///< median
+  double p95 = 0;     ///< 95th percentile
+};
+
+/// Results of the random queries run after the last frame.
+struct QueryResult {
+  std::uint64_t hits = 0;           ///< total results over all queries
+  std::uint64_t hitsChecksum = 0;   ///< order-independent hash of every query's result set
+  double nodesVisitedPerQuery = 0;  ///< mean nodes visited
+  double candidatesPerQuery = 0;    ///< mean exact tests
+  double nsPerQuery = 0;            ///< mean wall time
+};
+
+/// Everything measured for one structure.
+struct StructureResult {
+  std::string name;                       ///< structure name
+  double buildMs = 0;                     ///< time of the initial build()
+  TimingSummary updateMs;                 ///< updateBatch + maintain per frame
+  TimingSummary pairsMs;                  ///< findPairs per frame
+  std::uint64_t pairsLastFrame = 0;       ///< pairs found on the last frame
+  std::uint64_t pairsChecksum = 0;        ///< checksum of every frame's pair set
+  double candidateTestsPerFrame = 0;      ///< mean exact tests in findPairs per frame
+  double nodesVisitedPerFrame = 0;        ///< mean nodes visited in findPairs per frame
+  IndexStats stats;                       ///< after the last frame
+  bool agrees = true;                     ///< same pairs (and query results) as the reference on every frame
+  std::string disagreement;               ///< first difference, when it does not agree
+  QueryResult queries;                    ///< after the last frame, when --queries was given
+  ExtraCounters extra;                    ///< structure-specific figures
+  std::vector<std::uint64_t> frameHashes; ///< per-frame pair-set hashes (for agreement)
+};
+
+/// A whole headless run.
+struct RunReport {
+  std::size_t count = 0;                   ///< circles
+  std::string scenario;                    ///< scene name (or the scene file)
+  std::uint64_t seed = 0;                  ///< seed
+  int frames = 0;                          ///< frames run
+  std::string reference;                   ///< "brute" or "consensus"
+  QueryKind queryKind = QueryKind::None;   ///< kind of the random queries
+  int queryCount = 0;                      ///< number of random queries
+  float querySize = 0;                     ///< their size
+  std::vector<std::string> skipped;        ///< structures skipped, with the reason
+  std::vector<StructureResult> structures; ///< one per structure, in run order
+};
+
+/// Runs the configuration headless; throws InvalidInput / SceneFileError for bad input.
+RunReport runHeadless(const RunConfig& config, std::ostream& log);
+
+/// Prints the report as aligned tables.
+void printReport(const RunReport& report, std::ostream& out);
+
+/// Writes the report as JSON; throws std::runtime_error if the file cannot be written.
+void writeJsonReport(const RunReport& report, const std::string& path);
+
+/// Whether every structure agreed with the reference.
+bool allAgree(const RunReport& report);
+
+}  // namespace st::app
