@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds everything in Release with warnings as errors, and runs every test.
+# --sanitize: the same in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/install-deps.sh"
+jobs="$(nproc)"
+if [ "${1:-}" = "--sanitize" ]; then
+  build="$root/build/sanitize"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSPHERETEST_SANITIZE=ON -DSPHERETEST_WERROR=ON >/dev/null
+  cmake --build "$build" -j "$jobs"
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  # The window test and the benchmark smoke run are covered by the Release pass.
+  ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE "gui|bench-smoke"
+else
+  build="$root/build/release"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPHERETEST_WERROR=ON >/dev/null
+  cmake --build "$build" -j "$jobs"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs"
+fi

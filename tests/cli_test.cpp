@@ -1,0 +1,204 @@
+// The command-line contract, tested on the real executable: exit codes, one-line errors that name the
+// option and the accepted range, listings, the table and the JSON report.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "spheretest/peers.hpp"
+#include "spheretest/registry.hpp"
+#include "spheretest/scene.hpp"
+
+namespace {
+
+struct Outcome {
+  int exitCode = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run(const std::string& arguments, const std::string& environment = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER") {
+  const std::string command = environment + " " + SPHERETEST_BINARY + " " + arguments + " 2>&1";
+  Outcome outcome;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return outcome;
+  std::array<char, 4096> buffer{};
+  std::size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) outcome.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
+}
+
+std::filesystem::path tempFile(const std::string& name, const std::string& content) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("spheretest_cli_" + name);
+  std::ofstream(path) << content;
+  return path;
+}
+
+int lineCount(const std::string& text) {
+  int lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+TEST(Cli, CountOutOfRangeOrNotANumberExitsTwoWithOneLine) {
+  for (const char* bad : {"0", "-5", "abc", "10000001", "1.5", "99999999999999999999999"}) {
+    const Outcome o = run(std::string("--headless --count ") + bad);
+    EXPECT_EQ(o.exitCode, 2) << bad << ": " << o.output;
+    EXPECT_NE(o.output.find("--count"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("1..10000000"), std::string::npos) << o.output;
+    EXPECT_EQ(lineCount(o.output), 1) << o.output;
+  }
+}
+
+TEST(Cli, FramesAndSeedAreValidated) {
+  EXPECT_EQ(run("--headless --frames 0").exitCode, 2);
+  EXPECT_EQ(run("--headless --frames x").exitCode, 2);
+  EXPECT_EQ(run("--headless --seed -1").exitCode, 2);
+}
+
+TEST(Cli, UnknownStructureListsTheValidOnes) {
+  const Outcome o = run("--headless --structure nosuch");
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find("nosuch"), std::string::npos);
+  const st::StructureRegistry registry = st::StructureRegistry::withCoreStructures();
+  for (const st::StructureInfo& info : registry.all()) {
+    EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
+  }
+}
+
+TEST(Cli, UnknownScenarioListsTheValidOnes) {
+  const Outcome o = run("--headless --scenario nosuch");
+  EXPECT_EQ(o.exitCode, 2);
+  for (const st::ScenarioInfo& info : st::scenarios()) EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
+}
+
+TEST(Cli, UnknownOrBadSetKeysListTheValidOnes) {
+  Outcome o = run("--headless --set nosuch.key=1");
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find("scene.radius_max"), std::string::npos) << o.output;
+  o = run("--headless --set scene.nosuch=1");
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find("scene.static_fraction"), std::string::npos) << o.output;
+  o = run("--headless --set scene.static_fraction=2");
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find("[0, 1]"), std::string::npos) << o.output;
+  EXPECT_EQ(run("--headless --set scene.speed=fast").exitCode, 2);
+  EXPECT_EQ(run("--headless --set novalue").exitCode, 2);
+}
+
+TEST(Cli, BadQueriesAndRegionsAreRejected) {
+  EXPECT_EQ(run("--headless --queries sphere:10").exitCode, 2);
+  EXPECT_EQ(run("--headless --queries point").exitCode, 2);
+  EXPECT_EQ(run("--headless --queries point:0").exitCode, 2);
+  EXPECT_EQ(run("--headless --query-region 1,2,3").exitCode, 2);
+  EXPECT_EQ(run("--headless --query-region 5,0,1,1").exitCode, 2);
+  EXPECT_EQ(run("--headless --query-size -1").exitCode, 2);
+  EXPECT_EQ(run("--headless --no-such-option").exitCode, 2);
+}
+
+TEST(Cli, SceneFileErrorsNameTheFileAndLine) {
+  Outcome o = run("--headless --scene-file /nonexistent/scene.csv");
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find("/nonexistent/scene.csv"), std::string::npos) << o.output;
+
+  const auto bad = tempFile("bad.csv", "x,y,radius\n1,2,3\n4,five,6\n");
+  o = run("--headless --scene-file " + bad.string());
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find(bad.string() + ":3"), std::string::npos) << o.output;
+
+  const auto columns = tempFile("columns.csv", "x,y,radius\n1,2\n");
+  o = run("--headless --scene-file " + columns.string());
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find(":2"), std::string::npos) << o.output;
+
+  const auto empty = tempFile("empty.csv", "");
+  EXPECT_EQ(run("--headless --scene-file " + empty.string()).exitCode, 2);
+  const auto nan = tempFile("nan.csv", "x,y,radius\nnan,1,1\n");
+  EXPECT_EQ(run("--headless --scene-file " + nan.string()).exitCode, 2);
+  const auto negative = tempFile("negative.csv", "x,y,radius\n1,1,-1\n");
+  EXPECT_EQ(run("--headless --scene-file " + negative.string()).exitCode, 2);
+}
+
+TEST(Cli, SceneFileRunsWithItsOwnCircles) {
+  const auto file = tempFile("good.csv", "x,y,radius,static\n0,0,1,1\n1.5,0,1,0\n10,10,0.5,0\n-3,4,2,1\n");
+  const auto report = std::filesystem::temp_directory_path() / "spheretest_cli_file.json";
+  const Outcome o = run("--headless --frames 3 --structure all --scene-file " + file.string() + " --report " + report.string());
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const nlohmann::json json = nlohmann::json::parse(std::ifstream(report));
+  EXPECT_EQ(json["count"], 4);
+}
+
+TEST(Cli, ListingsNameEveryStructureAndScenario) {
+  Outcome o = run("--list-structures");
+  EXPECT_EQ(o.exitCode, 0);
+  st::StructureRegistry registry = st::StructureRegistry::withCoreStructures();
+  st::registerPeerStructures(registry);
+  for (const st::StructureInfo& info : registry.all()) EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
+  o = run("--list-scenarios");
+  EXPECT_EQ(o.exitCode, 0);
+  for (const st::ScenarioInfo& info : st::scenarios()) EXPECT_NE(o.output.find(info.name), std::string::npos);
+  EXPECT_NE(o.output.find("scene.radius_min"), std::string::npos);
+}
+
+TEST(Cli, HeadlessReportHasTheTableAndTheJsonFields) {
+  const auto path = std::filesystem::temp_directory_path() / "spheretest_cli_report.json";
+  const Outcome o = run("--headless --count 800 --frames 20 --structure all --queries circle:50 --report " + path.string());
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("update ms med/p95"), std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(std::ifstream(path));
+  for (const char* key : {"count", "scenario", "seed", "frames", "structures"}) EXPECT_TRUE(json.contains(key)) << key;
+  EXPECT_EQ(json["count"], 800);
+  ASSERT_FALSE(json["structures"].empty());
+  const auto checksum = json["structures"][0]["pairs_checksum"];
+  for (const auto& s : json["structures"]) {
+    for (const char* key : {"name", "build_ms", "update_ms", "pairs_ms", "pairs_last_frame", "pairs_checksum",
+                            "candidate_tests_per_frame", "nodes", "max_depth", "memory_bytes", "agrees_with_oracle",
+                            "queries", "extra"}) {
+      EXPECT_TRUE(s.contains(key)) << s["name"] << " lacks " << key;
+    }
+    EXPECT_TRUE(s["update_ms"].contains("median") && s["update_ms"].contains("p95"));
+    for (const char* key : {"kind", "count", "size", "hits", "nodes_visited_per_query", "candidates_per_query", "ns_per_query"}) {
+      EXPECT_TRUE(s["queries"].contains(key)) << key;
+    }
+    EXPECT_TRUE(s["agrees_with_oracle"].get<bool>()) << s["name"];
+    EXPECT_EQ(s["pairs_checksum"], checksum) << s["name"];
+  }
+}
+
+TEST(Cli, SameSeedSameFramesOtherSeedOtherFrames) {
+  const auto a = std::filesystem::temp_directory_path() / "spheretest_cli_seed_a.json";
+  const auto b = std::filesystem::temp_directory_path() / "spheretest_cli_seed_b.json";
+  const auto c = std::filesystem::temp_directory_path() / "spheretest_cli_seed_c.json";
+  ASSERT_EQ(run("--headless --count 500 --frames 30 --structure brute --seed 7 --report " + a.string()).exitCode, 0);
+  ASSERT_EQ(run("--headless --count 500 --frames 30 --structure brute --seed 7 --report " + b.string()).exitCode, 0);
+  ASSERT_EQ(run("--headless --count 500 --frames 30 --structure brute --seed 8 --report " + c.string()).exitCode, 0);
+  const auto checksum = [](const std::filesystem::path& p) {
+    return nlohmann::json::parse(std::ifstream(p))["structures"][0]["pairs_checksum"].get<std::uint64_t>();
+  };
+  EXPECT_EQ(checksum(a), checksum(b));
+  EXPECT_NE(checksum(a), checksum(c));
+}
+
+TEST(Cli, BruteForceIsSkippedAboveTwentyThousandUnlessNamed) {
+  const Outcome o = run("--headless --count 20001 --frames 1 --structure brute,brute --report /dev/null");
+  EXPECT_EQ(o.exitCode, 0) << o.output;  // named explicitly: it runs
+  EXPECT_EQ(o.output.find("skipped"), std::string::npos);
+  const Outcome all = run("--headless --count 20001 --frames 1 --structure all");
+  EXPECT_EQ(all.exitCode, 0) << all.output;
+  EXPECT_NE(all.output.find("brute: skipped above 20,000"), std::string::npos) << all.output;
+}
+
+TEST(Cli, WithoutADisplayTheWindowFallsBackToTheReport) {
+  const Outcome o = run("--count 300 --frames 2 --structure brute");
+  EXPECT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("no display"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("pairs ms"), std::string::npos) << o.output;
+}
+
+}  // namespace
