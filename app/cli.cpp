@@ -55,7 +55,8 @@ std::vector<std::string> splitList(const std::string& text, char separator) {
 std::string allSettingKeys() {
   std::string keys;
   for (const StructureInfo& info : appRegistry().all()) {
-    for (const ParamInfo& param : info.create()->params()) keys += (keys.empty() ? "" : ", ") + info.name + "." + param.key;
+    const std::unique_ptr<SpatialIndex> instance = info.create();
+    for (const ParamInfo& param : instance->params()) keys += (keys.empty() ? "" : ", ") + info.name + "." + param.key;
   }
   for (const ParamInfo& param : sceneParams()) keys += (keys.empty() ? "" : ", ") + std::string("scene.") + param.key;
   return keys;
@@ -112,7 +113,8 @@ void printStructures(std::ostream& out) {
     if (info.peer) out << " [peer]";
     if (!info.source.empty()) out << " (" << info.source << ")";
     out << "\n";
-    for (const ParamInfo& param : info.create()->params()) {
+    const std::unique_ptr<SpatialIndex> instance = info.create();
+    for (const ParamInfo& param : instance->params()) {
       out << "      " << info.name << "." << param.key << " = " << param.defaultValue << "  [" << param.minValue << ", "
           << param.maxValue << "]  " << param.description << "\n";
     }
