@@ -33,7 +33,7 @@ std::vector<std::string> structureNames() {
 }
 
 // How the items of a generated scene are laid out.
-enum class Layout { Mixed, Clustered, Coincident, Degenerate };
+enum class Layout { Mixed, Clustered, Coincident, Degenerate, OneSpot };
 
 std::vector<Item> makeScene(Rng& rng, std::size_t n, Layout layout, const QueryArea& area) {
   std::vector<Item> items;
@@ -58,6 +58,11 @@ std::vector<Item> makeScene(Rng& rng, std::size_t n, Layout layout, const QueryA
         else if (rng.chance(0.4)) c.center.y = 0.5f * (area.box.min.y + area.box.max.y);
         if (i == 0) c.radius = 400.0f;
         if (rng.chance(0.05)) c.center = {c.center.x * 40.0f - 5000.0f, c.center.y * -30.0f};
+        break;
+      case Layout::OneSpot:
+        // Everything within a hundredth of a unit: one grid cell, one leaf, maximal subdivision pressure.
+        c.center = {42.0f + rng.uniform(0.0f, 0.01f), 17.0f + rng.uniform(0.0f, 0.01f)};
+        c.radius = rng.chance(0.5) ? 0.0f : rng.uniform(0.0f, 0.02f);
         break;
     }
     items.push_back({static_cast<ItemId>(i * 3 + (i % 2)), c});  // sparse, non-sequential ids
@@ -93,7 +98,7 @@ TEST_P(Differential, EmptyStructureAnswersNothing) {
 
 TEST_P(Differential, BuildThenQueryAcrossSizesAndLayouts) {
   const std::size_t sizes[] = {1, 2, 7, 60, 500, 3000};
-  for (Layout layout : {Layout::Mixed, Layout::Clustered, Layout::Coincident, Layout::Degenerate}) {
+  for (Layout layout : {Layout::Mixed, Layout::Clustered, Layout::Coincident, Layout::Degenerate, Layout::OneSpot}) {
     for (std::size_t n : sizes) {
       Rng rng(1000 + n * 7 + static_cast<int>(layout));
       const std::vector<Item> items = makeScene(rng, n, layout, area_);
@@ -118,7 +123,7 @@ TEST_P(Differential, RandomInsertMoveResizeRemoveSequences) {
     Rng rng(seed * 7919);
     std::vector<ItemId> present;
     ItemId nextId = 0;
-    const Layout layout = static_cast<Layout>(seed % 4);
+    const Layout layout = static_cast<Layout>(seed % 5);
     const std::vector<Item> start = makeScene(rng, 50 + seed * 40, layout, area_);
     subject_->build(start);
     oracle_->build(start);
