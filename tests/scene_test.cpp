@@ -112,5 +112,18 @@ TEST(SceneFile, ErrorsNameFileAndLine) {
   expectError(writeFile("nocircles.csv", "x,y,radius\n"), "no circles");
 }
 
+TEST(SceneFile, MultiGigabyteFileFailsFastWithBoundedMemory) {
+  // A sparse 3 GiB file: reading it whole would take seconds and gigabytes; the loader stops at line 1.
+  const std::string path = writeFile("huge_sparse.csv", "");
+  std::filesystem::resize_file(path, 3ull << 30);
+  try {
+    loadSceneFile(path);
+    ADD_FAILURE() << "no error";
+  } catch (const SceneFileError& error) {
+    EXPECT_NE(std::string(error.what()).find(":1: line longer"), std::string::npos) << error.what();
+  }
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace st
