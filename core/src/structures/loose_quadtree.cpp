@@ -1,0 +1,176 @@
+// The loose quadtree (Thatcher Ulrich's loose octrees in 2D, named in the comments of seed 003). Each node's
+// bounds are its cell enlarged to `factor` times the side, around the same centre. A circle's level follows
+// from its radius alone, its cell from its centre, and it always fits the loose bounds of that cell, so no
+// circle ever straddles and none piles up above its level the way the fit-entirely quadtree's do. A circle
+// that moves stays where it is, at O(1) cost, for as long as it still fits those loose bounds.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "quadtree_family.hpp"
+#include "spheretest/structures.hpp"
+
+namespace st {
+namespace {
+
+using namespace quadtree_family;
+
+class LooseQuadtree final : public QuadtreeFamily {
+ public:
+  LooseQuadtree()
+      : QuadtreeFamily("loose-quadtree", {"query misses the loose bounds", /*drawWidenedBounds=*/true,
+                                          /*widenFollowsCell=*/true, /*countWidening=*/false}) {
+    addParam({"factor", "loose bounds are the cell scaled by this around its centre (Ulrich's k)", 2.0, 1.25, 4.0, false});
+    addParam({"max_depth", "levels below the first root: how small a cell may get", 16, 1, 30, true});
+    readParams();
+    levelLimit_ = maxDepth_;
+    nodes_[0].widen = freshWiden(nodes_[0].cell);  // the base could not ask while it was being constructed
+  }
+
+  std::string_view description() const override {
+    return "Loose quadtree (Ulrich's loose octrees, named in the comments of seed 003): a quadtree whose nodes' "
+           "bounds are their cells scaled by loose-quadtree.factor (default 2) around the same centre. A circle's "
+           "level comes from its radius in O(1), the deepest one whose looseness still covers it, and its cell "
+           "from its centre; it then fits that node's loose bounds wherever its centre lies in the cell, so no "
+           "circle straddles a boundary and small circles never collect near the root. Insert and remove cost "
+           "O(depth); a move is O(1) while the circle still fits its node's loose bounds "
+           "(update_fast_path_ratio); a query visits the nodes whose loose bounds it meets, about four times "
+           "the area of the bare cells. Choose it for circles of mixed sizes that move.";
+  }
+
+ protected:
+  void onParamChanged(std::string_view key) override {
+    readParams();
+    QuadtreeFamily::onParamChanged(key);
+  }
+
+  float freshWiden(const Box& cell) const override {
+    const float side = std::max(cell.max.x - cell.min.x, cell.max.y - cell.min.y);
+    return 0.5f * (factor_ - 1.0f) * side;
+  }
+
+  void onRootGrown() override { ++levelLimit_; }
+
+  void onCleared() override {
+    levelLimit_ = maxDepth_;
+    updatesInPlace_ = updatesRelinked_ = 0;
+  }
+
+  void doInsert(ItemId id, const Circle& c) override {
+    reserveIds();
+    attach(id, c);
+  }
+
+  void doUpdate(ItemId id, const Circle&, const Circle& c) override {
+    if (circleFitsInBox(c, nodeBounds(nodes_[nodeOf(id)]))) {
+      ++updatesInPlace_;
+      return;
+    }
+    detach(id);
+    attach(id, c);
+    ++updatesRelinked_;
+  }
+
+  void doRemove(ItemId id, const Circle&) override { detach(id); }
+
+  std::string checkNode(std::uint32_t index, int depth) const override {
+    const QuadNode& node = nodes_[index];
+    if (node.widen != freshWiden(node.cell)) return "node " + std::to_string(index) + " has the wrong loose margin";
+    if (depth > levelLimit_) return "node " + std::to_string(index) + " lies below the level limit";
+    if (node.firstChild != kNone) {
+      bool anyItems = false;
+      for (std::uint32_t q = 0; q < 4; ++q) anyItems = anyItems || nodes_[node.firstChild + q].subtreeCount > 0;
+      if (!anyItems) return "node " + std::to_string(index) + " keeps four empty children";
+    }
+    return {};
+  }
+
+  std::string checkItem(std::uint32_t node, int, ItemId id) const override {
+    if (!circleFitsInBox(circle(id), nodeBounds(nodes_[node]))) {
+      return "item " + std::to_string(id) + " does not fit its node's loose bounds";
+    }
+    return {};
+  }
+
+  void extraOwn(ExtraCounters& out) const override {
+    const double updates = double(updatesInPlace_ + updatesRelinked_);
+    out.emplace_back("updates_in_place", double(updatesInPlace_));
+    out.emplace_back("updates_relinked", double(updatesRelinked_));
+    out.emplace_back("update_fast_path_ratio", updates > 0 ? double(updatesInPlace_) / updates : 0.0);
+    out.emplace_back("level_limit", double(levelLimit_));
+  }
+
+ private:
+  void readParams() {
+    factor_ = static_cast<float>(param("factor"));
+    maxDepth_ = static_cast<int>(param("max_depth"));
+  }
+
+  // The deepest level whose loose margin, (factor - 1) / 2 of the cell side, still covers the radius:
+  // there the circle fits the loose bounds of the cell holding its centre.
+  int levelForRadius(float radius) const {
+    if (radius <= 0.0f) return levelLimit_;
+    const double side = double(nodes_[0].cell.max.x) - double(nodes_[0].cell.min.x);
+    const double ratio = (double(factor_) - 1.0) * side / (2.0 * double(radius));
+    if (!(ratio >= 1.0)) return 0;
+    return std::min(std::ilogb(ratio), levelLimit_);
+  }
+
+  void attach(ItemId id, const Circle& c) {
+    if (!rootPlaced()) placeRoot(boundsOf(c));
+    while (!circleFitsInBox(c, nodeBounds(nodes_[0]))) growRootToward(c.center);
+    const int level = levelForRadius(c.radius);
+    std::uint32_t n = 0;
+    for (int depth = 0; depth < level; ++depth) {
+      const QuadNode& node = nodes_[n];
+      std::uint32_t child;
+      if (node.firstChild == kNone) {
+        // Check before allocating, so that no block of four empty children is ever created.
+        if (!cellSplittable(node.cell)) break;
+        const Vec2 split = cellMiddle(node.cell);
+        const std::uint32_t q = quadrantOf(c.center, split);
+        QuadNode probe;
+        probe.cell = quadrantCell(node.cell, split, q);
+        probe.widen = freshWiden(probe.cell);
+        if (!circleFitsInBox(c, nodeBounds(probe))) break;
+        child = allocateChildren(n) + q;
+      } else {
+        child = node.firstChild + quadrantOf(c.center, splitOf(node));
+        // Float rounding, or a centre outside the root's cell, can leave the circle short of fitting.
+        if (!circleFitsInBox(c, nodeBounds(nodes_[child]))) break;
+      }
+      n = child;
+    }
+    linkItem(id, n);
+    addToPathCounts(n, +1);
+  }
+
+  void detach(ItemId id) {
+    const std::uint32_t n = nodeOf(id);
+    unlinkItem(id);
+    addToPathCounts(n, -1);
+    // Drop child blocks that no longer hold anything, from the bottom up.
+    for (std::uint32_t m = n; m != 0;) {
+      const std::uint32_t parent = nodes_[m].parent;
+      const std::uint32_t first = nodes_[parent].firstChild;
+      for (std::uint32_t q = 0; q < 4; ++q) {
+        if (nodes_[first + q].subtreeCount > 0) return;
+      }
+      freeChildren(parent);
+      m = parent;
+    }
+  }
+
+  float factor_ = 2.0f;
+  int maxDepth_ = 16;
+  int levelLimit_ = 16;  // deepest level, counted from the current root (grows with the root)
+  std::uint64_t updatesInPlace_ = 0;
+  std::uint64_t updatesRelinked_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SpatialIndex> makeLooseQuadtree() { return std::make_unique<LooseQuadtree>(); }
+
+}  // namespace st

@@ -1,0 +1,524 @@
+// Shared part of the quadtree family: node pool, item lists, root growth, and the queries and pair search
+// that only need each node's box (cell grown by widen). See quadtree_family.hpp.
+
+#include "quadtree_family.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "spheretest/assert.hpp"
+
+namespace st::quadtree_family {
+
+Box squareCellCovering(const Box& b) {
+  const double cx = 0.5 * (double(b.min.x) + double(b.max.x));
+  const double cy = 0.5 * (double(b.min.y) + double(b.max.y));
+  double side = std::max(double(b.max.x) - double(b.min.x), double(b.max.y) - double(b.min.y));
+  // Far from the origin a tiny cell has no float middle; keep it wide enough to halve and double.
+  side = std::max({side, 1.0, 1e-5 * (std::fabs(cx) + std::fabs(cy))});
+  Box cell{{float(cx - 0.5 * side), float(cy - 0.5 * side)}, {float(cx + 0.5 * side), float(cy + 0.5 * side)}};
+  // Rounding to float may have shaved the covered box; push the edges out until it is covered.
+  while (cell.min.x > b.min.x) cell.min.x = std::nextafter(cell.min.x, -INFINITY);
+  while (cell.min.y > b.min.y) cell.min.y = std::nextafter(cell.min.y, -INFINITY);
+  while (cell.max.x < b.max.x) cell.max.x = std::nextafter(cell.max.x, INFINITY);
+  while (cell.max.y < b.max.y) cell.max.y = std::nextafter(cell.max.y, INFINITY);
+  return cell;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Construction, pool and item lists
+// ---------------------------------------------------------------------------------------------------------
+
+QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style) : SpatialIndex(std::move(name)), style_(style) {
+  nodes_.push_back(QuadNode{});
+  nodes_[0].cell = {{0, 0}, {1, 1}};
+}
+
+void QuadtreeFamily::placeRoot(const Box& fallback) {
+  const Box cell = squareCellCovering(worldHint() ? *worldHint() : fallback);
+  ST_ASSERT(nodes_.size() == 1 && nodes_[0].subtreeCount == 0, "the root is placed on an empty tree only");
+  nodes_[0] = QuadNode{};
+  nodes_[0].cell = cell;
+  nodes_[0].widen = freshWiden(cell);
+  rootPlaced_ = true;
+}
+
+std::uint32_t QuadtreeFamily::allocateChildren(std::uint32_t parent) {
+  ST_ASSERT(nodes_[parent].firstChild == kNone, "a node gets one child block");
+  std::uint32_t first;
+  if (freeBlocks_ != kNone) {
+    first = freeBlocks_;
+    freeBlocks_ = nodes_[first].firstChild;
+    --freeBlockCount_;
+  } else {
+    first = static_cast<std::uint32_t>(nodes_.size());
+    ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
+    nodes_.resize(nodes_.size() + 4);
+  }
+  const Box cell = nodes_[parent].cell;
+  const Vec2 split = cellMiddle(cell);
+  for (std::uint32_t q = 0; q < 4; ++q) {
+    QuadNode& child = nodes_[first + q];
+    child = QuadNode{};
+    child.cell = quadrantCell(cell, split, q);
+    child.widen = freshWiden(child.cell);
+    child.parent = parent;
+  }
+  nodes_[parent].firstChild = first;
+  return first;
+}
+
+void QuadtreeFamily::freeChildren(std::uint32_t parent) {
+  const std::uint32_t first = nodes_[parent].firstChild;
+  for (std::uint32_t q = 0; q < 4; ++q) {
+    QuadNode& child = nodes_[first + q];
+    ST_DEBUG_ASSERT(child.subtreeCount == 0 && child.firstChild == kNone, "only empty leaves are freed");
+    child = QuadNode{};
+  }
+  nodes_[first].firstChild = freeBlocks_;
+  freeBlocks_ = first;
+  ++freeBlockCount_;
+  nodes_[parent].firstChild = kNone;
+}
+
+void QuadtreeFamily::collapseSubtree(std::uint32_t node) {
+  // Gather items depth-first, freeing each child block once its four children have given theirs up.
+  std::vector<std::uint32_t> pending{node};
+  std::vector<std::uint32_t> parentsToFree;
+  while (!pending.empty()) {
+    const std::uint32_t n = pending.back();
+    pending.pop_back();
+    if (n != node) {
+      for (std::uint32_t id = nodes_[n].firstItem; id != kNone;) {
+        const std::uint32_t next = itemNext_[id];
+        unlinkItem(id);
+        linkItem(id, node);
+        id = next;
+      }
+      nodes_[n].subtreeCount = 0;
+    }
+    if (nodes_[n].firstChild != kNone) {
+      parentsToFree.push_back(n);
+      for (std::uint32_t q = 0; q < 4; ++q) pending.push_back(nodes_[n].firstChild + q);
+    }
+  }
+  // Children are freed before their parents' blocks: walk the parents deepest first.
+  for (auto it = parentsToFree.rbegin(); it != parentsToFree.rend(); ++it) freeChildren(*it);
+}
+
+void QuadtreeFamily::reserveIds() {
+  if (itemNode_.size() < idCapacity()) {
+    itemNode_.resize(idCapacity(), kNone);
+    itemNext_.resize(idCapacity(), kNone);
+    itemPrev_.resize(idCapacity(), kNone);
+  }
+}
+
+void QuadtreeFamily::linkItem(ItemId id, std::uint32_t node) {
+  QuadNode& n = nodes_[node];
+  itemNode_[id] = node;
+  itemPrev_[id] = kNone;
+  itemNext_[id] = n.firstItem;
+  if (n.firstItem != kNone) itemPrev_[n.firstItem] = id;
+  n.firstItem = id;
+  ++n.directCount;
+}
+
+void QuadtreeFamily::unlinkItem(ItemId id) {
+  QuadNode& n = nodes_[itemNode_[id]];
+  const std::uint32_t prev = itemPrev_[id], next = itemNext_[id];
+  if (prev != kNone) itemNext_[prev] = next; else n.firstItem = next;
+  if (next != kNone) itemPrev_[next] = prev;
+  --n.directCount;
+  itemNode_[id] = kNone;
+}
+
+void QuadtreeFamily::addToPathCounts(std::uint32_t node, int delta) {
+  for (std::uint32_t n = node; n != kNone; n = nodes_[n].parent) {
+    nodes_[n].subtreeCount = static_cast<std::uint32_t>(std::int64_t(nodes_[n].subtreeCount) + delta);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Root growth
+// ---------------------------------------------------------------------------------------------------------
+
+void QuadtreeFamily::growRootToward(Vec2 target) {
+  const QuadNode old = nodes_[0];
+  const Vec2 mid = cellMiddle(old.cell);
+  const bool towardLowX = target.x < mid.x, towardLowY = target.y < mid.y;
+  const double sideX = double(old.cell.max.x) - double(old.cell.min.x);
+  const double sideY = double(old.cell.max.y) - double(old.cell.min.y);
+  Box grown = old.cell;
+  if (towardLowX) grown.min.x = float(double(old.cell.min.x) - sideX); else grown.max.x = float(double(old.cell.max.x) + sideX);
+  if (towardLowY) grown.min.y = float(double(old.cell.min.y) - sideY); else grown.max.y = float(double(old.cell.max.y) + sideY);
+  ST_ASSERT(grown.min.x < old.cell.min.x || grown.max.x > old.cell.max.x, "root growth must make progress");
+
+  if (old.firstChild == kNone) {
+    // A leaf root simply takes the larger cell: its items still lie inside it.
+    nodes_[0].cell = grown;
+    if (style_.widenFollowsCell) nodes_[0].widen = freshWiden(grown);
+    onRootGrown();
+    return;
+  }
+  // An internal root moves into the quadrant of a new root that its cell occupies exactly.
+  const Vec2 split{towardLowX ? old.cell.min.x : old.cell.max.x, towardLowY ? old.cell.min.y : old.cell.max.y};
+  std::uint32_t first;
+  if (freeBlocks_ != kNone) {
+    first = freeBlocks_;
+    freeBlocks_ = nodes_[first].firstChild;
+    --freeBlockCount_;
+  } else {
+    first = static_cast<std::uint32_t>(nodes_.size());
+    ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
+    nodes_.resize(nodes_.size() + 4);
+  }
+  const std::uint32_t oldSlot = first + (towardLowX ? 1u : 0u) + (towardLowY ? 2u : 0u);
+  for (std::uint32_t q = 0; q < 4; ++q) {
+    QuadNode& child = nodes_[first + q];
+    child = QuadNode{};
+    child.cell = quadrantCell(grown, split, q);
+    child.widen = freshWiden(child.cell);
+    child.parent = 0;
+  }
+  nodes_[oldSlot] = old;
+  nodes_[oldSlot].parent = 0;
+  for (std::uint32_t q = 0; q < 4; ++q) nodes_[old.firstChild + q].parent = oldSlot;
+  for (std::uint32_t id = old.firstItem; id != kNone; id = itemNext_[id]) itemNode_[id] = oldSlot;
+
+  QuadNode& root = nodes_[0];
+  root = QuadNode{};
+  root.cell = grown;
+  root.widen = style_.widenFollowsCell ? freshWiden(grown) : old.widen;
+  root.firstChild = first;
+  root.subtreeCount = old.subtreeCount;
+  onRootGrown();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Build and clear
+// ---------------------------------------------------------------------------------------------------------
+
+void QuadtreeFamily::doBuild(std::span<const Item> items) {
+  Box bounds{{0, 0}, {1, 1}};
+  if (!items.empty()) {
+    bounds = boundsOf(items[0].circle);
+    for (const Item& item : items) bounds = boxUnion(bounds, boundsOf(item.circle));
+  }
+  placeRoot(bounds);
+  nodes_.reserve(items.size() / 2 + 8);
+  for (const Item& item : items) doInsert(item.id, item.circle);
+}
+
+void QuadtreeFamily::doClear() {
+  nodes_.assign(1, QuadNode{});
+  nodes_[0].cell = {{0, 0}, {1, 1}};
+  nodes_[0].widen = freshWiden(nodes_[0].cell);
+  freeBlocks_ = kNone;
+  freeBlockCount_ = 0;
+  rootPlaced_ = false;
+  itemNode_.clear();
+  itemNext_.clear();
+  itemPrev_.clear();
+  widenedNodes_ = widenedCandidates_ = 0;
+  resetDepthCandidates();
+  onCleared();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------------------
+
+NodeInfo QuadtreeFamily::infoOf(std::uint32_t index, int depth) const {
+  const QuadNode& node = nodes_[index];
+  NodeInfo info;
+  info.shape = NodeShape::Box;
+  info.box = style_.drawWidenedBounds ? nodeBounds(node) : node.cell;
+  info.depth = depth;
+  info.itemCount = node.directCount;
+  return info;
+}
+
+void QuadtreeFamily::resetDepthCandidates() {
+  std::fill(depthCandidates_.begin(), depthCandidates_.begin() + depthCandidatesUsed_, 0);
+  depthCandidatesUsed_ = 0;
+  widenedNodes_ = widenedCandidates_ = 0;
+}
+
+// Walks every node whose inflated bounds `meets` accepts and tests its items with `test`, which returns
+// whether the item matched (and records it). Empty subtrees are never entered.
+template <class Meets, class Test>
+void QuadtreeFamily::walk(const Meets& meets, const Test& test) {
+  resetDepthCandidates();
+  stack_.clear();
+  if (nodes_[0].subtreeCount == 0) return;
+  stack_.push_back({0, 0});
+  while (!stack_.empty()) {
+    const StackEntry entry = stack_.back();
+    stack_.pop_back();
+    const QuadNode& node = nodes_[entry.node];
+    ++counters_.nodesVisited;
+    if (!meets(inflateForPruning(nodeBounds(node)))) {
+      if (tracing()) tracePrune(infoOf(entry.node, int(entry.depth)), style_.pruneTest);
+      continue;
+    }
+    const bool widenedOnly = style_.countWidening && node.widen > 0.0f && !meets(inflateForPruning(node.cell));
+    widenedNodes_ += widenedOnly ? 1 : 0;
+    if (tracing()) traceVisit(infoOf(entry.node, int(entry.depth)));
+    if (node.directCount > 0) {
+      const int slot = std::min<int>(int(entry.depth), kDepthSlots - 1);
+      depthCandidates_[slot] += node.directCount;
+      depthCandidatesUsed_ = std::max(depthCandidatesUsed_, slot + 1);
+      if (widenedOnly) widenedCandidates_ += node.directCount;
+      for (std::uint32_t id = node.firstItem; id != kNone; id = itemNext_[id]) {
+        ++counters_.candidates;
+        const bool hit = test(id, circle(id));
+        traceCandidate(id, hit);
+      }
+    }
+    if (node.firstChild != kNone) {
+      for (std::uint32_t q = 4; q-- > 0;) {
+        const std::uint32_t child = node.firstChild + q;
+        if (nodes_[child].subtreeCount == 0) {
+          if (tracing()) tracePrune(infoOf(child, int(entry.depth) + 1), "no items below this node");
+          continue;
+        }
+        stack_.push_back({child, entry.depth + 1});
+      }
+    }
+  }
+}
+
+void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out) {
+  walk([p](const Box& b) { return boxContainsPoint(b, p); },
+       [p, &out](ItemId id, const Circle& c) {
+         const bool hit = circleContainsPoint(c, p);
+         if (hit) out.push_back(id);
+         return hit;
+       });
+}
+
+void QuadtreeFamily::doQueryCircle(const Circle& query, std::vector<ItemId>& out) {
+  const Circle grown{query.center, inflateRadiusForPruning(query.radius, query.center)};
+  walk([&grown](const Box& b) { return circleOverlapsBox(grown, b); },
+       [&query, &out](ItemId id, const Circle& c) {
+         const bool hit = circlesOverlap(c, query);
+         if (hit) out.push_back(id);
+         return hit;
+       });
+}
+
+void QuadtreeFamily::doQueryBox(const Box& box, std::vector<ItemId>& out) {
+  walk([&box](const Box& b) { return boxesOverlap(b, box); },
+       [&box, &out](ItemId id, const Circle& c) {
+         const bool hit = circleOverlapsBox(c, box);
+         if (hit) out.push_back(id);
+         return hit;
+       });
+}
+
+namespace {
+
+// Slab test in double against an already inflated box; conservative for segmentHitsCircle.
+bool segmentMeetsBox(const Segment& s, const Box& b) {
+  double enter = 0.0, leave = 1.0;
+  const double start[2] = {s.start.x, s.start.y};
+  const double delta[2] = {double(s.end.x) - double(s.start.x), double(s.end.y) - double(s.start.y)};
+  const double lo[2] = {b.min.x, b.min.y};
+  const double hi[2] = {b.max.x, b.max.y};
+  for (int axis = 0; axis < 2; ++axis) {
+    if (delta[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
+      continue;
+    }
+    double t0 = (lo[axis] - start[axis]) / delta[axis];
+    double t1 = (hi[axis] - start[axis]) / delta[axis];
+    if (t0 > t1) std::swap(t0, t1);
+    enter = std::max(enter, t0);
+    leave = std::min(leave, t1);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out) {
+  const Vec2 delta = segment.end - segment.start;
+  walk([&segment](const Box& b) { return segmentMeetsBox(segment, b); },
+       [&segment, delta, &out](ItemId id, const Circle& c) {
+         float t = 0.0f;
+         const bool hit = segmentHitsCircle(segment, c, t);
+         if (hit) out.push_back({id, t, segment.start + delta * t});
+         return hit;
+       });
+}
+
+// Pairs are found node against node: for every node holding items (the owner), a walk from the root visits
+// every node whose bounds meet the owner's bounds, and items are paired only with nodes of a larger index
+// (and among themselves inside the owner), so each pair is tested exactly once. The bounds test is
+// symmetric, so whichever of two nodes comes first in the pool finds the other.
+void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
+  resetDepthCandidates();
+  if (nodes_[0].subtreeCount < 2) return;
+  for (std::uint32_t owner = 0; owner < nodes_.size(); ++owner) {
+    const QuadNode& own = nodes_[owner];
+    if (own.directCount == 0) continue;
+    for (std::uint32_t a = own.firstItem; a != kNone; a = itemNext_[a]) {
+      const Circle ca = circle(a);
+      for (std::uint32_t b = itemNext_[a]; b != kNone; b = itemNext_[b]) {
+        ++counters_.candidates;
+        if (circlesOverlap(ca, circle(b))) out.push_back(makePair(a, b));
+      }
+    }
+    const Box ownBounds = inflateForPruning(nodeBounds(own));
+    stack_.clear();
+    stack_.push_back({0, 0});
+    while (!stack_.empty()) {
+      const StackEntry entry = stack_.back();
+      stack_.pop_back();
+      const QuadNode& node = nodes_[entry.node];
+      ++counters_.nodesVisited;
+      const Box bounds = inflateForPruning(nodeBounds(node));
+      if (!boxesOverlap(ownBounds, bounds)) continue;
+      if (entry.node > owner && node.directCount > 0) {
+        const int slot = std::min<int>(int(entry.depth), kDepthSlots - 1);
+        depthCandidatesUsed_ = std::max(depthCandidatesUsed_, slot + 1);
+        for (std::uint32_t a = own.firstItem; a != kNone; a = itemNext_[a]) {
+          const Circle ca = circle(a);
+          if (!boxesOverlap(inflateForPruning(boundsOf(ca)), bounds)) continue;
+          for (std::uint32_t b = node.firstItem; b != kNone; b = itemNext_[b]) {
+            ++counters_.candidates;
+            ++depthCandidates_[slot];
+            if (circlesOverlap(ca, circle(b))) out.push_back(makePair(a, b));
+          }
+        }
+      }
+      if (node.firstChild != kNone) {
+        for (std::uint32_t q = 0; q < 4; ++q) {
+          if (nodes_[node.firstChild + q].subtreeCount > 0) stack_.push_back({node.firstChild + q, entry.depth + 1});
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Drawing, stats, figures
+// ---------------------------------------------------------------------------------------------------------
+
+void QuadtreeFamily::visitNodes(const NodeVisitor& visitor) const {
+  std::vector<StackEntry> pending{{0, 0}};
+  while (!pending.empty()) {
+    const StackEntry entry = pending.back();
+    pending.pop_back();
+    visitor(infoOf(entry.node, int(entry.depth)));
+    const QuadNode& node = nodes_[entry.node];
+    if (node.firstChild != kNone) {
+      for (std::uint32_t q = 0; q < 4; ++q) pending.push_back({node.firstChild + q, entry.depth + 1});
+    }
+  }
+}
+
+IndexStats QuadtreeFamily::stats() const {
+  IndexStats s;
+  s.nodes = nodes_.size() - 4 * freeBlockCount_;
+  visitNodes([&s](const NodeInfo& info) { s.maxDepth = std::max(s.maxDepth, info.depth); });
+  s.memoryBytes = nodes_.capacity() * sizeof(QuadNode) +
+                  (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
+                  stack_.capacity() * sizeof(StackEntry) + tableBytes();
+  return s;
+}
+
+void QuadtreeFamily::extra(ExtraCounters& out) const {
+  extraOwn(out);
+  if (style_.countWidening) {
+    out.emplace_back("last_query_widened_nodes", double(widenedNodes_));
+    out.emplace_back("last_query_widened_candidates", double(widenedCandidates_));
+  }
+  std::array<std::uint64_t, kDepthSlots> itemsAtDepth{};
+  int deepest = -1;
+  visitNodes([&](const NodeInfo& info) {
+    if (info.itemCount == 0) return;
+    const int slot = std::min(info.depth, kDepthSlots - 1);
+    itemsAtDepth[slot] += info.itemCount;
+    deepest = std::max(deepest, slot);
+  });
+  for (int d = 0; d <= deepest; ++d) out.emplace_back("items_depth_" + std::to_string(d), double(itemsAtDepth[d]));
+  for (int d = 0; d < depthCandidatesUsed_; ++d) {
+    out.emplace_back("last_query_candidates_depth_" + std::to_string(d), double(depthCandidates_[d]));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Validation of the shared tree shape
+// ---------------------------------------------------------------------------------------------------------
+
+std::string QuadtreeFamily::doValidate() const {
+  const std::string who = name() + ": ";
+  if (nodes_.empty() || nodes_[0].parent != kNone) return who + "root missing or has a parent";
+  if ((nodes_.size() - 1) % 4 != 0) return who + "pool size is not the root plus whole blocks";
+  std::size_t freeFound = 0;
+  for (std::uint32_t block = freeBlocks_; block != kNone; block = nodes_[block].firstChild) {
+    if (block >= nodes_.size() || (block - 1) % 4 != 0) return who + "free list points outside the pool";
+    if (++freeFound > freeBlockCount_) return who + "free list longer than its count";
+  }
+  if (freeFound != freeBlockCount_) return who + "free list shorter than its count";
+
+  std::size_t liveNodes = 0, itemsSeen = 0;
+  std::vector<StackEntry> pending{{0, 0}};
+  while (!pending.empty()) {
+    const StackEntry entry = pending.back();
+    pending.pop_back();
+    const std::uint32_t index = entry.node;
+    const QuadNode& node = nodes_[index];
+    const int depth = int(entry.depth);
+    ++liveNodes;
+    if (!(node.cell.min.x < node.cell.max.x && node.cell.min.y < node.cell.max.y)) {
+      return who + "node " + std::to_string(index) + " has an empty cell";
+    }
+    if (!(node.widen >= 0.0f)) return who + "node " + std::to_string(index) + " has a negative widen";
+    std::uint32_t listed = 0;
+    std::uint32_t prev = kNone;
+    for (std::uint32_t id = node.firstItem; id != kNone; id = itemNext_[id]) {
+      if (id >= itemNode_.size() || !contains(id)) return who + "node " + std::to_string(index) + " lists an absent item";
+      if (itemNode_[id] != index) return who + "item " + std::to_string(id) + " is listed in a node it does not point to";
+      if (itemPrev_[id] != prev) return who + "item " + std::to_string(id) + " has a broken back link";
+      if (++listed > size()) return who + "node " + std::to_string(index) + " has a cyclic item list";
+      if (!circleFitsInBox(circle(id), inflateForPruning(nodeBounds(node)))) {
+        return who + "item " + std::to_string(id) + " reaches beyond its node's bounds";
+      }
+      if (std::string problem = checkItem(index, depth, id); !problem.empty()) return who + problem;
+      prev = id;
+    }
+    if (listed != node.directCount) return who + "node " + std::to_string(index) + " direct count is wrong";
+    itemsSeen += listed;
+    std::uint64_t below = node.directCount;
+    if (node.firstChild != kNone) {
+      const std::uint32_t first = node.firstChild;
+      if (first >= nodes_.size() || (first - 1) % 4 != 0) return who + "node " + std::to_string(index) + " has a bad child block";
+      const Vec2 split = nodes_[first + 3].cell.min;
+      if (!(node.cell.min.x < split.x && split.x < node.cell.max.x && node.cell.min.y < split.y && split.y < node.cell.max.y)) {
+        return who + "node " + std::to_string(index) + " splits outside its cell";
+      }
+      for (std::uint32_t q = 0; q < 4; ++q) {
+        const QuadNode& child = nodes_[first + q];
+        const Box expect = quadrantCell(node.cell, split, q);
+        if (child.parent != index) return who + "child " + std::to_string(first + q) + " has the wrong parent";
+        if (!(child.cell.min == expect.min && child.cell.max == expect.max)) return who + "child " + std::to_string(first + q) + " does not tile its parent";
+        if (!boxContains(inflateForPruning(nodeBounds(node)), nodeBounds(child))) {
+          return who + "child " + std::to_string(first + q) + " reaches beyond its parent's bounds";
+        }
+        below += child.subtreeCount;
+        pending.push_back({first + q, entry.depth + 1});
+      }
+    }
+    if (below != node.subtreeCount) return who + "node " + std::to_string(index) + " subtree count is wrong";
+    if (std::string problem = checkNode(index, depth); !problem.empty()) return who + problem;
+  }
+  if (itemsSeen != size()) return who + "tree holds " + std::to_string(itemsSeen) + " items, table " + std::to_string(size());
+  if (liveNodes + 4 * freeBlockCount_ != nodes_.size()) return who + "nodes are neither reachable nor free";
+  return {};
+}
+
+}  // namespace st::quadtree_family

@@ -1,0 +1,196 @@
+#pragma once
+// Machinery shared by the three quadtrees (point quadtree, fit-entirely quadtree, loose quadtree).
+//
+// All three are the same tree underneath: square cells split at their middle into four quadrants, nodes in
+// one pool addressed by 32-bit indices, the four children of a node allocated together as one block, items
+// kept in intrusive doubly linked lists threaded through per-id arrays. They differ only in where an item
+// is stored and in how far beyond its cell a node's items may reach: every node carries a `widen` margin,
+// and cell +- widen is a box that holds every item stored in the node's subtree. Queries and pair search
+// only need that box, so they live here once; placement, removal and the invariants live in each structure.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spheretest/spatial_index.hpp"
+
+namespace st::quadtree_family {
+
+/// Marks a missing node, child block or item in an index field.
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+/// Deepest level the per-depth figures distinguish; deeper levels are added to the last slot.
+inline constexpr int kDepthSlots = 64;
+
+/// One node of a quadtree. Children are the four consecutive nodes from firstChild, in the order
+/// (low x, low y), (high x, low y), (low x, high y), (high x, high y).
+struct QuadNode {
+  Box cell;                         ///< the square this node partitions
+  float widen = 0.0f;               ///< items of the subtree lie within cell grown by this on every side
+  std::uint32_t firstChild = kNone;  ///< first of four children; kNone for a leaf; next free block when dead
+  std::uint32_t parent = kNone;      ///< parent node; kNone for the root and for dead nodes
+  std::uint32_t firstItem = kNone;   ///< head of the list of items stored directly here
+  std::uint32_t directCount = 0;     ///< items stored directly here
+  std::uint32_t subtreeCount = 0;    ///< items stored here and below
+};
+static_assert(sizeof(QuadNode) == 40, "a quadtree node should stay five 8-byte words");
+
+/// The split point of a cell: its middle, computed the one way every caller uses.
+inline Vec2 cellMiddle(const Box& cell) {
+  return {cell.min.x + (cell.max.x - cell.min.x) * 0.5f, cell.min.y + (cell.max.y - cell.min.y) * 0.5f};
+}
+
+/// Whether a cell can still be halved in float: its middle must lie strictly inside on both axes.
+inline bool cellSplittable(const Box& cell) {
+  const Vec2 mid = cellMiddle(cell);
+  return cell.min.x < mid.x && mid.x < cell.max.x && cell.min.y < mid.y && mid.y < cell.max.y;
+}
+
+/// The quadrant (0..3, see QuadNode) of a point with respect to a split point; ties go to the high side.
+inline std::uint32_t quadrantOf(Vec2 p, Vec2 split) {
+  return (p.x >= split.x ? 1u : 0u) | (p.y >= split.y ? 2u : 0u);
+}
+
+/// The cell of quadrant `q` of `cell` split at `split`.
+inline Box quadrantCell(const Box& cell, Vec2 split, std::uint32_t q) {
+  Box b = cell;
+  if (q & 1u) b.min.x = split.x; else b.max.x = split.x;
+  if (q & 2u) b.min.y = split.y; else b.max.y = split.y;
+  return b;
+}
+
+/// Whether a circle lies entirely inside a closed box, decided in double.
+inline bool circleFitsInBox(const Circle& c, const Box& b) {
+  const double x = c.center.x, y = c.center.y, r = c.radius;
+  return x - r >= double(b.min.x) && x + r <= double(b.max.x) && y - r >= double(b.min.y) && y + r <= double(b.max.y);
+}
+
+/// A square cell covering `b`, never so small that float cannot split or double it.
+Box squareCellCovering(const Box& b);
+
+// ---------------------------------------------------------------------------------------------------------
+// QuadtreeFamily
+// ---------------------------------------------------------------------------------------------------------
+
+/// How a member of the family presents itself in traces and drawings.
+struct FamilyStyle {
+  const char* pruneTest = "";       ///< names the bounds test in traces
+  bool drawWidenedBounds = false;   ///< draw cell + widen (loose bounds) instead of the bare cell
+  bool widenFollowsCell = false;    ///< widen is a function of the cell (loose), not of the contents
+  bool countWidening = false;       ///< count nodes entered only because of the widening
+};
+
+/// Base of the three quadtrees: pool, item lists, root growth, queries, pair search, drawing, stats.
+class QuadtreeFamily : public SpatialIndex {
+ public:
+  /// Draws every live node with its depth and its own item count.
+  void visitNodes(const NodeVisitor& visitor) const override;
+  /// Live nodes, deepest level, capacity-based bytes.
+  IndexStats stats() const override;
+  /// The structure's own figures, then the item depth histogram and the last query's candidates per depth.
+  void extra(ExtraCounters& out) const override;
+
+ protected:
+  /// An empty tree whose root is a unit cell until the first build or insert places it.
+  QuadtreeFamily(std::string name, FamilyStyle style);
+
+  // -- hooks for each member ---------------------------------------------------------------------------------
+  /// The widen of a fresh node with this cell (a loose margin, or 0 when widen follows contents).
+  virtual float freshWiden(const Box& cell) const { (void)cell; return 0.0f; }
+  /// Called after the root gained a level above it (the loose tree counts levels).
+  virtual void onRootGrown() {}
+  /// Forgets member-specific state when everything is dropped.
+  virtual void onCleared() {}
+  /// Member-specific check of one node; "" when fine.
+  virtual std::string checkNode(std::uint32_t index, int depth) const { (void)index; (void)depth; return {}; }
+  /// Member-specific check of one stored item; "" when fine.
+  virtual std::string checkItem(std::uint32_t node, int depth, ItemId id) const {
+    (void)node; (void)depth; (void)id;
+    return {};
+  }
+  /// Member-specific figures for extra().
+  virtual void extraOwn(ExtraCounters& out) const { (void)out; }
+
+  // -- SpatialIndex hooks shared by the family -------------------------------------------------------------
+  void doBuild(std::span<const Item> items) override;
+  void doClear() override;
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override;
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override;
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override;
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override;
+  void doFindPairs(std::vector<Pair>& out) override;
+  std::string doValidate() const override;
+
+  // -- pool --------------------------------------------------------------------------------------------------
+  /// Gives `parent` four children splitting its cell at its middle; may reallocate the pool.
+  std::uint32_t allocateChildren(std::uint32_t parent);
+  /// Returns the child block of `parent` to the free list; the children must be empty leaves.
+  void freeChildren(std::uint32_t parent);
+  /// Moves every item below `node` into `node` itself and frees all its descendants.
+  void collapseSubtree(std::uint32_t node);
+  /// Depth of a node (0 at the root), by walking its parents.
+  int depthOf(std::uint32_t node) const {
+    int depth = 0;
+    for (std::uint32_t n = nodes_[node].parent; n != kNone; n = nodes_[n].parent) ++depth;
+    return depth;
+  }
+
+  // -- items -----------------------------------------------------------------------------------------------
+  /// Makes the per-id arrays cover every id the item table can hold.
+  void reserveIds();
+  /// Stores an item directly in `node` (counts along the path are the caller's business).
+  void linkItem(ItemId id, std::uint32_t node);
+  /// Takes an item out of its node's list (counts along the path are the caller's business).
+  void unlinkItem(ItemId id);
+  /// Adds `delta` to subtreeCount from `node` up to the root.
+  void addToPathCounts(std::uint32_t node, int delta);
+  /// The node an item is stored in.
+  std::uint32_t nodeOf(ItemId id) const { return itemNode_[id]; }
+  /// The item after `id` in its node's list, or kNone.
+  std::uint32_t nextItem(ItemId id) const { return itemNext_[id]; }
+
+  // -- root ----------------------------------------------------------------------------------------------
+  /// Places an empty root on the scene's world hint, or on `fallback` when there is none.
+  void placeRoot(const Box& fallback);
+  /// Whether the root has been placed since the last clear.
+  bool rootPlaced() const { return rootPlaced_; }
+  /// Doubles the root cell toward `target`; an internal root becomes one quadrant of a new root.
+  void growRootToward(Vec2 target);
+
+  /// A node's box holding every item of its subtree: cell grown by widen.
+  static Box nodeBounds(const QuadNode& node) {
+    return {{node.cell.min.x - node.widen, node.cell.min.y - node.widen},
+            {node.cell.max.x + node.widen, node.cell.max.y + node.widen}};
+  }
+  /// The split point of an internal node: the corner its four children share.
+  Vec2 splitOf(const QuadNode& node) const { return nodes_[node.firstChild + 3].cell.min; }
+
+  std::vector<QuadNode> nodes_;  ///< the pool; index 0 is always the root
+
+ private:
+  struct StackEntry {
+    std::uint32_t node;
+    std::uint32_t depth;
+  };
+
+  NodeInfo infoOf(std::uint32_t index, int depth) const;
+  template <class Meets, class Test>
+  void walk(const Meets& meets, const Test& test);
+  void resetDepthCandidates();
+
+  FamilyStyle style_;
+  std::vector<std::uint32_t> itemNode_;  // id -> node holding it
+  std::vector<std::uint32_t> itemNext_;  // id -> next id in the node's list
+  std::vector<std::uint32_t> itemPrev_;  // id -> previous id in the node's list
+  std::uint32_t freeBlocks_ = kNone;     // first dead child block; each links the next through firstChild
+  std::size_t freeBlockCount_ = 0;
+  bool rootPlaced_ = false;
+  std::vector<StackEntry> stack_;
+  std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
+  int depthCandidatesUsed_ = 0;                               // slots of depthCandidates_ that may be non-zero
+  std::uint64_t widenedNodes_ = 0;       // last query: nodes entered only because of the widening
+  std::uint64_t widenedCandidates_ = 0;  // last query: candidates those nodes contributed
+};
+
+}  // namespace st::quadtree_family
