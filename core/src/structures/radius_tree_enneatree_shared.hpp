@@ -1,0 +1,354 @@
+#pragma once
+// Machinery shared by the radius tree and the enneatree. Both are trees of size bands: a node's depth
+// follows from the sizes of the circles it holds, and every node has a box (the radius tree's cell widened
+// by its largest radius, the enneatree's own region) that contains everything stored in its subtree. So
+// both answer queries with the same pruned top-down walk and find pairs with the same neighbour pass, and
+// both keep their items in intrusive doubly linked lists threaded through one per-id array.
+//
+// Node boxes are kept in double: in both trees a node's corner is its root's corner plus a sum of
+// power-of-two fractions of the root's width, which double holds exactly at every depth the trees allow.
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spheretest/geometry.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st::banded {
+
+/// Marks an absent node, item or child.
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+/// Deepest node either tree creates, below a root of any size: bounds the per-level statistics.
+inline constexpr int kMaxTreeDepth = 192;
+
+/// A node may only be split while its children stay wider than this fraction of its coordinates' magnitude,
+/// so that corners stay exact in double and cells stay far wider than the pruning slack below.
+inline constexpr double kRelativeWidthFloor = 0x1p-20;
+
+/// One item's place in its node's intrusive list; indexed by item id, absent ids have node == kNone.
+struct ItemLink {
+  std::uint32_t node = kNone;  ///< node holding the item
+  std::uint32_t prev = kNone;  ///< previous item id in the node's list
+  std::uint32_t next = kNone;  ///< next item id in the node's list
+};
+
+/// A closed axis-aligned box in double.
+struct CellBox {
+  double minX = 0.0;  ///< left edge
+  double minY = 0.0;  ///< bottom edge
+  double maxX = 0.0;  ///< right edge
+  double maxY = 0.0;  ///< top edge
+};
+
+/// The box as drawn (float, rounded to nearest: drawing needs no guarantee).
+inline Box toDrawBox(const CellBox& b) {
+  return {{static_cast<float>(b.minX), static_cast<float>(b.minY)}, {static_cast<float>(b.maxX), static_cast<float>(b.maxY)}};
+}
+
+/// Largest coordinate magnitude of a box, which sets how finely it may be split.
+inline double magnitude(const CellBox& b) {
+  return std::fmax(std::fmax(std::fabs(b.minX), std::fabs(b.maxX)), std::fmax(std::fabs(b.minY), std::fabs(b.maxY)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Conservative pruning tests
+// ---------------------------------------------------------------------------------------------------------
+// The predicates round at about 1e-16 of the magnitudes involved, and an item's fit inside its node is
+// decided in double too. Every test below therefore grows the node box by 1e-8 of the magnitudes in play:
+// far above any rounding, far below the narrowest cell (kRelativeWidthFloor), so pruning stays sharp.
+
+/// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`.
+inline double pruneSlack(const CellBox& b, double queryScale) {
+  return 1e-8 * (std::fabs(b.minX) + std::fabs(b.minY) + std::fabs(b.maxX) + std::fabs(b.maxY) + queryScale) + 1e-30;
+}
+
+/// Whether something inside `b` may contain the point.
+inline bool mayContain(const CellBox& b, Vec2 p) {
+  const double s = pruneSlack(b, std::fabs(p.x) + std::fabs(p.y));
+  return b.minX - s <= p.x && p.x <= b.maxX + s && b.minY - s <= p.y && p.y <= b.maxY + s;
+}
+
+/// Whether something inside `b` may overlap the circle.
+inline bool mayOverlap(const CellBox& b, const Circle& c) {
+  const double cx = c.center.x, cy = c.center.y, r = c.radius;
+  const double reach = r + pruneSlack(b, std::fabs(cx) + std::fabs(cy) + r);
+  const double dx = cx < b.minX ? b.minX - cx : (cx > b.maxX ? cx - b.maxX : 0.0);
+  const double dy = cy < b.minY ? b.minY - cy : (cy > b.maxY ? cy - b.maxY : 0.0);
+  return dx * dx + dy * dy <= reach * reach;
+}
+
+/// Whether something inside `b` may overlap the float box.
+inline bool mayOverlap(const CellBox& b, const Box& q) {
+  const double s = pruneSlack(b, std::fabs(q.min.x) + std::fabs(q.min.y) + std::fabs(q.max.x) + std::fabs(q.max.y));
+  return b.minX - s <= q.max.x && q.min.x <= b.maxX + s && b.minY - s <= q.max.y && q.min.y <= b.maxY + s;
+}
+
+/// Whether two node boxes may hold overlapping items.
+inline bool mayOverlap(const CellBox& a, const CellBox& b) {
+  const double s = pruneSlack(a, std::fabs(b.minX) + std::fabs(b.minY) + std::fabs(b.maxX) + std::fabs(b.maxY));
+  return a.minX - s <= b.maxX && b.minX <= a.maxX + s && a.minY - s <= b.maxY && b.minY <= a.maxY + s;
+}
+
+/// Whether the segment may meet something inside `b` (slab test against the box grown by the slack).
+inline bool mayHit(const CellBox& b, const Segment& seg) {
+  const double s = pruneSlack(b, std::fabs(seg.start.x) + std::fabs(seg.start.y) + std::fabs(seg.end.x) + std::fabs(seg.end.y));
+  const double start[2] = {seg.start.x, seg.start.y};
+  const double delta[2] = {double(seg.end.x) - double(seg.start.x), double(seg.end.y) - double(seg.start.y)};
+  const double lo[2] = {b.minX - s, b.minY - s};
+  const double hi[2] = {b.maxX + s, b.maxY + s};
+  double enter = 0.0, leave = 1.0;
+  for (int axis = 0; axis < 2; ++axis) {
+    if (delta[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
+      continue;
+    }
+    double t0 = (lo[axis] - start[axis]) / delta[axis];
+    double t1 = (hi[axis] - start[axis]) / delta[axis];
+    if (t0 > t1) std::swap(t0, t1);
+    enter = std::fmax(enter, t0);
+    leave = std::fmin(leave, t1);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Intrusive item lists
+// ---------------------------------------------------------------------------------------------------------
+
+/// Pushes `id` at the front of the list headed by `head`, recording `node` as its home.
+inline void linkItem(std::vector<ItemLink>& links, std::uint32_t& head, std::uint32_t node, ItemId id) {
+  links[id] = {node, kNone, head};
+  if (head != kNone) links[head].prev = id;
+  head = id;
+}
+
+/// Takes `id` out of the list headed by `head` in O(1); the link is left pointing nowhere.
+inline void unlinkItem(std::vector<ItemLink>& links, std::uint32_t& head, ItemId id) {
+  const ItemLink link = links[id];
+  if (link.prev != kNone) links[link.prev].next = link.next;
+  else head = link.next;
+  if (link.next != kNone) links[link.next].prev = link.prev;
+  links[id] = {};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The pruned top-down walk behind every query
+// ---------------------------------------------------------------------------------------------------------
+
+/// Node and depth of a pending step of a walk.
+struct WalkStep {
+  std::uint32_t node = kNone;  ///< node to enter
+  std::uint32_t depth = 0;     ///< its depth, 0 at the root
+};
+
+/// Enters every node whose box passes `mayReach`, depth first, with an explicit stack. `visit(node, depth)`
+/// handles an entered node's own items; `prune(node, depth)` hears of every node skipped. A pruned node's
+/// subtree is skipped with it: its box contains everything below it.
+template <class NodeT, class BoxOf, class MayReach, class Visit, class Prune>
+void walkPruned(const std::vector<NodeT>& nodes, std::uint32_t root, std::vector<WalkStep>& stack, BoxOf&& boxOf,
+                MayReach&& mayReach, Visit&& visit, Prune&& prune) {
+  if (root == kNone) return;
+  if (!mayReach(boxOf(root))) {
+    prune(root, 0u);
+    return;
+  }
+  stack.clear();
+  stack.push_back({root, 0});
+  while (!stack.empty()) {
+    const WalkStep step = stack.back();
+    stack.pop_back();
+    visit(step.node, step.depth);
+    for (const std::uint32_t child : nodes[step.node].child) {
+      if (child == kNone) continue;
+      if (mayReach(boxOf(child))) stack.push_back({child, step.depth + 1});
+      else prune(child, step.depth + 1);
+    }
+  }
+}
+
+/// Per-level visit counts of a walk, folded into totals over many walks: backs the "at most 2^d nodes per
+/// level" figures that both trees report.
+class LevelTally {
+ public:
+  /// Counts one visit at `depth` in the current walk.
+  void visit(std::uint32_t depth) {
+    if (depth >= kMaxTreeDepth) return;
+    ++current_[depth];
+    if (int(depth) > deepest_) deepest_ = int(depth);
+  }
+  /// Ends the current walk: adds its counts to the totals and clears them.
+  void finishWalk() {
+    if (totals_.size() < std::size_t(deepest_ + 1)) totals_.resize(std::size_t(deepest_ + 1), 0);
+    for (int d = 0; d <= deepest_; ++d) {
+      totals_[std::size_t(d)] += current_[d];
+      if (current_[d] > maxOneLevel_) maxOneLevel_ = current_[d];
+      current_[d] = 0;
+    }
+    deepest_ = -1;
+    ++walks_;
+  }
+  /// Forgets every walk.
+  void reset() {
+    totals_.clear();
+    maxOneLevel_ = 0;
+    walks_ = 0;
+  }
+  /// Walks counted since the last reset.
+  std::uint64_t walks() const { return walks_; }
+  /// Visits per walk at each depth, summed over walks.
+  const std::vector<std::uint64_t>& totals() const { return totals_; }
+  /// Most nodes any one walk entered at any one depth.
+  std::uint32_t maxOneLevel() const { return maxOneLevel_; }
+
+  /// Appends `<prefix>_walks`, `<prefix>_max_nodes_one_level`, `<prefix>_mean_nodes_per_level` and
+  /// `<prefix>_nodes_level_<d>` (mean per walk) to a report.
+  void report(const std::string& prefix, ExtraCounters& out) const {
+    out.emplace_back(prefix + "_walks", double(walks_));
+    if (walks_ == 0) return;
+    out.emplace_back(prefix + "_max_nodes_one_level", double(maxOneLevel_));
+    double sum = 0.0;
+    std::size_t levels = 0;
+    for (std::uint64_t t : totals_) {
+      if (t == 0) continue;
+      sum += double(t);
+      ++levels;
+    }
+    out.emplace_back(prefix + "_mean_nodes_per_level", levels == 0 ? 0.0 : sum / double(walks_) / double(levels));
+    for (std::size_t d = 0; d < totals_.size(); ++d) {
+      if (totals_[d] == 0) continue;
+      out.emplace_back(prefix + "_nodes_level_" + (d < 10 ? "0" : "") + std::to_string(d), double(totals_[d]) / double(walks_));
+    }
+  }
+
+ private:
+  std::uint32_t current_[kMaxTreeDepth] = {};
+  int deepest_ = -1;
+  std::vector<std::uint64_t> totals_;
+  std::uint32_t maxOneLevel_ = 0;
+  std::uint64_t walks_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Pair finding: one top-down pass with inherited neighbours
+// ---------------------------------------------------------------------------------------------------------
+// Every overlapping pair has a deeper member (ties: both at one depth). The pass enters each node once, top
+// down, carrying two lists inherited from its parent:
+//   neighbours: the nodes of its own depth whose boxes touch its box (itself included). They are found
+//               among the children of the parent's neighbours, because a node's box lies inside its
+//               parent's: this is the enneatree's "descend again into the neighbours' children", done once
+//               per node. Boxes of one depth sit on one grid, so there are at most five per axis.
+//   larger:     the items of shallower nodes whose bounds reach into its box: the parent's larger items and
+//               the items of the parent's neighbours, each kept only if it reaches this node's box.
+// A node's items are then tested against each other, against its larger items, and against the items of
+// its neighbours with a higher index, so each pair is tested exactly once, at its deeper node.
+
+/// Reusable memory of the pair pass.
+struct PairScratch {
+  /// A larger item handed down, with its circle copied for locality.
+  struct Larger {
+    ItemId id = 0;  ///< item
+    Circle circle;  ///< its circle
+  };
+  /// One entered node and where its two lists lie.
+  struct Frame {
+    std::uint32_t node = kNone;        ///< the node
+    std::uint32_t neighboursBegin = 0;  ///< its neighbours: neighbours[neighboursBegin, neighboursEnd)
+    std::uint32_t neighboursEnd = 0;    ///< end of its neighbours
+    std::uint32_t largerBegin = 0;      ///< its larger items: larger[largerBegin, largerEnd)
+    std::uint32_t largerEnd = 0;        ///< end of its larger items
+    std::uint32_t nextChild = 0;        ///< next child slot to enter
+  };
+  std::vector<Frame> frames;             ///< the path from the root to the current node
+  std::vector<std::uint32_t> neighbours;  ///< neighbour lists of the frames, stacked
+  std::vector<Larger> larger;            ///< larger-item lists of the frames, stacked
+
+  /// Bytes held, for stats().
+  std::size_t bytes() const {
+    return frames.capacity() * sizeof(Frame) + neighbours.capacity() * sizeof(std::uint32_t) +
+           larger.capacity() * sizeof(Larger);
+  }
+};
+
+/// Appends every overlapping pair of the tree to `out`, counting entered and examined nodes and exact tests.
+template <class NodeT, class BoxOf>
+void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const std::vector<ItemLink>& links,
+                      const SpatialIndex& index, BoxOf&& boxOf, PairScratch& scratch, QueryCounters& counters,
+                      std::vector<Pair>& out) {
+  if (root == kNone) return;
+  auto& frames = scratch.frames;
+  auto& neighbours = scratch.neighbours;
+  auto& larger = scratch.larger;
+  frames.clear();
+  neighbours.clear();
+  larger.clear();
+
+  const auto testPair = [&](ItemId a, const Circle& ca, ItemId b, const Circle& cb) {
+    ++counters.candidates;
+    if (circlesOverlap(ca, cb)) out.push_back(makePair(a, b));
+  };
+  const auto pairsAt = [&](const PairScratch::Frame& f) {
+    ++counters.nodesVisited;
+    for (std::uint32_t a = nodes[f.node].firstItem; a != kNone; a = links[a].next) {
+      const Circle ca = index.circle(a);
+      for (std::uint32_t b = links[a].next; b != kNone; b = links[b].next) testPair(a, ca, b, index.circle(b));
+      for (std::uint32_t k = f.largerBegin; k < f.largerEnd; ++k) testPair(a, ca, larger[k].id, larger[k].circle);
+      for (std::uint32_t k = f.neighboursBegin; k < f.neighboursEnd; ++k) {
+        const std::uint32_t other = neighbours[k];
+        if (other <= f.node) continue;  // the lower index of the two tests the pair
+        for (std::uint32_t b = nodes[other].firstItem; b != kNone; b = links[b].next) testPair(a, ca, b, index.circle(b));
+      }
+    }
+  };
+
+  neighbours.push_back(root);
+  frames.push_back({root, 0, 1, 0, 0, 0});
+  pairsAt(frames.back());
+  while (!frames.empty()) {
+    PairScratch::Frame& top = frames.back();
+    const auto& children = nodes[top.node].child;
+    constexpr std::uint32_t kSlots = std::uint32_t(sizeof(children) / sizeof(children[0]));
+    while (top.nextChild < kSlots && children[top.nextChild] == kNone) ++top.nextChild;
+    if (top.nextChild == kSlots) {
+      neighbours.resize(top.neighboursBegin);
+      larger.resize(top.largerBegin);
+      frames.pop_back();
+      continue;
+    }
+    const std::uint32_t node = children[top.nextChild++];
+    const PairScratch::Frame parent = top;  // `top` dies with the push below
+    const CellBox box = boxOf(node);
+
+    PairScratch::Frame frame;
+    frame.node = node;
+    frame.neighboursBegin = std::uint32_t(neighbours.size());
+    for (std::uint32_t k = parent.neighboursBegin; k < parent.neighboursEnd; ++k) {
+      for (const std::uint32_t cousin : nodes[neighbours[k]].child) {
+        if (cousin == kNone) continue;
+        ++counters.nodesVisited;
+        if (mayOverlap(boxOf(cousin), box)) neighbours.push_back(cousin);
+      }
+    }
+    frame.neighboursEnd = std::uint32_t(neighbours.size());
+    frame.largerBegin = std::uint32_t(larger.size());
+    for (std::uint32_t k = parent.largerBegin; k < parent.largerEnd; ++k) {
+      const PairScratch::Larger item = larger[k];
+      if (mayOverlap(box, item.circle)) larger.push_back(item);
+    }
+    for (std::uint32_t k = parent.neighboursBegin; k < parent.neighboursEnd; ++k) {
+      for (std::uint32_t b = nodes[neighbours[k]].firstItem; b != kNone; b = links[b].next) {
+        const Circle& cb = index.circle(b);
+        if (mayOverlap(box, cb)) larger.push_back({b, cb});
+      }
+    }
+    frame.largerEnd = std::uint32_t(larger.size());
+    frames.push_back(frame);
+    pairsAt(frame);
+  }
+}
+
+}  // namespace st::banded
