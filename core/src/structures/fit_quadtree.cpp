@@ -157,7 +157,8 @@ class FitQuadtree final : public QuadtreeFamily {
   // Splits an overflowing leaf: circles that fit a quadrant move down, the rest stay; overflowing children
   // split in turn.
   void split(std::uint32_t leaf, int depth) {
-    std::vector<std::pair<std::uint32_t, int>> pending{{leaf, depth}};
+    std::vector<std::pair<std::uint32_t, int>>& pending = splitPending_;
+    pending.assign(1, {leaf, depth});
     while (!pending.empty()) {
       const auto [n, d] = pending.back();
       pending.pop_back();
@@ -190,6 +191,7 @@ class FitQuadtree final : public QuadtreeFamily {
 
   std::uint32_t capacity_ = 4;
   int maxDepth_ = 24;
+  std::vector<std::pair<std::uint32_t, int>> splitPending_;  // leaves still to split, kept between calls
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;
 };

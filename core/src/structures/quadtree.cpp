@@ -149,7 +149,8 @@ class PointQuadtree final : public QuadtreeFamily {
 
   // Splits an overflowing leaf, and its children in turn while they overflow.
   void split(std::uint32_t leaf, int depth) {
-    std::vector<std::pair<std::uint32_t, int>> pending{{leaf, depth}};
+    std::vector<std::pair<std::uint32_t, int>>& pending = splitPending_;
+    pending.assign(1, {leaf, depth});
     while (!pending.empty()) {
       const auto [n, d] = pending.back();
       pending.pop_back();
@@ -199,6 +200,7 @@ class PointQuadtree final : public QuadtreeFamily {
 
   std::uint32_t capacity_ = 4;
   int maxDepth_ = 24;
+  std::vector<std::pair<std::uint32_t, int>> splitPending_;  // leaves still to split, kept between calls
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;
 };

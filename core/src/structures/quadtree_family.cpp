@@ -83,8 +83,10 @@ void QuadtreeFamily::freeChildren(std::uint32_t parent) {
 
 void QuadtreeFamily::collapseSubtree(std::uint32_t node) {
   // Gather items depth-first, freeing each child block once its four children have given theirs up.
-  std::vector<std::uint32_t> pending{node};
-  std::vector<std::uint32_t> parentsToFree;
+  std::vector<std::uint32_t>& pending = collapsePending_;
+  std::vector<std::uint32_t>& parentsToFree = collapseParents_;
+  pending.assign(1, node);
+  parentsToFree.clear();
   while (!pending.empty()) {
     const std::uint32_t n = pending.back();
     pending.pop_back();

@@ -187,6 +187,8 @@ class QuadtreeFamily : public SpatialIndex {
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
   std::vector<StackEntry> stack_;
+  std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
+  std::vector<std::uint32_t> collapseParents_;
   std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
   int depthCandidatesUsed_ = 0;                               // slots of depthCandidates_ that may be non-zero
   std::uint64_t widenedNodes_ = 0;       // last query: nodes entered only because of the widening

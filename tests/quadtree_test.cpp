@@ -1,0 +1,402 @@
+// Claims specific to the quadtree family: leaves split and merge at the capacity, the point quadtree pays
+// for mixed sizes through its widening, the fit-entirely quadtree turns linear on the centre lines while the
+// loose quadtree does not, the loose quadtree's level follows the radius and its moves stay in place, and
+// all three keep every circle however far, large or degenerate it is.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
+#include "spheretest/structures.hpp"
+
+namespace st::testing {
+namespace {
+
+double extraValue(const SpatialIndex& index, const std::string& key) {
+  ExtraCounters figures;
+  index.extra(figures);
+  for (const auto& [name, value] : figures) {
+    if (name == key) return value;
+  }
+  return 0.0;  // per-depth figures are only listed for depths that hold something
+}
+
+std::vector<ItemId> sorted(std::vector<ItemId> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// Every query kind on `subject` against brute force, at the given probe points.
+void expectSameAnswers(SpatialIndex& subject, const std::vector<Item>& items, const std::vector<Vec2>& probes, float size) {
+  auto oracle = makeBruteForce();
+  oracle->build(items);
+  std::vector<ItemId> got, want;
+  for (Vec2 p : probes) {
+    subject.queryPoint(p, got);
+    oracle->queryPoint(p, want);
+    EXPECT_EQ(sorted(got), sorted(want)) << subject.name() << " point " << p.x << "," << p.y;
+    subject.queryCircle({p, size}, got);
+    oracle->queryCircle({p, size}, want);
+    EXPECT_EQ(sorted(got), sorted(want)) << subject.name() << " circle " << p.x << "," << p.y;
+    subject.queryBox(boxFromCenter(p, size, size * 0.5f), got);
+    oracle->queryBox(boxFromCenter(p, size, size * 0.5f), want);
+    EXPECT_EQ(sorted(got), sorted(want)) << subject.name() << " box " << p.x << "," << p.y;
+    std::vector<RayHit> hits, wantHits;
+    subject.rayCast({p, {p.x + size, p.y - size}}, hits);
+    oracle->rayCast({p, {p.x + size, p.y - size}}, wantHits);
+    ASSERT_EQ(hits.size(), wantHits.size()) << subject.name() << " ray " << p.x << "," << p.y;
+    for (std::size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i].id, wantHits[i].id);
+  }
+  std::vector<Pair> pairs, wantPairs;
+  subject.findPairs(pairs);
+  oracle->findPairs(wantPairs);
+  std::sort(pairs.begin(), pairs.end());
+  std::sort(wantPairs.begin(), wantPairs.end());
+  EXPECT_EQ(pairs, wantPairs) << subject.name() << " pairs";
+  EXPECT_EQ(subject.validate(), "");
+}
+
+const Box kWorld{{0, 0}, {1024, 1024}};
+
+// Circles of radius `radius` on a regular lattice of `side` x `side` points spread over kWorld.
+std::vector<Item> lattice(int side, float radius) {
+  std::vector<Item> items;
+  const float step = 1024.0f / float(side);
+  for (int y = 0; y < side; ++y) {
+    for (int x = 0; x < side; ++x) {
+      items.push_back({ItemId(items.size()), {{(float(x) + 0.37f) * step, (float(y) + 0.61f) * step}, radius}});
+    }
+  }
+  return items;
+}
+
+// Circles with radii in [0.5, 4] on the two centre lines of kWorld: every one crosses a split line of the root.
+std::vector<Item> onCentreLines(std::size_t count, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Item> items;
+  for (std::size_t i = 0; i < count; ++i) {
+    const float radius = rng.uniform(0.5f, 4.0f);
+    const float along = rng.uniform(radius, 1024.0f - radius);
+    const Vec2 at = rng.chance(0.5) ? Vec2{512.0f, along} : Vec2{along, 512.0f};
+    items.push_back({ItemId(i), {at, radius}});
+  }
+  return items;
+}
+
+std::vector<Item> uniformScatter(std::size_t count, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Item> items;
+  for (std::size_t i = 0; i < count; ++i) {
+    items.push_back({ItemId(i), {{rng.uniform(0, 1024), rng.uniform(0, 1024)}, rng.uniform(0.5f, 4.0f)}});
+  }
+  return items;
+}
+
+// Mean candidates per point query over a fixed set of points away from the centre lines.
+double meanPointCandidates(SpatialIndex& index) {
+  Rng rng(99);
+  std::vector<ItemId> out;
+  std::uint64_t total = 0;
+  const int queries = 200;
+  for (int q = 0; q < queries; ++q) {
+    Vec2 p{rng.uniform(0, 1024), rng.uniform(0, 1024)};
+    if (std::fabs(p.x - 512.0f) < 20.0f) p.x += 40.0f;
+    if (std::fabs(p.y - 512.0f) < 20.0f) p.y += 40.0f;
+    index.queryPoint(p, out);
+    total += index.lastCounters().candidates;
+  }
+  return double(total) / queries;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Point quadtree
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(PointQuadtree, LeafSplitsOnTheFifthItemAndMergesBack) {
+  auto tree = makeQuadtree();
+  tree->setWorldHint(kWorld);
+  tree->build({});
+  const Vec2 spots[] = {{100, 100}, {900, 100}, {100, 900}, {900, 900}, {300, 300}};
+  for (ItemId id = 0; id < 4; ++id) tree->insert(id, {spots[id], 1.0f});
+  EXPECT_EQ(tree->stats().nodes, 1u);
+  tree->insert(4, {spots[4], 1.0f});
+  EXPECT_EQ(tree->stats().nodes, 5u);
+  EXPECT_EQ(tree->stats().maxDepth, 1);
+  EXPECT_EQ(tree->validate(), "");
+  tree->remove(2);
+  EXPECT_EQ(tree->stats().nodes, 1u) << "four items left: the four leaves merge back into the root";
+  EXPECT_EQ(tree->validate(), "");
+}
+
+TEST(PointQuadtree, CapacityParameterSetsTheLeafSize) {
+  auto tree = makeQuadtree();
+  tree->setWorldHint(kWorld);
+  tree->setParam("capacity", 16);
+  const std::vector<Item> items = lattice(4, 1.0f);  // 16 items
+  tree->build(items);
+  EXPECT_EQ(tree->stats().nodes, 1u);
+  tree->setParam("capacity", 1);
+  EXPECT_EQ(extraValue(*tree, "items_depth_2"), 16.0) << "one item per leaf of the 4x4 lattice";
+  EXPECT_EQ(tree->validate(), "");
+}
+
+TEST(PointQuadtree, CoincidentCentresStayInOneLeaf) {
+  auto tree = makeQuadtree();
+  tree->setWorldHint(kWorld);
+  std::vector<Item> items;
+  for (ItemId id = 0; id < 20; ++id) items.push_back({id, {{333.0f, 444.0f}, float(id % 3)}});
+  tree->build(items);
+  EXPECT_EQ(tree->stats().nodes, 1u) << "splitting cannot separate equal centres";
+  EXPECT_EQ(tree->validate(), "");
+  // Once one of them moves away the leaf can split, and does.
+  tree->update(7, {{10.0f, 10.0f}, 1.0f});
+  EXPECT_GT(tree->stats().nodes, 1u);
+  EXPECT_EQ(tree->validate(), "");
+  items[7].circle = {{10.0f, 10.0f}, 1.0f};
+  expectSameAnswers(*tree, items, {{333, 444}, {10, 10}, {500, 500}}, 5.0f);
+}
+
+TEST(PointQuadtree, OneLargeCircleWidensEveryAncestor) {
+  auto tree = makeQuadtree();
+  tree->setWorldHint(kWorld);
+  std::vector<Item> items = lattice(32, 0.5f);  // 1024 small circles, 32 units apart
+  tree->build(items);
+  std::vector<ItemId> out;
+  // Close enough to the big circle's leaf for that leaf's widening to reach it, but outside the circle.
+  const Vec2 probe{390.0f, 390.0f};
+  tree->queryPoint(probe, out);
+  const std::uint64_t smallOnlyCandidates = tree->lastCounters().candidates;
+  const std::uint64_t smallOnlyVisits = tree->lastCounters().nodesVisited;
+  EXPECT_EQ(extraValue(*tree, "last_query_widened_nodes"), 0.0);
+
+  // A single circle of radius 300 in the opposite corner widens the root and all nodes above its leaf.
+  const ItemId big = ItemId(items.size());
+  tree->insert(big, {{100.0f, 100.0f}, 300.0f});
+  EXPECT_EQ(extraValue(*tree, "root_widen"), 300.0);
+  tree->queryPoint(probe, out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_GT(tree->lastCounters().nodesVisited, smallOnlyVisits);
+  EXPECT_GT(tree->lastCounters().candidates, smallOnlyCandidates);
+  EXPECT_GT(extraValue(*tree, "last_query_widened_nodes"), 0.0);
+  EXPECT_GT(extraValue(*tree, "last_query_widened_candidates"), 0.0);
+
+  // Removing it shrinks the widening back to the small radius.
+  tree->remove(big);
+  EXPECT_EQ(extraValue(*tree, "root_widen"), 0.5);
+  tree->queryPoint(probe, out);
+  EXPECT_EQ(tree->lastCounters().candidates, smallOnlyCandidates);
+  EXPECT_EQ(tree->validate(), "");
+}
+
+TEST(PointQuadtree, MovesInsideTheLeafStayInPlace) {
+  auto tree = makeQuadtree();
+  tree->setWorldHint(kWorld);
+  tree->build(lattice(16, 1.0f));
+  const Circle before = tree->circle(5);
+  tree->update(5, {{before.center.x + 0.5f, before.center.y}, 1.0f});
+  EXPECT_EQ(extraValue(*tree, "updates_in_place"), 1.0);
+  tree->update(5, {{900.0f, 900.0f}, 1.0f});
+  EXPECT_EQ(extraValue(*tree, "updates_relinked"), 1.0);
+  EXPECT_EQ(tree->validate(), "");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fit-entirely quadtree against the loose quadtree on the centre lines
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(FitQuadtree, CentreLinesPileUpInTheRootAndQueriesTurnLinear) {
+  const std::size_t n = 2000;
+  auto fit = makeFitQuadtree();
+  fit->setWorldHint(kWorld);
+  fit->build(onCentreLines(n, 5));
+  EXPECT_EQ(extraValue(*fit, "items_depth_0"), double(n)) << "no circle on a centre line fits a quadrant";
+  EXPECT_EQ(extraValue(*fit, "root_item_share"), 1.0);
+  const double linesCost = meanPointCandidates(*fit);
+  EXPECT_EQ(linesCost, double(n)) << "every point query tests every circle";
+
+  fit->build(uniformScatter(n, 5));
+  const double uniformCost = meanPointCandidates(*fit);
+  EXPECT_LT(uniformCost * 10.0, linesCost) << "scattered circles sink into the tree";
+  EXPECT_EQ(fit->validate(), "");
+}
+
+TEST(FitQuadtree, LargeCirclesAreFoundOnTheWayUp) {
+  auto fit = makeFitQuadtree();
+  fit->setWorldHint(kWorld);
+  std::vector<Item> items = lattice(16, 1.0f);
+  items.push_back({1000, {{512.0f, 512.0f}, 400.0f}});
+  items.push_back({1001, {{256.0f, 256.0f}, 100.0f}});
+  fit->build(items);
+  EXPECT_GE(extraValue(*fit, "root_items"), 1.0);
+  EXPECT_GT(extraValue(*fit, "mean_items_above"), 0.0);
+  expectSameAnswers(*fit, items, {{300, 300}, {512, 512}, {20, 1000}, {130, 380}}, 30.0f);
+}
+
+TEST(LooseQuadtree, CentreLinesDoNotDegenerate) {
+  const std::size_t n = 2000;
+  auto loose = makeLooseQuadtree();
+  loose->setWorldHint(kWorld);
+  loose->build(onCentreLines(n, 5));
+  EXPECT_EQ(extraValue(*loose, "items_depth_0"), 0.0) << "the level follows the radius, not the position";
+  const double linesCost = meanPointCandidates(*loose);
+  EXPECT_LT(linesCost, double(n) / 50.0);
+  EXPECT_EQ(loose->validate(), "");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loose quadtree
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(LooseQuadtree, LevelFollowsTheRadius) {
+  auto loose = makeLooseQuadtree();
+  loose->setWorldHint(kWorld);
+  loose->build({});
+  // With factor 2 the loose margin of a level-d cell is half its side, 512 / 2^d: the deepest level whose
+  // margin still covers the radius is floor(log2(512 / r)).
+  loose->insert(0, {{100.0f, 100.0f}, 1.0f});    // 512 / 1 = 2^9
+  loose->insert(1, {{700.0f, 300.0f}, 3.0f});    // 512 / 3 = 170.7 -> 7
+  loose->insert(2, {{900.0f, 900.0f}, 300.0f});  // 512 / 300 = 1.7 -> 0
+  EXPECT_EQ(extraValue(*loose, "items_depth_9"), 1.0);
+  EXPECT_EQ(extraValue(*loose, "items_depth_7"), 1.0);
+  EXPECT_EQ(extraValue(*loose, "items_depth_0"), 1.0);
+  EXPECT_EQ(loose->validate(), "");
+
+  loose->setParam("factor", 3.0);  // margins double: every circle sinks one level
+  EXPECT_EQ(extraValue(*loose, "items_depth_10"), 1.0);
+  EXPECT_EQ(extraValue(*loose, "items_depth_8"), 1.0);
+  EXPECT_EQ(extraValue(*loose, "items_depth_1"), 1.0);
+  EXPECT_EQ(loose->validate(), "");
+}
+
+TEST(LooseQuadtree, MovesWithinTheLooseBoundsCostNothing) {
+  auto loose = makeLooseQuadtree();
+  loose->setWorldHint(kWorld);
+  loose->build(lattice(8, 1.0f));
+  const std::size_t nodesBefore = loose->stats().nodes;
+  // A radius-1 circle sits at level 9, whose cells are 2 units wide with a 1-unit margin: its centre may
+  // wander anywhere within its cell and it still fits.
+  const Circle c = loose->circle(3);
+  const float cell = 2.0f;
+  const float inCell = std::floor(c.center.x / cell) * cell;
+  for (float x : {inCell, inCell + 0.5f * cell, inCell + cell}) loose->update(3, {{x, c.center.y}, 1.0f});
+  EXPECT_EQ(extraValue(*loose, "updates_in_place"), 3.0);
+  EXPECT_EQ(extraValue(*loose, "updates_relinked"), 0.0);
+  EXPECT_EQ(loose->stats().nodes, nodesBefore);
+  loose->update(3, {{c.center.x + 40.0f, c.center.y}, 1.0f});
+  EXPECT_EQ(extraValue(*loose, "updates_relinked"), 1.0);
+  EXPECT_EQ(extraValue(*loose, "update_fast_path_ratio"), 0.75);
+  EXPECT_EQ(loose->validate(), "");
+}
+
+TEST(LooseQuadtree, RemovingEverythingFreesEveryNode) {
+  auto loose = makeLooseQuadtree();
+  loose->setWorldHint(kWorld);
+  const std::vector<Item> items = uniformScatter(500, 3);
+  loose->build(items);
+  EXPECT_GT(loose->stats().nodes, 100u);
+  for (const Item& item : items) loose->remove(item.id);
+  EXPECT_EQ(loose->stats().nodes, 1u);
+  EXPECT_EQ(loose->validate(), "");
+  loose->build(items);  // the freed blocks are reused
+  EXPECT_EQ(loose->validate(), "");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// All three
+// ---------------------------------------------------------------------------------------------------------
+
+class QuadtreeFamily : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::unique_ptr<SpatialIndex> create() const { return StructureRegistry::withCoreStructures().create(GetParam()); }
+};
+
+TEST_P(QuadtreeFamily, ExtremeCirclesAreNeverLost) {
+  auto tree = create();
+  tree->setWorldHint(kWorld);
+  std::vector<Item> items = lattice(10, 2.0f);
+  const Circle extremes[] = {
+      {{-1e15f, -1e15f}, 1.0f},  {{1e15f, -3e14f}, 0.0f},  {{5.0f, 5.0f}, 1e15f},   {{-2e6f, 7e5f}, 0.0f},
+      {{512.0f, 512.0f}, 0.0f},  {{512.0f, 512.0f}, 0.0f}, {{-1e-20f, 3.0f}, 1e-30f}, {{1e15f, 1e15f}, 1e15f},
+  };
+  ItemId next = 5000;
+  for (const Circle& c : extremes) items.push_back({next++, c});
+  tree->build(items);
+  EXPECT_EQ(tree->validate(), "");
+  expectSameAnswers(*tree, items, {{-1e15f, -1e15f}, {1e15f, -3e14f}, {512, 512}, {-2e6f, 7e5f}, {0, 3}}, 10.0f);
+
+  // The same circles one by one into an empty tree: the root grows toward each.
+  auto grown = create();
+  grown->setWorldHint(kWorld);
+  for (const Item& item : items) grown->insert(item.id, item.circle);
+  EXPECT_EQ(grown->validate(), "");
+  expectSameAnswers(*grown, items, {{-1e15f, -1e15f}, {1e15f, 1e15f}, {512, 512}, {3, 3}}, 10.0f);
+  for (const Item& item : items) grown->remove(item.id);
+  EXPECT_EQ(grown->size(), 0u);
+  EXPECT_EQ(grown->validate(), "");
+}
+
+TEST_P(QuadtreeFamily, WorksWithoutAWorldHint) {
+  auto tree = create();
+  const std::vector<Item> items = uniformScatter(300, 8);
+  for (const Item& item : items) tree->insert(item.id, item.circle);
+  EXPECT_EQ(tree->validate(), "");
+  expectSameAnswers(*tree, items, {{10, 10}, {500, 600}, {1000, 20}}, 25.0f);
+}
+
+TEST_P(QuadtreeFamily, TraceAccountsForEveryCandidate) {
+  auto tree = create();
+  tree->setWorldHint(kWorld);
+  tree->build(uniformScatter(1000, 4));
+  QueryTrace trace;
+  tree->setTrace(&trace);
+  std::vector<ItemId> out;
+  tree->queryCircle({{400.0f, 400.0f}, 30.0f}, out);
+  tree->setTrace(nullptr);
+  std::size_t visits = 0, prunes = 0, tested = 0, hits = 0;
+  for (const TraceEvent& e : trace.events) {
+    switch (e.kind) {
+      case TraceEventKind::VisitNode: ++visits; break;
+      case TraceEventKind::PruneNode: ++prunes; EXPECT_STRNE(e.test, ""); break;
+      case TraceEventKind::Candidate: ++tested; break;
+      case TraceEventKind::Hit: ++tested, ++hits; break;
+    }
+  }
+  EXPECT_EQ(tested, tree->lastCounters().candidates);
+  EXPECT_EQ(hits, out.size());
+  EXPECT_GT(visits, 0u);
+  EXPECT_GT(prunes, 0u);
+  EXPECT_LT(tree->lastCounters().candidates, 1000u);
+}
+
+TEST_P(QuadtreeFamily, StatsAndDrawingAgree) {
+  auto tree = create();
+  tree->setWorldHint(kWorld);
+  tree->build(uniformScatter(2000, 6));
+  std::size_t drawn = 0, itemsDrawn = 0;
+  int deepest = 0;
+  tree->visitNodes([&](const NodeInfo& info) {
+    ++drawn;
+    itemsDrawn += info.itemCount;
+    deepest = std::max(deepest, info.depth);
+  });
+  const IndexStats s = tree->stats();
+  EXPECT_EQ(drawn, s.nodes);
+  EXPECT_EQ(itemsDrawn, 2000u);
+  EXPECT_EQ(deepest, s.maxDepth);
+  EXPECT_GT(s.memoryBytes, s.nodes * 40);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily, ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace st::testing
