@@ -1,0 +1,370 @@
+// The claims of the two size-aware trees, shown with their own counters: the radius tree enters at most
+// four nodes per level and does not notice a dense remote cluster; the enneatree stays logarithmic on the
+// centre lines where the fit-entirely quadtree turns linear; both keep their placement rules (radius bands,
+// depth from diameter, centre child first) through moves, growth and extreme input.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
+#include "spheretest/scene.hpp"
+#include "support/oracle_check.hpp"
+
+namespace st::testing {
+namespace {
+
+const StructureRegistry& registry() {
+  static const StructureRegistry reg = StructureRegistry::withCoreStructures();
+  return reg;
+}
+
+double extraValue(const SpatialIndex& index, const std::string& key) {
+  ExtraCounters out;
+  index.extra(out);
+  for (const auto& [name, value] : out) {
+    if (name == key) return value;
+  }
+  ADD_FAILURE() << index.name() << " reports no '" << key << "'";
+  return std::nan("");
+}
+
+// Nodes a traced point query entered, by depth.
+std::map<int, int> visitsPerDepth(SpatialIndex& index, Vec2 p) {
+  QueryTrace trace;
+  index.setTrace(&trace);
+  std::vector<ItemId> out;
+  index.queryPoint(p, out);
+  index.setTrace(nullptr);
+  std::map<int, int> perDepth;
+  for (const TraceEvent& event : trace.events) {
+    if (event.kind == TraceEventKind::VisitNode) ++perDepth[event.node.depth];
+  }
+  return perDepth;
+}
+
+Vec2 randomPointIn(Rng& rng, const Box& region) {
+  return {rng.uniform(region.min.x, region.max.x), rng.uniform(region.min.y, region.max.y)};
+}
+
+struct QueryCost {
+  double nodes = 0.0;       // mean nodes entered per query
+  double candidates = 0.0;  // mean exact tests per query
+};
+
+QueryCost meanPointQueryCost(SpatialIndex& index, const Box& region, int queries, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<ItemId> out;
+  QueryCost cost;
+  for (int q = 0; q < queries; ++q) {
+    index.queryPoint(randomPointIn(rng, region), out);
+    cost.nodes += double(index.lastCounters().nodesVisited);
+    cost.candidates += double(index.lastCounters().candidates);
+  }
+  cost.nodes /= queries;
+  cost.candidates /= queries;
+  return cost;
+}
+
+std::unique_ptr<SpatialIndex> buildOver(const std::string& name, const Box& world, const std::vector<Item>& items) {
+  auto index = registry().create(name);
+  index->setWorldHint(world);
+  index->build(items);
+  return index;
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// Radius tree
+// -----------------------------------------------------------------------------------------------------------
+
+TEST(RadiusTree, PointQueryEntersAtMostFourNodesPerLevel) {
+  SceneConfig config;
+  config.radiusMin = 0.05;  // radii over three decades: a deep tree with every level in use
+  config.radiusMax = 40.0;
+  Simulation sim("uniform", config, 20000, 11);
+  auto tree = buildOver("radius-tree", sim.world(), sim.items());
+  for (int frame = 0; frame < 10; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+  }
+  ASSERT_EQ(tree->validate(), "");
+  Rng rng(3);
+  int deepest = 0;
+  for (int q = 0; q < 400; ++q) {
+    const Vec2 p = randomPointIn(rng, sim.world());
+    for (const auto& [depth, visits] : visitsPerDepth(*tree, p)) {
+      ASSERT_LE(visits, 4) << "depth " << depth << " at (" << p.x << ", " << p.y << ")";
+      deepest = std::max(deepest, depth);
+    }
+  }
+  EXPECT_GE(deepest, 8) << "the scene should exercise many levels";
+  EXPECT_LE(extraValue(*tree, "point_query_max_nodes_one_level"), 4.0);
+  EXPECT_EQ(extraValue(*tree, "point_query_walks"), 400.0);
+}
+
+TEST(RadiusTree, RemoteClusterDoesNotChangeQueryCost) {
+  // The same 2,000 background circles, once alone and once with 18,000 more packed into a remote corner.
+  SceneConfig clustered;
+  Simulation withCluster("remote-cluster", clustered, 20000, 5);
+  const std::size_t clusterCount = std::size_t(20000 * clustered.clusterFraction);
+  SceneConfig background;
+  background.clusterFraction = 0.0;
+  background.areaPerCircle = clustered.areaPerCircle * 10.0;  // the same world for a tenth of the circles
+  Simulation alone("remote-cluster", background, 2000, 6);
+  ASSERT_EQ(alone.world().max.x, withCluster.world().max.x);
+
+  std::vector<Item> sparse = alone.items();
+  std::vector<Item> dense = sparse;
+  for (std::size_t i = 0; i < clusterCount; ++i) {
+    dense.push_back({ItemId(sparse.size() + i), withCluster.circles()[i]});
+  }
+  const Box world = withCluster.world();
+  auto without = buildOver("radius-tree", world, sparse);
+  auto with = buildOver("radius-tree", world, dense);
+  ASSERT_EQ(with->validate(), "");
+
+  Rng rng(9);
+  std::uint64_t nodes[2] = {0, 0}, candidates[2] = {0, 0};
+  std::vector<ItemId> got[2];
+  for (int q = 0; q < 2000; ++q) {
+    const Vec2 p = randomPointIn(rng, withCluster.queryRegion());
+    const Circle around{p, rng.uniform(0.0f, 6.0f)};
+    SpatialIndex* trees[2] = {without.get(), with.get()};
+    for (int k = 0; k < 2; ++k) {
+      trees[k]->queryPoint(p, got[k]);
+      nodes[k] += trees[k]->lastCounters().nodesVisited;
+      candidates[k] += trees[k]->lastCounters().candidates;
+      trees[k]->queryCircle(around, got[k]);
+      nodes[k] += trees[k]->lastCounters().nodesVisited;
+      candidates[k] += trees[k]->lastCounters().candidates;
+    }
+    std::sort(got[0].begin(), got[0].end());
+    std::sort(got[1].begin(), got[1].end());
+    ASSERT_EQ(got[0], got[1]) << "the cluster is out of reach of every query";
+  }
+  // Not merely similar: the walk never comes near the cluster's nodes, so the work is the same to the node.
+  EXPECT_EQ(nodes[0], nodes[1]);
+  EXPECT_EQ(candidates[0], candidates[1]);
+  EXPECT_GT(with->stats().nodes, without->stats().nodes * 2) << "the cluster should fill nodes of its own";
+}
+
+TEST(RadiusTree, RootGrowsForCirclesItCannotHold) {
+  auto tree = registry().create("radius-tree");
+  tree->setWorldHint({{0, 0}, {100, 100}});
+  tree->build({});
+  tree->insert(1, {{50, 50}, 10});
+  EXPECT_EQ(extraValue(*tree, "root_growths"), 0.0);
+  tree->insert(2, {{50, 50}, 400});   // larger than half the root
+  tree->insert(3, {{-7e14f, 3e14f}, 0});  // far outside it
+  EXPECT_GE(extraValue(*tree, "root_growths"), 2.0);
+  EXPECT_EQ(tree->validate(), "");
+  std::vector<ItemId> out;
+  tree->queryPoint({-7e14f, 3e14f}, out);
+  EXPECT_EQ(out, std::vector<ItemId>{3});
+  tree->queryPoint({50, 50}, out);
+  std::sort(out.begin(), out.end());
+  EXPECT_EQ(out, (std::vector<ItemId>{1, 2}));
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// Enneatree
+// -----------------------------------------------------------------------------------------------------------
+
+TEST(Enneatree, StaysLogarithmicOnTheCentreLinesWhereTheFitQuadtreeDoesNot) {
+  std::map<std::string, QueryCost> small, large;
+  std::vector<std::string> names{"enneatree"};
+  if (registry().find("fit-quadtree")) names.push_back("fit-quadtree");
+  for (const std::size_t n : {std::size_t(2000), std::size_t(32000)}) {
+    Simulation sim("center-lines", SceneConfig{}, n, 21);
+    for (const std::string& name : names) {
+      auto index = buildOver(name, sim.world(), sim.items());
+      (n == 2000 ? small : large)[name] = meanPointQueryCost(*index, sim.world(), 1000, 4);
+    }
+  }
+  // Sixteen times the circles: the enneatree's work grows by a level or so, not sixteenfold.
+  EXPECT_LT(large["enneatree"].nodes, small["enneatree"].nodes * 1.6);
+  EXPECT_LT(large["enneatree"].candidates, small["enneatree"].candidates * 2.0);
+  EXPECT_LT(large["enneatree"].candidates, 20.0);
+  if (names.size() > 1) {
+    EXPECT_GT(large["fit-quadtree"].candidates, small["fit-quadtree"].candidates * 8.0);
+    EXPECT_GT(large["fit-quadtree"].candidates, large["enneatree"].candidates * 100.0);
+  }
+}
+
+TEST(Enneatree, PairFindingOnTheCentreLinesStaysLocal) {
+  // The lines grow with the square root of the count, so circles per unit of line (and overlaps per
+  // circle) grow too; what must not grow is the number of exact tests per overlapping pair found.
+  std::vector<double> testsPerPair;
+  for (const std::size_t n : {std::size_t(2000), std::size_t(32000)}) {
+    Simulation sim("center-lines", SceneConfig{}, n, 22);
+    auto tree = buildOver("enneatree", sim.world(), sim.items());
+    std::vector<Pair> pairs;
+    tree->findPairs(pairs);
+    ASSERT_GT(pairs.size(), n);
+    testsPerPair.push_back(double(tree->lastCounters().candidates) / double(pairs.size()));
+  }
+  EXPECT_LT(testsPerPair[0], 3.0);
+  EXPECT_LT(testsPerPair[1], 3.0);
+  EXPECT_LT(testsPerPair[1], testsPerPair[0] * 1.2);
+}
+
+TEST(Enneatree, DepthFollowsDiameterAndTheCentreChildComesFirst) {
+  auto tree = registry().create("enneatree");
+  tree->setWorldHint({{0, 0}, {64, 64}});
+  tree->build({});
+  // Diameter 2: below a quarter of 64, 32 and 16 but not of 8, so it stops at depth 3 (width 8).
+  tree->insert(7, {{32, 32}, 1});
+  std::vector<NodeInfo> nodes;
+  tree->visitNodes([&](const NodeInfo& node) { nodes.push_back(node); });
+  ASSERT_EQ(nodes.size(), 4u);
+  for (const NodeInfo& node : nodes) {
+    const float width = node.box.max.x - node.box.min.x;
+    EXPECT_EQ(width, 64.0f / float(1 << node.depth));
+    EXPECT_EQ(node.box.min.x + node.box.max.x, 64.0f) << "every box on the way is a centre child";
+    EXPECT_EQ(node.box.min.y + node.box.max.y, 64.0f);
+    EXPECT_EQ(node.itemCount, node.depth == 3 ? 1u : 0u);
+  }
+  // Growing the circle moves it up to the depth of its new diameter, in place.
+  tree->update(7, {{32, 32}, 5});  // diameter 10: below 16, not below 8 -> depth 1
+  nodes.clear();
+  tree->visitNodes([&](const NodeInfo& node) { nodes.push_back(node); });
+  ASSERT_EQ(nodes.size(), 2u) << "the emptied deeper nodes are removed";
+  for (const NodeInfo& node : nodes) EXPECT_EQ(node.itemCount, node.depth == 1 ? 1u : 0u);
+  EXPECT_EQ(tree->validate(), "");
+}
+
+TEST(Enneatree, OverlappingChildrenAreVisibleToTheDrawing) {
+  auto tree = registry().create("enneatree");
+  tree->setWorldHint({{0, 0}, {64, 64}});
+  const std::vector<Item> items{{1, {{6, 32}, 1}}, {2, {{32, 32}, 1}}, {3, {{58, 32}, 1}}};
+  tree->build(items);
+  std::vector<Box> depthOne;
+  tree->visitNodes([&](const NodeInfo& node) {
+    if (node.depth == 1) depthOne.push_back(node.box);
+  });
+  ASSERT_EQ(depthOne.size(), 3u);
+  std::sort(depthOne.begin(), depthOne.end(), [](const Box& a, const Box& b) { return a.min.x < b.min.x; });
+  EXPECT_EQ(depthOne[0].min.x, 0.0f);   // low half
+  EXPECT_EQ(depthOne[1].min.x, 16.0f);  // centre half
+  EXPECT_EQ(depthOne[2].min.x, 32.0f);  // high half
+  for (const Box& box : depthOne) {
+    EXPECT_EQ(box.max.x - box.min.x, 32.0f);
+    EXPECT_EQ(box.min.y, 16.0f) << "vertically each circle takes the centre half";
+  }
+  EXPECT_TRUE(boxesOverlap(depthOne[0], depthOne[1]));
+  EXPECT_TRUE(boxesOverlap(depthOne[1], depthOne[2]));
+}
+
+TEST(Enneatree, PointQueryEntersAFewNodesPerLevel) {
+  SceneConfig config;
+  config.radiusMin = 0.05;
+  config.radiusMax = 40.0;
+  Simulation sim("uniform", config, 20000, 12);
+  auto tree = buildOver("enneatree", sim.world(), sim.items());
+  for (int frame = 0; frame < 10; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+  }
+  Rng rng(8);
+  int most = 0;
+  for (int q = 0; q < 400; ++q) {
+    for (const auto& [depth, visits] : visitsPerDepth(*tree, randomPointIn(rng, sim.world()))) most = std::max(most, visits);
+  }
+  // Two boxes per axis contain a point at each depth, and one box may be held by two nodes per axis (the
+  // high child of one node and the low child of its neighbour): never more than 16.
+  EXPECT_LE(most, 16);
+  EXPECT_LE(extraValue(*tree, "point_query_mean_nodes_per_level"), 6.0);
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// Both trees
+// -----------------------------------------------------------------------------------------------------------
+
+class SizeAwareTree : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SizeAwareTree, SmallMovesStayInTheirNode) {
+  Simulation sim("uniform", SceneConfig{}, 5000, 31);
+  auto tree = buildOver(GetParam(), sim.world(), sim.items());
+  Rng rng(2);
+  for (ItemId id = 0; id < 5000; ++id) {
+    Circle c = tree->circle(id);
+    c.center = {c.center.x + c.radius * rng.uniform(-1e-3f, 1e-3f), c.center.y + c.radius * rng.uniform(-1e-3f, 1e-3f)};
+    tree->update(id, c);
+  }
+  EXPECT_EQ(tree->validate(), "");
+  EXPECT_GT(extraValue(*tree, "update_same_node_share"), 0.97);
+  EXPECT_LT(extraValue(*tree, "update_nodes_walked_mean"), 0.2);
+}
+
+TEST_P(SizeAwareTree, ExtremeInputAgreesWithTheOracle) {
+  auto tree = registry().create(GetParam());
+  auto oracle = registry().create("brute");
+  const Box world{{0, 0}, {100, 100}};
+  tree->setWorldHint(world);
+  std::vector<Item> items = {
+      {0, {{0, 0}, 1e15f}},            {1, {{-1e15f, 1e15f}, 0}},   {2, {{1e15f, -1e15f}, 3}},
+      {3, {{5, 5}, 0}},                {4, {{5, 5}, 0}},            {5, {{5, 5}, 2}},
+      {6, {{50, 50}, 0}},              {7, {{99.99f, 99.99f}, 1e-30f}}, {8, {{-3, -3}, 2}},
+      {9, {{100, 100}, 0}},            {10, {{50, 0}, 50}},         {11, {{-1e15f, -1e15f}, 1e15f}},
+  };
+  Rng rng(17);
+  const QueryArea nearWorld;
+  for (ItemId id = 12; id < 400; ++id) items.push_back({id, randomCircle(rng, nearWorld)});
+  tree->build(items);
+  oracle->build(items);
+  const QueryArea everywhere{{{-9e14f, -9e14f}, {9e14f, 9e14f}}, 3e13f};
+  ASSERT_EQ(compareWithOracle(*tree, *oracle, rng, nearWorld, 20), "");
+  ASSERT_EQ(compareWithOracle(*tree, *oracle, rng, everywhere, 20), "");
+  // Shrink the giants, bring the far circles home, send near ones far away.
+  for (ItemId id : {0u, 11u}) {
+    tree->update(id, {{1, 1}, 0.5f});
+    oracle->update(id, {{1, 1}, 0.5f});
+  }
+  for (ItemId id : {1u, 2u}) {
+    tree->update(id, {{20, 80}, 0});
+    oracle->update(id, {{20, 80}, 0});
+  }
+  for (ItemId id = 20; id < 30; ++id) {
+    const Circle far{{-8e14f + float(id) * 1e13f, 6e14f}, 1e12f};
+    tree->update(id, far);
+    oracle->update(id, far);
+  }
+  ASSERT_EQ(compareWithOracle(*tree, *oracle, rng, nearWorld, 20), "");
+  ASSERT_EQ(compareWithOracle(*tree, *oracle, rng, everywhere, 20), "");
+}
+
+TEST_P(SizeAwareTree, RemovingEverythingLeavesOnlyTheRoot) {
+  Simulation sim("spheretest", SceneConfig{}, 3000, 41);
+  auto tree = buildOver(GetParam(), sim.world(), sim.items());
+  EXPECT_GT(tree->stats().nodes, 100u);
+  for (ItemId id = 0; id < 3000; ++id) tree->remove(id);
+  EXPECT_EQ(tree->validate(), "");
+  EXPECT_EQ(tree->stats().nodes, 1u);
+}
+
+TEST_P(SizeAwareTree, PairPassTestsEachPairOnce) {
+  // Identical circles at one point: every pair overlaps, and each must be tested exactly once.
+  std::vector<Item> items;
+  for (ItemId id = 0; id < 60; ++id) items.push_back({id, {{30, 30}, 1}});
+  auto tree = buildOver(GetParam(), {{0, 0}, {100, 100}}, items);
+  std::vector<Pair> pairs;
+  tree->findPairs(pairs);
+  EXPECT_EQ(pairs.size(), 60u * 59u / 2u);
+  EXPECT_EQ(tree->lastCounters().candidates, 60u * 59u / 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Trees, SizeAwareTree, ::testing::Values("radius-tree", "enneatree"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace st::testing
