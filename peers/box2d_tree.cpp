@@ -1,0 +1,519 @@
+// Box2D's b2DynamicTree (libbox2d 2.4.1) behind the structure interface, driven the way Box2D's own broad
+// phase and contact manager drive it: fat leaf boxes (a 0.1 m margin plus 4x the last displacement, both
+// compiled into the library), a move buffer of the proxies the tree reinserted, a pair update that queries
+// the tree with each moved proxy's fat box and so only ever finds new pairs, and a persistent contact cache
+// that keeps every pair until its fat boxes separate. Exact answers come from the predicates; the tree only
+// prunes, with boxes that contain each circle's inflated bounds.
+
+#include <box2d/b2_dynamic_tree.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "peer_support.hpp"
+
+namespace st::peers {
+namespace {
+
+using ProxyId = std::int32_t;
+constexpr ProxyId kNoProxy = b2_nullNode;
+constexpr std::uint32_t kNoEdge = 0xffffffffu;
+constexpr std::uint32_t kNoSlot = 0xffffffffu;
+
+// Box2D's own ray walk prunes with a float separating-axis test. It is conservative here only because every
+// leaf box carries Box2D's 0.1 m fat margin, which exceeds that test's rounding error while every coordinate
+// involved (tree boxes and segment ends, in metres) stays within this bound. Beyond it rays use box queries.
+constexpr float kRayFastPathLimit = 16384.0f;
+// Shorter segments (in metres) would not be normalised by Box2D's walk, which the bound above relies on.
+constexpr float kRayMinLength = 1e-3f;
+// Box2D's node pool starts with this many nodes and doubles when full (b2_dynamic_tree.cpp).
+constexpr std::size_t kBox2dInitialNodeCapacity = 16;
+
+template <class Fn>
+struct QueryAdapter {
+  Fn& fn;
+  bool QueryCallback(std::int32_t proxy) { return fn(proxy); }
+};
+
+template <class Fn>
+struct RayAdapter {
+  Fn& fn;
+  float RayCastCallback(const b2RayCastInput& input, std::int32_t proxy) { return fn(input, proxy); }
+};
+
+// One cached pair of proxies whose fat boxes overlapped when one of them last moved. Edge `side` links it into
+// proxy[side]'s list; an edge is named contact * 2 + side, as Box2D keeps a contact edge per body.
+struct Contact {
+  ProxyId proxy[2];        // proxy[0] == kNoProxy marks a free slot, whose next[0] chains the free list
+  std::uint32_t prev[2];   // previous edge in proxy[side]'s list
+  std::uint32_t next[2];   // next edge in proxy[side]'s list
+};
+static_assert(sizeof(Contact) == 24, "the contact cache is scanned every frame: keep contacts compact");
+
+class Box2dTree final : public SpatialIndex {
+ public:
+  Box2dTree() : SpatialIndex("box2d-tree") {
+    addParam({"scale_log2",
+              "Box2D metres per world unit, as a power of two (its 0.1 m margin and 4x displacement are fixed)", 0,
+              -16, 16, true});
+    resetTree();
+  }
+
+  std::string_view description() const override {
+    return "Box2D's dynamic AABB tree (b2DynamicTree, libbox2d 2.4.1), used as Box2D's broad phase and contact "
+           "manager use it: each circle is a leaf whose box is fattened by 0.1 m plus four times its last "
+           "displacement, so small moves cost nothing and a move out of the fat box is one O(log n) remove and "
+           "re-insert with rotations. The pair search queries the tree only with the proxies that were "
+           "reinserted and keeps a contact cache of every pair whose fat boxes overlap, re-testing all cached "
+           "pairs exactly each frame. World units are Box2D metres times 2^scale_log2; the scenes' 0.5-4 unit "
+           "circles are metre-sized, Box2D's intended scale. Inner nodes are private to the library, so only "
+           "the fat leaf boxes are drawn, and nodes visited counts the leaves the library hands back. A peer "
+           "for comparison: what a game developer using Box2D would get.";
+  }
+
+  void visitNodes(const NodeVisitor& visitor) const override {
+    forEachItem([&](ItemId id, const Circle&) { visitor(leafInfo(proxyOf_[id])); });
+  }
+
+  IndexStats stats() const override {
+    std::size_t capacity = kBox2dInitialNodeCapacity;
+    while (capacity < peakNodes_) capacity *= 2;
+    const std::size_t bytes = capacity * sizeof(b2TreeNode) + contacts_.capacity() * sizeof(Contact) +
+                              headEdge_.capacity() * sizeof(std::uint32_t) +
+                              moveSlot_.capacity() * sizeof(std::uint32_t) +
+                              moveBuffer_.capacity() * sizeof(ProxyId) + proxyOf_.capacity() * sizeof(ProxyId) +
+                              seen_.bytes() + partners_.bytes() + tableBytes();
+    return {leafCount_ == 0 ? 0 : 2 * leafCount_ - 1, tree_->GetHeight(), bytes};
+  }
+
+  void extra(ExtraCounters& out) const override {
+    out.emplace_back("contacts", static_cast<double>(liveContacts_));
+    out.emplace_back("proxies_requeried_last_pairs", static_cast<double>(lastRequeried_));
+    out.emplace_back("reinsert_fraction_last_frame", lastReinsertFraction_);
+    out.emplace_back("tree_area_ratio", leafCount_ == 0 ? 0.0 : static_cast<double>(tree_->GetAreaRatio()));
+    out.emplace_back("ray_fallbacks", static_cast<double>(rayFallbacks_));
+  }
+
+ protected:
+  void doBuild(std::span<const Item> items) override {
+    proxyOf_.assign(idCapacity(), kNoProxy);
+    moveBuffer_.reserve(items.size());
+    for (const Item& item : items) createProxy(item.id, item.circle);
+  }
+
+  void doInsert(ItemId id, const Circle& circle) override {
+    if (proxyOf_.size() < idCapacity()) proxyOf_.resize(idCapacity(), kNoProxy);
+    createProxy(id, circle);
+  }
+
+  void doUpdate(ItemId id, const Circle& old, const Circle& circle) override {
+    const ProxyId proxy = proxyOf_[id];
+    const b2Vec2 displacement{(circle.center.x - old.center.x) * scale_, (circle.center.y - old.center.y) * scale_};
+    extentSum_ += 2.0 * (double(circle.radius) - double(old.radius));
+    ++updatesSincePairs_;
+    if (tree_->MoveProxy(proxy, metreBox(circle), displacement)) {
+      ++reinsertsSincePairs_;
+      noteFatBox(proxy);
+      bufferMove(proxy);
+    }
+  }
+
+  void doRemove(ItemId id, const Circle& circle) override {
+    const ProxyId proxy = proxyOf_[id];
+    while (headEdge_[proxy] != kNoEdge) destroyContact(headEdge_[proxy] >> 1);
+    if (moveSlot_[proxy] != kNoSlot) {
+      moveBuffer_[moveSlot_[proxy]] = kNoProxy;
+      moveSlot_[proxy] = kNoSlot;
+    }
+    tree_->DestroyProxy(proxy);
+    proxyOf_[id] = kNoProxy;
+    --leafCount_;
+    extentSum_ -= 2.0 * double(circle.radius);
+  }
+
+  void doClear() override { resetTree(); }
+
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    queryLeaves(metreBox(inflateForPruning(Box{p, p})), [&](ProxyId proxy) {
+      const ItemId id = itemOf(proxy);
+      testItem(id, circleContainsPoint(circle(id), p), out);
+    });
+  }
+
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    queryLeaves(metreBox(inflateForPruning(boundsOf(query))), [&](ProxyId proxy) {
+      const ItemId id = itemOf(proxy);
+      testItem(id, circlesOverlap(circle(id), query), out);
+    });
+  }
+
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    queryLeaves(metreBox(inflateForPruning(box)), [&](ProxyId proxy) {
+      const ItemId id = itemOf(proxy);
+      testItem(id, circleOverlapsBox(circle(id), box), out);
+    });
+  }
+
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    const Vec2 delta = segment.end - segment.start;
+    walkRay(segment, [&](ItemId id) {
+      ++counters_.candidates;
+      float t = 0.0f;
+      const bool hit = segmentHitsCircle(segment, circle(id), t);
+      traceCandidate(id, hit);
+      if (hit) out.push_back({id, t, segment.start + delta * t});
+      return -1.0f;  // keep Box2D's walk going over the whole segment
+    });
+  }
+
+  std::optional<RayHit> doRayCastFirst(const Segment& segment) override {
+    const Vec2 delta = segment.end - segment.start;
+    std::optional<RayHit> best;
+    walkRay(segment, [&](ItemId id) {
+      ++counters_.candidates;
+      float t = 0.0f;
+      const bool hit = segmentHitsCircle(segment, circle(id), t);
+      traceCandidate(id, hit);
+      if (hit) {
+        const RayHit candidate{id, t, segment.start + delta * t};
+        if (!best || rayHitLess(candidate, *best)) best = candidate;
+      }
+      if (!best) return -1.0f;
+      // Clip Box2D's walk at the best entry so far. Zero would end the walk before equal-t hits with smaller
+      // ids are seen, so the clip stays positive; the fat margin keeps circles entering at the clip inside it.
+      return std::max(best->t, std::numeric_limits<float>::min());
+    });
+    return best;
+  }
+
+  void doFindPairs(std::vector<Pair>& out) override {
+    updatePairs();
+    // As Box2D's contact manager does every step: drop the pairs whose fat boxes separated, test the rest.
+    for (std::uint32_t c = 0; c < contacts_.size(); ++c) {
+      const Contact& contact = contacts_[c];
+      if (contact.proxy[0] == kNoProxy) continue;
+      if (!b2TestOverlap(tree_->GetFatAABB(contact.proxy[0]), tree_->GetFatAABB(contact.proxy[1]))) {
+        destroyContact(c);
+        continue;
+      }
+      const ItemId a = itemOf(contact.proxy[0]);
+      const ItemId b = itemOf(contact.proxy[1]);
+      ++counters_.candidates;
+      if (circlesOverlap(circle(a), circle(b))) out.push_back(makePair(a, b));
+    }
+  }
+
+  std::string doValidate() const override {
+    std::string problem;
+    std::size_t present = 0;
+    forEachItem([&](ItemId id, const Circle& c) {
+      ++present;
+      if (!problem.empty()) return;
+      const ProxyId proxy = id < proxyOf_.size() ? proxyOf_[id] : kNoProxy;
+      if (proxy == kNoProxy) {
+        problem = "item " + std::to_string(id) + " has no proxy";
+      } else if (itemOf(proxy) != id) {
+        problem = "proxy of item " + std::to_string(id) + " names another item";
+      } else if (!tree_->GetFatAABB(proxy).Contains(metreBox(c))) {
+        problem = "fat box of item " + std::to_string(id) + " does not contain its circle";
+      } else if (tree_->WasMoved(proxy) != (moveSlot_[proxy] != kNoSlot)) {
+        problem = "item " + std::to_string(id) + ": the tree's moved flag and the move buffer disagree";
+      }
+    });
+    if (!problem.empty()) return "box2d-tree: " + problem;
+    if (present != leafCount_) return "box2d-tree: " + std::to_string(leafCount_) + " proxies for " +
+                                      std::to_string(present) + " items";
+    for (std::size_t slot = 0; slot < moveBuffer_.size(); ++slot) {
+      const ProxyId proxy = moveBuffer_[slot];
+      if (proxy != kNoProxy && moveSlot_[proxy] != slot) return "box2d-tree: move buffer slot mismatch";
+    }
+    // Each present proxy's contact list is well linked; counted together the lists hold both edges of every
+    // live contact, so no contact hangs off a removed proxy. And the cache is complete: two settled proxies
+    // (not awaiting the next pair update) whose fat boxes overlap have a contact, or a pair could be missed.
+    std::size_t edges = 0;
+    StampSet partners;
+    forEachItem([&](ItemId id, const Circle&) {
+      if (!problem.empty()) return;
+      const ProxyId proxy = proxyOf_[id];
+      partners.begin(headEdge_.size());
+      std::uint32_t prev = kNoEdge;
+      for (std::uint32_t e = headEdge_[proxy]; e != kNoEdge; e = contacts_[e >> 1].next[e & 1]) {
+        const Contact& c = contacts_[e >> 1];
+        if (c.proxy[0] == kNoProxy || c.proxy[e & 1] != proxy || c.prev[e & 1] != prev) {
+          problem = "box2d-tree: contact list of item " + std::to_string(id) + " is broken";
+          return;
+        }
+        partners.insert(static_cast<std::uint32_t>(c.proxy[(e & 1) ^ 1]));
+        prev = e;
+        ++edges;
+      }
+      if (tree_->WasMoved(proxy)) return;
+      auto check = [&](ProxyId other) {
+        if (other != proxy && problem.empty() && !tree_->WasMoved(other) &&
+            !partners.contains(static_cast<std::uint32_t>(other))) {
+          problem = "box2d-tree: items " + std::to_string(id) + " and " + std::to_string(itemOf(other)) +
+                    " have overlapping fat boxes but no contact";
+        }
+        return true;
+      };
+      QueryAdapter<decltype(check)> adapter{check};
+      tree_->Query(&adapter, tree_->GetFatAABB(proxy));
+    });
+    if (problem.empty() && edges != 2 * liveContacts_) {
+      return "box2d-tree: contact lists hold " + std::to_string(edges) + " edges for " +
+             std::to_string(liveContacts_) + " contacts";
+    }
+    return problem;
+  }
+
+ private:
+  // -------------------------------------------------------------------------------------------------------
+  // Proxies and the move buffer
+  // -------------------------------------------------------------------------------------------------------
+
+  void resetTree() {
+    tree_ = std::make_unique<b2DynamicTree>();
+    scale_ = std::ldexp(1.0f, static_cast<int>(param("scale_log2")));
+    proxyOf_.clear();
+    headEdge_.clear();
+    moveSlot_.clear();
+    moveBuffer_.clear();
+    contacts_.clear();
+    freeContact_ = kNoEdge;
+    liveContacts_ = 0;
+    leafCount_ = 0;
+    peakNodes_ = 0;
+    maxAbsMetres_ = 0.0f;
+    extentSum_ = 0.0;
+    updatesSincePairs_ = reinsertsSincePairs_ = 0;
+    seen_.reset();
+    partners_.reset();
+  }
+
+  // Scaling by a power of two is exact and monotone, so pruning in metres stays conservative.
+  b2Vec2 metres(Vec2 p) const { return {p.x * scale_, p.y * scale_}; }
+  b2AABB metreBox(const Box& b) const {
+    b2AABB out;
+    out.lowerBound = metres(b.min);
+    out.upperBound = metres(b.max);
+    return out;
+  }
+  b2AABB metreBox(const Circle& c) const { return metreBox(inflateForPruning(boundsOf(c))); }
+
+  static void* userDataOf(ItemId id) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)); }
+  ItemId itemOf(ProxyId proxy) const {
+    return static_cast<ItemId>(reinterpret_cast<std::uintptr_t>(tree_->GetUserData(proxy)));
+  }
+
+  NodeInfo leafInfo(ProxyId proxy) const {
+    const b2AABB& fat = tree_->GetFatAABB(proxy);
+    NodeInfo info;
+    info.shape = NodeShape::Box;
+    info.box = {{fat.lowerBound.x / scale_, fat.lowerBound.y / scale_}, {fat.upperBound.x / scale_, fat.upperBound.y / scale_}};
+    info.itemCount = 1;
+    return info;
+  }
+
+  void createProxy(ItemId id, const Circle& circle) {
+    const ProxyId proxy = tree_->CreateProxy(metreBox(circle), userDataOf(id));
+    if (static_cast<std::size_t>(proxy) >= headEdge_.size()) {
+      const std::size_t grown = std::max<std::size_t>(std::size_t(proxy) + 1, headEdge_.size() * 3 / 2);
+      headEdge_.resize(grown, kNoEdge);
+      moveSlot_.resize(grown, kNoSlot);
+    }
+    proxyOf_[id] = proxy;
+    ++leafCount_;
+    peakNodes_ = std::max(peakNodes_, 2 * leafCount_ - 1);
+    extentSum_ += 2.0 * double(circle.radius);
+    noteFatBox(proxy);
+    bufferMove(proxy);
+  }
+
+  void noteFatBox(ProxyId proxy) {
+    const b2AABB& fat = tree_->GetFatAABB(proxy);
+    maxAbsMetres_ = std::max({maxAbsMetres_, std::fabs(fat.lowerBound.x), std::fabs(fat.lowerBound.y),
+                              std::fabs(fat.upperBound.x), std::fabs(fat.upperBound.y)});
+  }
+
+  void bufferMove(ProxyId proxy) {
+    if (moveSlot_[proxy] != kNoSlot) return;
+    // Removals leave holes; without pair updates the buffer would otherwise grow with every insert.
+    if (moveBuffer_.size() >= 2 * leafCount_ + 64) compactMoveBuffer();
+    moveSlot_[proxy] = static_cast<std::uint32_t>(moveBuffer_.size());
+    moveBuffer_.push_back(proxy);
+  }
+
+  void compactMoveBuffer() {
+    std::size_t kept = 0;
+    for (ProxyId proxy : moveBuffer_) {
+      if (proxy == kNoProxy) continue;
+      moveSlot_[proxy] = static_cast<std::uint32_t>(kept);
+      moveBuffer_[kept++] = proxy;
+    }
+    moveBuffer_.resize(kept);
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Pair update and contact cache
+  // -------------------------------------------------------------------------------------------------------
+
+  // Box2D's b2BroadPhase::UpdatePairs: each reinserted proxy queries the tree with its fat box. When both
+  // proxies moved, the pair is taken from the larger proxy's query only. Then the moved flags are cleared.
+  // Box2D's contact manager finds an existing contact by walking a contact list per reported pair; marking
+  // the querying proxy's partners first makes that test O(1), which matters where circles overlap densely.
+  void updatePairs() {
+    lastRequeried_ = 0;
+    for (const ProxyId query : moveBuffer_) {
+      if (query == kNoProxy) continue;
+      ++lastRequeried_;
+      markPartners(query, partners_);
+      const b2AABB fat = tree_->GetFatAABB(query);
+      queryLeaves(fat, [&](ProxyId other) {
+        if (other == query || (other > query && tree_->WasMoved(other))) return;
+        if (!partners_.contains(static_cast<std::uint32_t>(other))) createContact(query, other);
+      });
+    }
+    for (const ProxyId proxy : moveBuffer_) {
+      if (proxy == kNoProxy) continue;
+      tree_->ClearMoved(proxy);
+      moveSlot_[proxy] = kNoSlot;
+    }
+    moveBuffer_.clear();
+    lastReinsertFraction_ = updatesSincePairs_ == 0 ? 0.0 : double(reinsertsSincePairs_) / double(updatesSincePairs_);
+    updatesSincePairs_ = reinsertsSincePairs_ = 0;
+  }
+
+  void markPartners(ProxyId proxy, StampSet& partners) const {
+    partners.begin(headEdge_.size());
+    for (std::uint32_t e = headEdge_[proxy]; e != kNoEdge; e = contacts_[e >> 1].next[e & 1]) {
+      partners.insert(static_cast<std::uint32_t>(contacts_[e >> 1].proxy[(e & 1) ^ 1]));
+    }
+  }
+
+  void createContact(ProxyId a, ProxyId b) {
+    std::uint32_t c;
+    if (freeContact_ != kNoEdge) {
+      c = freeContact_;
+      freeContact_ = contacts_[c].next[0];
+    } else {
+      c = static_cast<std::uint32_t>(contacts_.size());
+      contacts_.push_back({});
+    }
+    Contact& contact = contacts_[c];
+    contact.proxy[0] = a;
+    contact.proxy[1] = b;
+    for (std::uint32_t side = 0; side < 2; ++side) {
+      const std::uint32_t edge = c * 2 + side;
+      const std::uint32_t head = headEdge_[contact.proxy[side]];
+      contact.prev[side] = kNoEdge;
+      contact.next[side] = head;
+      if (head != kNoEdge) contacts_[head >> 1].prev[head & 1] = edge;
+      headEdge_[contact.proxy[side]] = edge;
+    }
+    ++liveContacts_;
+  }
+
+  void destroyContact(std::uint32_t c) {
+    Contact& contact = contacts_[c];
+    for (std::uint32_t side = 0; side < 2; ++side) {
+      const std::uint32_t prev = contact.prev[side];
+      const std::uint32_t next = contact.next[side];
+      if (prev != kNoEdge) contacts_[prev >> 1].next[prev & 1] = next;
+      else headEdge_[contact.proxy[side]] = next;
+      if (next != kNoEdge) contacts_[next >> 1].prev[next & 1] = prev;
+    }
+    contact.proxy[0] = contact.proxy[1] = kNoProxy;
+    contact.next[0] = freeContact_;
+    freeContact_ = c;
+    --liveContacts_;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Queries
+  // -------------------------------------------------------------------------------------------------------
+
+  // Box2D's tree walk with an exact float box test (touching counts); `leaf` sees every leaf it reaches.
+  template <class LeafFn>
+  void queryLeaves(const b2AABB& box, LeafFn&& leaf) {
+    auto onLeaf = [&](ProxyId proxy) {
+      ++counters_.nodesVisited;
+      if (tracing()) traceVisit(leafInfo(proxy));
+      leaf(proxy);
+      return true;
+    };
+    QueryAdapter<decltype(onLeaf)> adapter{onLeaf};
+    tree_->Query(&adapter, box);
+  }
+
+  void testItem(ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++counters_.candidates;
+    traceCandidate(id, hit);
+    if (hit) out.push_back(id);
+  }
+
+  bool rayFastPathAllowed(const Segment& segment) const {
+    const b2Vec2 p1 = metres(segment.start), p2 = metres(segment.end);
+    const float reach = std::max({std::fabs(p1.x), std::fabs(p1.y), std::fabs(p2.x), std::fabs(p2.y)});
+    return reach <= kRayFastPathLimit && maxAbsMetres_ <= kRayFastPathLimit && (p2 - p1).Length() >= kRayMinLength;
+  }
+
+  // Calls onCandidate(id) for every item whose leaf the segment may touch; its return value, when positive,
+  // clips Box2D's walk to that fraction of the segment.
+  template <class CandidateFn>
+  void walkRay(const Segment& segment, CandidateFn&& onCandidate) {
+    if (rayFastPathAllowed(segment)) {
+      b2RayCastInput input;
+      input.p1 = metres(segment.start);
+      input.p2 = metres(segment.end);
+      input.maxFraction = 1.0f;
+      auto onLeaf = [&](const b2RayCastInput& current, ProxyId proxy) {
+        ++counters_.nodesVisited;
+        if (tracing()) traceVisit(leafInfo(proxy));
+        const float clip = onCandidate(itemOf(proxy));
+        return clip > 0.0f ? clip : current.maxFraction;
+      };
+      RayAdapter<decltype(onLeaf)> adapter{onLeaf};
+      tree_->RayCast(&adapter, input);
+      return;
+    }
+    ++rayFallbacks_;
+    const float chunk = leafCount_ == 0 ? 0.0f : static_cast<float>(4.0 * extentSum_ / double(leafCount_));
+    seen_.begin(idCapacity());
+    coverSegment(segment, segmentCoverPieces(segment, chunk), [&](const Box& piece) {
+      queryLeaves(metreBox(piece), [&](ProxyId proxy) {
+        const ItemId id = itemOf(proxy);
+        if (seen_.insert(id)) onCandidate(id);
+      });
+    });
+  }
+
+  std::unique_ptr<b2DynamicTree> tree_;
+  float scale_ = 1.0f;                  // metres per world unit
+  std::vector<ProxyId> proxyOf_;        // item id -> its leaf
+  std::vector<std::uint32_t> headEdge_;  // proxy -> first contact edge (proxy ids share Box2D's node pool)
+  std::vector<std::uint32_t> moveSlot_;  // proxy -> its slot in moveBuffer_, kNoSlot when not buffered
+  std::vector<ProxyId> moveBuffer_;     // proxies reinserted since the last pair update (kNoProxy: removed)
+  std::vector<Contact> contacts_;       // pair cache; free slots chained through next[0]
+  std::uint32_t freeContact_ = kNoEdge;
+  std::size_t liveContacts_ = 0;
+  std::size_t leafCount_ = 0;
+  std::size_t peakNodes_ = 0;           // most nodes alive at once: Box2D's pool never shrinks
+  float maxAbsMetres_ = 0.0f;           // bound on every coordinate of every box the tree ever held
+  double extentSum_ = 0.0;              // sum of circle diameters: sizes the ray fallback's pieces
+  std::size_t updatesSincePairs_ = 0;
+  std::size_t reinsertsSincePairs_ = 0;
+  std::size_t lastRequeried_ = 0;
+  double lastReinsertFraction_ = 0.0;
+  std::size_t rayFallbacks_ = 0;
+  StampSet seen_;      // items already tested by one ray fallback
+  StampSet partners_;  // contact partners of the proxy whose pairs are being updated
+};
+
+}  // namespace
+
+std::unique_ptr<SpatialIndex> makeBox2dTree() { return std::make_unique<Box2dTree>(); }
+
+}  // namespace st::peers
