@@ -255,6 +255,7 @@ TEST(LooseQuadtree, CentreLinesDoNotDegenerate) {
 TEST(LooseQuadtree, LevelFollowsTheRadius) {
   auto loose = makeLooseQuadtree();
   loose->setWorldHint(kWorld);
+  loose->setParam("max_depth", 16);
   loose->build({});
   // With factor 2 the loose margin of a level-d cell is half its side, 512 / 2^d: the deepest level whose
   // margin still covers the radius is floor(log2(512 / r)).
@@ -273,9 +274,22 @@ TEST(LooseQuadtree, LevelFollowsTheRadius) {
   EXPECT_EQ(loose->validate(), "");
 }
 
+TEST(LooseQuadtree, AutomaticDepthLimitFollowsTheCount) {
+  auto loose = makeLooseQuadtree();
+  loose->setWorldHint(kWorld);
+  loose->build(lattice(32, 0.0f));  // 1024 points: 4^5 cells of the world cell at level 5
+  EXPECT_EQ(extraValue(*loose, "level_limit"), 5.0);
+  EXPECT_EQ(extraValue(*loose, "items_depth_5"), 1024.0) << "points go as deep as the limit allows";
+  loose->setParam("max_depth", 7);
+  EXPECT_EQ(extraValue(*loose, "level_limit"), 7.0);
+  EXPECT_EQ(extraValue(*loose, "items_depth_7"), 1024.0);
+  EXPECT_EQ(loose->validate(), "");
+}
+
 TEST(LooseQuadtree, MovesWithinTheLooseBoundsCostNothing) {
   auto loose = makeLooseQuadtree();
   loose->setWorldHint(kWorld);
+  loose->setParam("max_depth", 16);
   loose->build(lattice(8, 1.0f));
   const std::size_t nodesBefore = loose->stats().nodes;
   // A radius-1 circle sits at level 9, whose cells are 2 units wide with a 1-unit margin: its centre may

@@ -94,6 +94,10 @@ class FitQuadtree final : public QuadtreeFamily {
     const double total = double(size());
     out.emplace_back("root_items", double(nodes_[0].directCount));
     out.emplace_back("root_item_share", total > 0 ? double(nodes_[0].directCount) / total : 0.0);
+    // The root may have grown above the world cell; the pile-up then sits in the fullest node instead.
+    std::uint32_t fullest = 0;
+    for (const QuadNode& node : nodes_) fullest = std::max(fullest, node.directCount);
+    out.emplace_back("fullest_node_items", double(fullest));
     // Items stored on the ancestors of an item: what looking "on the way up" costs it.
     double aboveSum = 0.0;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> pending{{0u, 0u}};

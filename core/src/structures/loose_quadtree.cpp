@@ -22,9 +22,9 @@ class LooseQuadtree final : public QuadtreeFamily {
       : QuadtreeFamily("loose-quadtree", {"query misses the loose bounds", /*drawWidenedBounds=*/true,
                                           /*widenFollowsCell=*/true, /*countWidening=*/false}) {
     addParam({"factor", "loose bounds are the cell scaled by this around its centre (Ulrich's k)", 2.0, 1.25, 4.0, false});
-    addParam({"max_depth", "levels below the first root: how small a cell may get", 16, 1, 30, true});
+    addParam({"max_depth", "deepest level below the first root; 0 = about one circle per cell at build", 0, 0, 30, true});
     readParams();
-    levelLimit_ = maxDepth_;
+    levelLimit_ = depthLimitFor(0);
     nodes_[0].widen = freshWiden(nodes_[0].cell);  // the base could not ask while it was being constructed
   }
 
@@ -53,8 +53,13 @@ class LooseQuadtree final : public QuadtreeFamily {
   void onRootGrown() override { ++levelLimit_; }
 
   void onCleared() override {
-    levelLimit_ = maxDepth_;
+    levelLimit_ = depthLimitFor(0);
     updatesInPlace_ = updatesRelinked_ = 0;
+  }
+
+  void doBuild(std::span<const Item> items) override {
+    levelLimit_ = depthLimitFor(items.size());
+    QuadtreeFamily::doBuild(items);
   }
 
   void doInsert(ItemId id, const Circle& c) override {
@@ -105,6 +110,16 @@ class LooseQuadtree final : public QuadtreeFamily {
   void readParams() {
     factor_ = static_cast<float>(param("factor"));
     maxDepth_ = static_cast<int>(param("max_depth"));
+  }
+
+  // Without a limit, small circles in a sparse world each hang at the end of their own chain of nearly empty
+  // nodes. The automatic limit stops where the world cell is split into about as many cells as there are
+  // circles (4^depth ~ count), so cells of the deepest level hold about one circle each.
+  int depthLimitFor(std::size_t count) const {
+    if (maxDepth_ > 0) return maxDepth_;
+    int depth = 2;
+    while (depth < 16 && (std::size_t(1) << (2 * (depth + 1))) <= count) ++depth;
+    return depth;
   }
 
   // The deepest level whose loose margin, (factor - 1) / 2 of the cell side, still covers the radius:
@@ -163,7 +178,7 @@ class LooseQuadtree final : public QuadtreeFamily {
   }
 
   float factor_ = 2.0f;
-  int maxDepth_ = 16;
+  int maxDepth_ = 0;      // 0: chosen from the count at each build
   int levelLimit_ = 16;  // deepest level, counted from the current root (grows with the root)
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;

@@ -66,6 +66,9 @@ inline bool circleFitsInBox(const Circle& c, const Box& b) {
   return x - r >= double(b.min.x) && x + r <= double(b.max.x) && y - r >= double(b.min.y) && y + r <= double(b.max.y);
 }
 
+/// Spreads the low 16 bits of `v` to the even bit positions (one axis of a Z-order key).
+std::uint32_t interleaveBits(std::uint32_t v);
+
 /// A square cell covering `b`, never so small that float cannot split or double it.
 Box squareCellCovering(const Box& b);
 
@@ -174,7 +177,18 @@ class QuadtreeFamily : public SpatialIndex {
     std::uint32_t depth;
   };
 
+  enum class PairTaskKind : std::uint8_t { Within, Across };
+  struct PairTask {
+    PairTaskKind kind;
+    std::uint32_t first;   // the subtree (Within) or the first of two disjoint subtrees (Across)
+    std::uint32_t second;  // the second subtree (Across)
+  };
+
   NodeInfo infoOf(std::uint32_t index, int depth) const;
+  int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
+  std::uint32_t skipChain(std::uint32_t node) const;
+  void pairNodeItems(std::uint32_t first, std::uint32_t second, const Box& secondBounds, std::vector<Pair>& out);
+  void pairItemsWithSubtree(std::uint32_t owner, std::uint32_t subtree, std::vector<Pair>& out);
   template <class Meets, class Test>
   void walk(const Meets& meets, const Test& test);
   void resetDepthCandidates();
@@ -187,6 +201,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
   std::vector<StackEntry> stack_;
+  std::vector<PairTask> pairTasks_;
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
   std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
