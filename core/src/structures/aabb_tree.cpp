@@ -45,8 +45,8 @@ Box grow(const Box& b, float by) { return {{b.min.x - by, b.min.y - by}, {b.max.
 class AabbTree final : public SpatialIndex {
  public:
   AabbTree() : SpatialIndex("aabb-tree") {
-    addParam({"margin", "fat-box margin around each circle, world units: moves within it cost nothing", 0.5, 0.0, 1e12, false});
-    addParam({"predict", "fat boxes also stretch this many times the last displacement, ahead of the motion", 2.0, 0.0,
+    addParam({"margin", "fat-box margin around each circle, world units: moves within it cost nothing", 1.0, 0.0, 1e12, false});
+    addParam({"predict", "fat boxes also stretch this many times the last displacement, ahead of the motion", 4.0, 0.0,
               64.0, false});
     addParam({"rebuild_fraction",
               "rebuild the whole tree top-down when more than this share of an update batch escapes its fat boxes "
@@ -553,7 +553,7 @@ class AabbTree final : public SpatialIndex {
   std::size_t liveNodes_ = 0;
   std::vector<std::uint32_t> leafOf_;  // item id -> leaf node
 
-  float margin_ = 0.5f, predict_ = 2.0f;
+  float margin_ = 1.0f, predict_ = 4.0f;
   double rebuildFraction_ = 1.0;
 
   std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0;

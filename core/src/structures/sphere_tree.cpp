@@ -120,9 +120,9 @@ bool discContains(const Disc& outer, const Disc& inner) {
 class SphereTree final : public SpatialIndex {
  public:
   SphereTree() : SpatialIndex("sphere-tree") {
-    addParam({"leaf_size", "largest radius of a leaf super-sphere's content (before gravity)", 8.0, 1e-3, 1e12, false});
+    addParam({"leaf_size", "largest radius of a leaf super-sphere's content (before gravity)", 16.0, 1e-3, 1e12, false});
     addParam({"root_size", "largest radius of a root super-sphere's content (before gravity)", 128.0, 1e-3, 1e12, false});
-    addParam({"gravity", "slop added around every super-sphere so members rarely leave it", 2.0, 0.0, 1e12, false});
+    addParam({"gravity", "slop added around every super-sphere so members rarely leave it", 3.0, 0.0, 1e12, false});
     addParam({"levels", "levels of super-spheres (2: leaf and root as in the seed; more stack root_size/leaf_size "
                         "times larger ones on top, for very large worlds)",
               2, 2, 8, true});
@@ -366,11 +366,8 @@ class SphereTree final : public SpatialIndex {
     }
     SphereNode& node = nodes_[n];
     node = SphereNode{};
-    node.level = level;
-    if (level != kItemLevel) {
-      node.flags = kCullDirty;  // a new super-sphere has no cull memory yet
-      ++liveSpheres_;
-    }
+    node.level = level;  // a new super-sphere starts Partial: the cull always enters it
+    if (level != kItemLevel) ++liveSpheres_;
     return n;
   }
 
@@ -395,7 +392,18 @@ class SphereTree final : public SpatialIndex {
     nodeOf_[id] = n;
   }
 
-  // The view cull must descend towards every node that gained a child since the last cull.
+  // Whether a child linked under `parent` agrees with the parent's cull memory. A Partial parent is always
+  // entered by the next cull, so anything may join it; a wholly hidden or visible one is skipped when its
+  // state does not change, so its members must already have that state.
+  bool agreesWithCullMemory(std::uint32_t child, std::uint32_t parent) const {
+    const SphereNode& p = nodes_[parent];
+    if (p.cullState == kPartial) return true;
+    const SphereNode& c = nodes_[child];
+    if (c.level == kItemLevel) return bool(visibleById_[c.countOrItem]) == (p.cullState == kVisible);
+    return c.cullState == p.cullState && !(c.flags & kCullDirty);
+  }
+
+  // The view cull must descend towards every node that gained a member disagreeing with its memory.
   void markCullDirty(std::uint32_t n) {
     while (n != kNull && !(nodes_[n].flags & kCullDirty)) {
       nodes_[n].flags |= kCullDirty;
@@ -412,7 +420,7 @@ class SphereTree final : public SpatialIndex {
     if (p.firstChild != kNull) nodes_[p.firstChild].prevSibling = child;
     p.firstChild = child;
     ++p.countOrItem;
-    markCullDirty(parent);
+    if (!agreesWithCullMemory(child, parent)) markCullDirty(parent);
   }
 
   void unlink(std::uint32_t child) {
@@ -660,11 +668,12 @@ class SphereTree final : public SpatialIndex {
     while (!stack_.empty()) {
       const WalkEntry e = stack_.back();
       stack_.pop_back();
-      ++counters_.nodesVisited;
+      if (e.node == kRoot) ++counters_.nodesVisited;
       if (e.node != kRoot && tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
       const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
       for (std::uint32_t c = nodes_[e.node].firstChild; c != kNull; c = nodes_[c].nextSibling) {
         const SphereNode& cn = nodes_[c];
+        if (cn.level != kItemLevel) ++counters_.nodesVisited;  // every bound tested or entered counts
         if (cn.level == kItemLevel) {
           const ItemId id = cn.countOrItem;
           if (e.inside) {
@@ -713,12 +722,13 @@ class SphereTree final : public SpatialIndex {
         bvh::segmentEntersCircleBound(segment, nodes_[e.node].x, nodes_[e.node].y, nodes_[e.node].radius, entry);
         if (entry > double(std::nextafter((*best)->t, 2.0f))) continue;
       }
-      ++counters_.nodesVisited;
+      if (e.node == kRoot) ++counters_.nodesVisited;
       if (e.node != kRoot && tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
       const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
       nearFirst.clear();
       for (std::uint32_t c = nodes_[e.node].firstChild; c != kNull; c = nodes_[c].nextSibling) {
         const SphereNode& cn = nodes_[c];
+        if (cn.level != kItemLevel) ++counters_.nodesVisited;
         if (cn.level == kItemLevel) {
           ++counters_.candidates;
           float t = 0.0f;
@@ -773,7 +783,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<std::uint8_t> visibleById_;
   std::vector<ItemId> pendingLeft_;         // removed while visible: reported as left at the next cull
 
-  double leafSize_ = 8.0, rootSize_ = 128.0, gravity_ = 2.0;
+  double leafSize_ = 16.0, rootSize_ = 128.0, gravity_ = 3.0;
   int topLevel_ = 2;
   std::size_t budget_ = 0;
 
