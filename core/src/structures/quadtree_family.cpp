@@ -52,18 +52,22 @@ void QuadtreeFamily::placeRoot(const Box& fallback) {
   rootPlaced_ = true;
 }
 
-std::uint32_t QuadtreeFamily::allocateChildren(std::uint32_t parent) {
-  ST_ASSERT(nodes_[parent].firstChild == kNone, "a node gets one child block");
-  std::uint32_t first;
+std::uint32_t QuadtreeFamily::takeBlock() {
   if (freeBlocks_ != kNone) {
-    first = freeBlocks_;
+    const std::uint32_t first = freeBlocks_;
     freeBlocks_ = nodes_[first].firstChild;
     --freeBlockCount_;
-  } else {
-    first = static_cast<std::uint32_t>(nodes_.size());
-    ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
-    nodes_.resize(nodes_.size() + 4);
+    return first;
   }
+  ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
+  const std::uint32_t first = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.resize(nodes_.size() + 4);
+  return first;
+}
+
+std::uint32_t QuadtreeFamily::allocateChildren(std::uint32_t parent) {
+  ST_ASSERT(nodes_[parent].firstChild == kNone, "a node gets one child block");
+  const std::uint32_t first = takeBlock();
   const Box cell = nodes_[parent].cell;
   const Vec2 split = cellMiddle(cell);
   for (std::uint32_t q = 0; q < 4; ++q) {
@@ -174,16 +178,7 @@ void QuadtreeFamily::growRootToward(Vec2 target) {
   }
   // An internal root moves into the quadrant of a new root that its cell occupies exactly.
   const Vec2 split{towardLowX ? old.cell.min.x : old.cell.max.x, towardLowY ? old.cell.min.y : old.cell.max.y};
-  std::uint32_t first;
-  if (freeBlocks_ != kNone) {
-    first = freeBlocks_;
-    freeBlocks_ = nodes_[first].firstChild;
-    --freeBlockCount_;
-  } else {
-    first = static_cast<std::uint32_t>(nodes_.size());
-    ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
-    nodes_.resize(nodes_.size() + 4);
-  }
+  const std::uint32_t first = takeBlock();
   const std::uint32_t oldSlot = first + (towardLowX ? 1u : 0u) + (towardLowY ? 2u : 0u);
   for (std::uint32_t q = 0; q < 4; ++q) {
     QuadNode& child = nodes_[first + q];

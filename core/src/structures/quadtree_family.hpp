@@ -184,6 +184,7 @@ class QuadtreeFamily : public SpatialIndex {
     std::uint32_t second;  // the second subtree (Across)
   };
 
+  std::uint32_t takeBlock();
   NodeInfo infoOf(std::uint32_t index, int depth) const;
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
   std::uint32_t skipChain(std::uint32_t node) const;
