@@ -1,0 +1,613 @@
+// grid: the hashed uniform grid of "Finding nearby stuff" (seed 002). Cell coordinates hash to a cell's list
+// of items in one node array; only occupied cells cost memory and there are no world bounds. Whole-frame
+// updates re-sort the node array by cell (a counting sort) so that every cell's list is a contiguous run and
+// runs follow space, which is what lets the all-pairs scan run at memory speed.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "grid_common.hpp"
+#include "spheretest/structures.hpp"
+
+namespace st {
+namespace {
+
+using namespace grid_detail;
+
+/// Marks a per-id index entry as a position in the oversize list rather than a node.
+constexpr std::uint32_t kOversizeBit = 0x80000000u;
+
+class HashedGrid final : public SpatialIndex {
+ public:
+  HashedGrid() : SpatialIndex("grid") {
+    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)", 1.0, 0.25,
+              16.0, false});
+    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0, 1e15, false});
+    addParam({"rebuild_fraction",
+              "share of the items one update batch must move for it to re-sort the whole grid instead of moving "
+              "items one by one",
+              0.25, 0.0, 1.0, false});
+  }
+
+  std::string_view description() const override {
+    return "Hashed uniform grid (seed 002, 'Finding nearby stuff'): a hash table maps integer cell coordinates to "
+           "the cell's list of items in one node array (no container per cell, no world bounds: only occupied "
+           "cells cost memory, negative and far-away coordinates included). The cell size is cell_scale x the "
+           "largest diameter in the scene (or cell_size), so an item is stored once, in the cell of its centre, "
+           "and any overlapping pair lies in neighbouring cells; pair finding scans each cell against itself and "
+           "the forward half of its 3x3 neighbourhood. A circle that grows beyond the reference size goes to a "
+           "separate oversize list that every query tests and that pair finding checks against the cells its "
+           "circle covers, so it is always found exactly. Insert, remove and moves are O(1) on linked lists with "
+           "back links. A batch that moves at least rebuild_fraction of the items instead re-sorts every item by "
+           "cell in O(n) (a counting sort walking the previous order, so it is nearly sequential): afterwards "
+           "each list is a contiguous run, runs follow the table, and the table's space-coherent hash makes the "
+           "pair scan stream through memory. Queries cost the cells their range covers plus the items in them. "
+           "Choose it for many similar-sized moving circles; mixed sizes make every cell fit the largest (see "
+           "hgrid).";
+  }
+
+  void visitNodes(const NodeVisitor& visitor) const override {
+    const CellTable& table = lists_.table();
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (table.occupied(slot)) visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
+    }
+  }
+
+  IndexStats stats() const override {
+    IndexStats st;
+    st.nodes = lists_.table().used();
+    st.maxDepth = 0;
+    st.memoryBytes = tableBytes() + lists_.memoryBytes() + index_.capacity() * sizeof(std::uint32_t) +
+                     oversize_.capacity() * sizeof(ItemId);
+    return st;
+  }
+
+  void extra(ExtraCounters& out) const override {
+    const CellTable& table = lists_.table();
+    std::uint32_t maxPerCell = 0;
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (table.occupied(slot)) maxPerCell = std::max(maxPerCell, lists_.cellSize(slot));
+    }
+    const double cells = double(table.used());
+    out.push_back({"cell_size", map_.size});
+    out.push_back({"pair_reach_cells", double(reach_)});
+    out.push_back({"occupied_cells", cells});
+    out.push_back({"items_per_cell", cells > 0 ? double(lists_.liveNodes()) / cells : 0.0});
+    out.push_back({"max_items_per_cell", double(maxPerCell)});
+    out.push_back({"oversize_items", double(oversize_.size())});
+    out.push_back({"hash_slots", double(table.capacity())});
+    out.push_back({"hash_load", table.capacity() ? cells / double(table.capacity()) : 0.0});
+    out.push_back({"hash_scrambled", table.scrambled() ? 1.0 : 0.0});
+    out.push_back({"sorted_layout", lists_.sorted() ? 1.0 : 0.0});
+    out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
+    out.push_back({"last_batch_cell_changes", double(lastBatchCellChanges_)});
+    out.push_back({"rebuild_batches", double(rebuildBatches_)});
+    out.push_back({"incremental_batches", double(incrementalBatches_)});
+    out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
+  }
+
+ protected:
+  void onParamChanged(std::string_view key) override {
+    if (key == "rebuild_fraction") return;  // only steers future batches
+    rebuildFromTable();
+  }
+
+  // -- mutation -----------------------------------------------------------------------------------------
+
+  void doBuild(std::span<const Item> items) override {
+    retune(items);
+    std::vector<Node>& nodes = lists_.nodes();
+    nodes.clear();
+    nodes.reserve(items.size());
+    oversize_.clear();
+    float largest = 0.0f;
+    for (const Item& item : items) {
+      if (item.circle.radius <= regularLimit_) {
+        nodes.push_back(Node{item.circle, item.id});
+        largest = std::max(largest, item.circle.radius);
+      } else {
+        oversize_.push_back(item.id);
+      }
+    }
+    lists_.table().configureHash(false, originX_, originY_, windowWidth_, windowHeight_);
+    sortNodes(items.size() * 2 / 3, [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {
+      x = map_.cellOf(node.circle.center.x);
+      y = map_.cellOf(node.circle.center.y);
+      return true;
+    });
+    maxRegularRadius_ = largest;
+    reach_ = map_.reachFor(2.0 * maxRegularRadius_);
+  }
+
+  void doInsert(ItemId id, const Circle& c) override {
+    if (lists_.liveNodes() + oversize_.size() == 0) {
+      // The first item of an empty grid sets the cell size (the table already holds it).
+      rebuildFromTable();
+      return;
+    }
+    ensureIndex();
+    if (c.radius <= regularLimit_) {
+      index_[id] = lists_.link(map_.cellOf(c.center.x), map_.cellOf(c.center.y), id, c);
+      growRadius(c.radius);
+    } else {
+      index_[id] = kOversizeBit | static_cast<std::uint32_t>(oversize_.size());
+      oversize_.push_back(id);
+    }
+    ++counters_.nodesVisited;
+  }
+
+  void doUpdate(ItemId id, const Circle& old, const Circle& c) override {
+    ensureIndex();
+    moveOne(id, old, c);
+  }
+
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
+    lastBatchCellChanges_ = 0;
+    const double share = size() ? double(ids.size()) / double(size()) : 0.0;
+    if (!ids.empty() && share >= param("rebuild_fraction")) {
+      lastBatchRebuilt_ = true;
+      ++rebuildBatches_;
+      resortAll();
+      counters_.nodesVisited += lists_.table().used();
+      return;
+    }
+    lastBatchRebuilt_ = false;
+    ++incrementalBatches_;
+    ensureIndex();
+    for (std::size_t i = 0; i < ids.size(); ++i) moveOne(ids[i], old[i], circle(ids[i]));
+  }
+
+  void doRemove(ItemId id, const Circle& c) override {
+    ensureIndex();
+    const std::uint32_t where = index_[id];
+    if (where & kOversizeBit) {
+      dropOversize(where & ~kOversizeBit);
+    } else {
+      lists_.unlink(map_.cellOf(c.center.x), map_.cellOf(c.center.y), where);
+    }
+    index_[id] = kNone;
+    ++counters_.nodesVisited;
+  }
+
+  void doClear() override {
+    lists_.release();
+    oversize_.clear();
+    std::vector<std::uint32_t>().swap(index_);
+    indexValid_ = false;
+    maxRegularRadius_ = 0.0f;
+    reach_ = 1;
+  }
+
+  void doMaintain() override {
+    // Items that outgrew the reference size pile up in the oversize list, which every query scans: once
+    // they are a noticeable share, re-derive the cell size from the items as they are now.
+    if (oversize_.size() > 8 && oversize_.size() * 16 > size()) rebuildFromTable();
+  }
+
+  // -- queries ------------------------------------------------------------------------------------------
+
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    queryAround(p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+  }
+
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    queryAround(query.center, query.radius, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+  }
+
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    const double reach = maxRegularRadius_;
+    const CellRange range = centreRange(map_, box.min.x, box.min.y, box.max.x, box.max.y, reach);
+    const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+    visitRange(range, [&](std::uint32_t slot) {
+      // The range is the box widened by the largest radius; its rounded corners leave some cells out.
+      const CellBounds cell = cellBounds(slot);
+      const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
+      const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
+      if (gapX * gapX + gapY * gapY > limit * limit) {
+        if (tracing()) tracePrune(slotInfo(slot), "cell farther than the largest radius from the box");
+        return;
+      }
+      scanCell(slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+    });
+    for (ItemId id : oversize_) testOversize(id, circleOverlapsBox(circle(id), box), out);
+  }
+
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    const Vec2 delta = segment.end - segment.start;
+    auto hitTest = [&](ItemId id, const Circle& c) {
+      ++counters_.candidates;
+      float t = 0.0f;
+      const bool hit = segmentHitsCircle(segment, c, t);
+      traceCandidate(id, hit);
+      if (hit) out.push_back({id, t, segment.start + delta * t});
+    };
+    const double reach = maxRegularRadius_;
+    const CellTable& table = lists_.table();
+    const std::vector<Node>& nodes = lists_.nodes();
+    const Box bounds{{std::min(segment.start.x, segment.end.x), std::min(segment.start.y, segment.end.y)},
+                     {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}};
+    const CellRange range = centreRange(map_, bounds.min.x, bounds.min.y, bounds.max.x, bounds.max.y, reach);
+    auto scan = [&](std::uint32_t slot) {
+      ++counters_.nodesVisited;
+      if (tracing()) traceVisit(slotInfo(slot));
+      lists_.forEachInCell(slot, [&](std::uint32_t n) { hitTest(nodes[n].id, nodes[n].circle); });
+    };
+    // Walk the rows the thick segment crosses, each over the columns it can touch there; fall back to the
+    // occupied cells when that would enumerate more cells than are occupied.
+    const double budget = 2.0 * double(table.used()) + 64.0;
+    std::vector<CellRange>& rows = rowScratch_;
+    rows.clear();
+    double cellsToVisit = 0.0;
+    if (double(range.y1) - range.y0 + 1 <= budget) {
+      forEachRowOfSegment(map_, segment, reach, range.y0, range.y1, [&](std::int32_t row, std::int32_t a, std::int32_t b) {
+        a = std::max(a, range.x0);
+        b = std::min(b, range.x1);
+        if (a > b) return;
+        rows.push_back({a, row, b, row});
+        cellsToVisit += double(b) - a + 1;
+      });
+    } else {
+      cellsToVisit = budget + 1.0;
+    }
+    if (cellsToVisit <= budget) {
+      for (const CellRange& r : rows) {
+        for (std::int64_t x = r.x0; x <= r.x1; ++x) {
+          const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
+          if (slot != kNone) scan(slot);
+        }
+      }
+    } else {
+      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+        if (!table.occupied(slot) || !range.contains(table[slot].x, table[slot].y)) continue;
+        if (!cellMayMeetSegment(slot, segment, reach)) {
+          if (tracing()) tracePrune(slotInfo(slot), "cell farther than the largest radius from the ray");
+          continue;
+        }
+        scan(slot);
+      }
+    }
+    for (ItemId id : oversize_) hitTest(id, circle(id));
+  }
+
+  void doFindPairs(std::vector<Pair>& out) override {
+    PairWriter writer(out);
+    std::uint64_t candidates = 0, visited = 0;
+    if (lists_.sorted()) {
+      sortedGridPairs(lists_, std::min(reach_, kMaxReach), writer, candidates, visited);
+    } else {
+      linkedGridPairs(lists_, std::min(reach_, kMaxReach), writer, candidates, visited);
+    }
+    counters_.candidates += candidates;
+    counters_.nodesVisited += visited;
+    // Oversize items: against the cells their circle reaches, then against each other.
+    const std::vector<Node>& nodes = lists_.nodes();
+    for (ItemId id : oversize_) {
+      const Circle o = circle(id);
+      const CellRange range = centreRange(map_, o.center.x, o.center.y, o.center.x, o.center.y,
+                                          double(o.radius) + double(maxRegularRadius_));
+      visitRange(range, [&](std::uint32_t slot) {
+        ++counters_.nodesVisited;
+        lists_.forEachInCell(slot, [&](std::uint32_t n) {
+          ++counters_.candidates;
+          if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
+        });
+      });
+    }
+    for (std::size_t i = 0; i < oversize_.size(); ++i) {
+      for (std::size_t j = i + 1; j < oversize_.size(); ++j) {
+        ++counters_.candidates;
+        if (circlesOverlap(circle(oversize_[i]), circle(oversize_[j]))) writer.add(oversize_[i], oversize_[j]);
+      }
+    }
+  }
+
+  // -- validation ---------------------------------------------------------------------------------------
+
+  std::string doValidate() const override {
+    if (std::string problem = lists_.checkLayout(); !problem.empty()) return "grid: " + problem;
+    const std::vector<Node>& nodes = lists_.nodes();
+    const CellTable& table = lists_.table();
+    // Every node sits in the cell of its centre and holds its item's current circle.
+    std::string problem;
+    for (std::uint32_t slot = 0; slot < table.capacity() && problem.empty(); ++slot) {
+      if (!table.occupied(slot)) continue;
+      lists_.forEachInCell(slot, [&](std::uint32_t n) {
+        const Node& node = nodes[n];
+        if (!problem.empty()) return;
+        if (!contains(node.id)) {
+          problem = "grid: node " + std::to_string(n) + " holds absent item " + std::to_string(node.id);
+        } else if (!(node.circle == circle(node.id))) {
+          problem = "grid: item " + std::to_string(node.id) + " has a stale circle";
+        } else if (map_.cellOf(node.circle.center.x) != table[slot].x || map_.cellOf(node.circle.center.y) != table[slot].y) {
+          problem = "grid: item " + std::to_string(node.id) + " is in a cell other than its centre's";
+        } else if (node.circle.radius > regularLimit_) {
+          problem = "grid: oversize item " + std::to_string(node.id) + " is in a cell";
+        } else if (node.circle.radius > maxRegularRadius_) {
+          problem = "grid: the largest-radius bound is stale";
+        }
+      });
+    }
+    if (!problem.empty()) return problem;
+    if (map_.reachFor(2.0 * maxRegularRadius_) > reach_) return "grid: pair reach is too small for the largest item";
+    // Every item is stored exactly once: regular ones in one cell (above), the others in the oversize list.
+    std::vector<std::uint8_t> seen(idCapacity(), 0);
+    for (const Node& node : nodes) {
+      if (node.id == kDeadId) continue;
+      if (node.id >= seen.size() || seen[node.id]++) return "grid: item " + std::to_string(node.id) + " is stored twice";
+    }
+    for (ItemId id : oversize_) {
+      if (id >= seen.size() || !contains(id)) return "grid: oversize list holds an absent item";
+      if (seen[id]++) return "grid: item " + std::to_string(id) + " is stored twice";
+      if (circle(id).radius <= regularLimit_) return "grid: item " + std::to_string(id) + " is oversize but fits a cell";
+    }
+    forEachItem([&](ItemId id, const Circle&) {
+      if (problem.empty() && !seen[id]) problem = "grid: item " + std::to_string(id) + " is stored nowhere";
+    });
+    if (!problem.empty()) return problem;
+    if (indexValid_) {
+      for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+        if (nodes[n].id != kDeadId && index_[nodes[n].id] != n) return "grid: id index is stale";
+      }
+      for (std::uint32_t k = 0; k < oversize_.size(); ++k) {
+        if (index_[oversize_[k]] != (kOversizeBit | k)) return "grid: id index of an oversize item is stale";
+      }
+    }
+    return {};
+  }
+
+ private:
+  // -- tuning and sorting -------------------------------------------------------------------------------
+
+  /// Chooses the cell size from the items (largest diameter, extent) and the parameters.
+  void retune(std::span<const Item> items) {
+    double largest = 0.0, extent = 0.0;
+    Box span = items.empty() ? Box{} : boundsOf(Circle{items[0].circle.center, 0.0f});
+    for (const Item& item : items) {
+      largest = std::max(largest, 2.0 * double(item.circle.radius));
+      extent = std::max({extent, std::fabs(double(item.circle.center.x)), std::fabs(double(item.circle.center.y))});
+      span = boxUnion(span, boundsOf(Circle{item.circle.center, 0.0f}));
+    }
+    double cell = param("cell_size");
+    if (cell <= 0.0) cell = param("cell_scale") * largest;
+    if (cell <= 0.0) {
+      // Only points: about one item per cell over the region they span.
+      const double side = std::max(double(span.max.x) - span.min.x, double(span.max.y) - span.min.y);
+      cell = side > 0.0 ? side / std::sqrt(double(items.size())) : 1.0;
+    }
+    // Keep indices of the current extent well inside the clamp, and away from denormals.
+    cell = std::max({cell, extent * 0x1.0p-28, 1e-30});
+    map_.size = cell * kCellPadding;
+    map_.inverse = 1.0 / map_.size;
+    // Items up to the reference diameter are regular even when the cell is smaller (then the reach grows),
+    // but never so large that the neighbourhood outgrows what the scans support.
+    regularLimit_ = static_cast<float>(std::min(std::max(cell * 0.5, largest * 0.5), map_.size * kMaxReach * 0.5 * 0.999));
+    // The hash lays out the cells of the region the items occupy (or are expected to) row by row.
+    const Box region = worldHint() ? *worldHint() : span;
+    const std::int64_t x0 = std::int64_t(map_.cellOf(region.min.x)) - 1, y0 = std::int64_t(map_.cellOf(region.min.y)) - 1;
+    const std::int64_t x1 = std::int64_t(map_.cellOf(region.max.x)) + 1, y1 = std::int64_t(map_.cellOf(region.max.y)) + 1;
+    originX_ = static_cast<std::int32_t>(std::max<std::int64_t>(x0, -kCellLimit));
+    originY_ = static_cast<std::int32_t>(std::max<std::int64_t>(y0, -kCellLimit));
+    windowWidth_ = static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - originX_ + 1, std::int64_t(1) << 31));
+    windowHeight_ = static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - originY_ + 1, std::int64_t(1) << 31));
+  }
+
+  /// Re-sorts every node by cell (the whole-frame path), re-reading each item's circle from the table.
+  void resortAll() {
+    // Oversize items that shrank back join the cells first, so that the sort places them.
+    std::size_t keep = 0;
+    for (ItemId id : oversize_) {
+      const Circle& c = circle(id);
+      if (c.radius <= regularLimit_) {
+        lists_.nodes().push_back(Node{c, id});
+      } else {
+        oversize_[keep++] = id;
+      }
+    }
+    oversize_.resize(keep);
+    float largest = 0.0f;
+    const Node* base = lists_.nodes().data();
+    const std::size_t total = lists_.nodes().size();
+    sortNodes(lists_.table().used(), [&](Node& node, std::size_t i, std::int32_t& x, std::int32_t& y) {
+      // The item table is indexed by id and ids are spread over space: fetch well ahead.
+      constexpr std::size_t kAhead = 64;
+      if (i + kAhead < total && base[i + kAhead].id < idCapacity()) __builtin_prefetch(&circle(base[i + kAhead].id));
+      const Circle& c = circle(node.id);
+      if (c.radius > regularLimit_) return false;
+      node.circle = c;
+      largest = std::max(largest, c.radius);
+      x = map_.cellOf(c.center.x);
+      y = map_.cellOf(c.center.y);
+      return true;
+    });
+    oversize_.insert(oversize_.end(), departed_.begin(), departed_.end());
+    maxRegularRadius_ = largest;
+    reach_ = map_.reachFor(2.0 * maxRegularRadius_);
+  }
+
+  /// Sorts the nodes by cell, switching to the scrambled hash if the space-coherent one collides badly.
+  template <class CellOfNode>
+  void sortNodes(std::size_t expectedCells, CellOfNode&& cellOf) {
+    indexValid_ = false;  // the sort borrows the id index's buffer
+    CellTable& table = lists_.table();
+    table.configureHash(table.scrambled(), originX_, originY_, windowWidth_, windowHeight_);
+    if (!lists_.sort(cellOf, expectedCells, index_, departed_)) {
+      table.configureHash(true, originX_, originY_, windowWidth_, windowHeight_);
+      lists_.sort(cellOf, expectedCells, index_, departed_);
+    }
+  }
+
+  // -- single-item moves ----------------------------------------------------------------------------------
+
+  /// Builds the id -> node index when a single-item operation needs it (sorts leave it stale).
+  void ensureIndex() {
+    if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNone);
+    if (indexValid_) return;
+    std::fill(index_.begin(), index_.end(), kNone);
+    const std::vector<Node>& nodes = lists_.nodes();
+    for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+      if (nodes[n].id != kDeadId) index_[nodes[n].id] = n;
+    }
+    for (std::uint32_t k = 0; k < oversize_.size(); ++k) index_[oversize_[k]] = kOversizeBit | k;
+    indexValid_ = true;
+  }
+
+  void moveOne(ItemId id, const Circle& old, const Circle& c) {
+    const bool wasRegular = old.radius <= regularLimit_;
+    const bool isRegular = c.radius <= regularLimit_;
+    const std::uint32_t where = index_[id];
+    ++counters_.nodesVisited;
+    if (wasRegular && isRegular) {
+      const std::int32_t x0 = map_.cellOf(old.center.x), y0 = map_.cellOf(old.center.y);
+      const std::int32_t x1 = map_.cellOf(c.center.x), y1 = map_.cellOf(c.center.y);
+      if (x0 != x1 || y0 != y1) {
+        lists_.relink(x0, y0, x1, y1, where);
+        ++lastBatchCellChanges_;
+      }
+      lists_.nodes()[where].circle = c;
+      growRadius(c.radius);
+    } else if (wasRegular) {
+      lists_.unlink(map_.cellOf(old.center.x), map_.cellOf(old.center.y), where);
+      index_[id] = kOversizeBit | static_cast<std::uint32_t>(oversize_.size());
+      oversize_.push_back(id);
+    } else if (isRegular) {
+      dropOversize(where & ~kOversizeBit);
+      index_[id] = lists_.link(map_.cellOf(c.center.x), map_.cellOf(c.center.y), id, c);
+      growRadius(c.radius);
+    }
+  }
+
+  void dropOversize(std::uint32_t position) {
+    const ItemId last = oversize_.back();
+    oversize_[position] = last;
+    oversize_.pop_back();
+    if (position < oversize_.size()) index_[last] = kOversizeBit | position;
+  }
+
+  void growRadius(float r) {
+    if (r <= maxRegularRadius_) return;
+    maxRegularRadius_ = r;
+    reach_ = std::max(reach_, map_.reachFor(2.0 * double(r)));
+  }
+
+  // -- scanning ---------------------------------------------------------------------------------------------
+
+  /// A cell's region in world coordinates, widened by far more than the rounding of the membership test
+  /// (floor(v * inverse) can place a centre a few ulps outside the nominal box).
+  struct CellBounds {
+    double x0, y0, x1, y1;
+  };
+  CellBounds cellBounds(std::uint32_t slot) const {
+    const std::int32_t x = lists_.table()[slot].x, y = lists_.table()[slot].y;
+    const double m = (std::max(std::fabs(double(x)), std::fabs(double(y))) + 2.0) * map_.size * 1e-9;
+    return {map_.cellMin(x) - m, map_.cellMin(y) - m, map_.cellMin(x) + map_.size + m, map_.cellMin(y) + map_.size + m};
+  }
+
+  NodeInfo slotInfo(std::uint32_t slot) const {
+    return cellInfo(map_, lists_.table()[slot].x, lists_.table()[slot].y, 0, lists_.cellSize(slot));
+  }
+
+  /// Whether a cell widened by `reach` may meet the segment (slab clipping in double, conservative).
+  bool cellMayMeetSegment(std::uint32_t slot, const Segment& s, double reach) const {
+    const CellBounds cell = cellBounds(slot);
+    const double pad = reach * (1.0 + kRangeSlack) +
+                       (std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)) * kRangeSlack;
+    const double lo[2] = {cell.x0 - pad, cell.y0 - pad};
+    const double hi[2] = {cell.x1 + pad, cell.y1 + pad};
+    const double from[2] = {s.start.x, s.start.y};
+    const double d[2] = {double(s.end.x) - s.start.x, double(s.end.y) - s.start.y};
+    double t0 = 0.0, t1 = 1.0;
+    for (int axis = 0; axis < 2; ++axis) {
+      if (d[axis] == 0.0) {
+        if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
+        continue;
+      }
+      double ta = (lo[axis] - from[axis]) / d[axis], tb = (hi[axis] - from[axis]) / d[axis];
+      if (ta > tb) std::swap(ta, tb);
+      t0 = std::max(t0, ta);
+      t1 = std::min(t1, tb);
+    }
+    return t0 <= t1 + 1e-12;
+  }
+
+  /// Calls fn(slot) for every occupied cell in `range`: by lookup when the range is small, by walking the
+  /// table when the range holds more cells than are occupied.
+  template <class Fn>
+  void visitRange(const CellRange& range, Fn&& fn) const {
+    const CellTable& table = lists_.table();
+    if (range.count() > 2.0 * double(table.used()) + 16.0) {
+      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+        if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
+      }
+      return;
+    }
+    for (std::int64_t y = range.y0; y <= range.y1; ++y) {
+      for (std::int64_t x = range.x0; x <= range.x1; ++x) {
+        const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
+        if (slot != kNone) fn(slot);
+      }
+    }
+  }
+
+  /// Tests every item of one cell with `predicate`.
+  template <class Predicate>
+  void scanCell(std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
+    const std::vector<Node>& nodes = lists_.nodes();
+    ++counters_.nodesVisited;
+    if (tracing()) traceVisit(slotInfo(slot));
+    lists_.forEachInCell(slot, [&](std::uint32_t n) {
+      ++counters_.candidates;
+      const bool hit = predicate(nodes[n].circle);
+      traceCandidate(nodes[n].id, hit);
+      if (hit) out.push_back(nodes[n].id);
+    });
+  }
+
+  void testOversize(ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++counters_.candidates;
+    traceCandidate(id, hit);
+    if (hit) out.push_back(id);
+  }
+
+  /// Point and circle queries: the cells within radius + largest radius of the centre.
+  template <class Predicate>
+  void queryAround(Vec2 centre, double radius, std::vector<ItemId>& out, Predicate&& predicate) {
+    const double reach = radius + maxRegularRadius_;
+    const CellRange range = centreRange(map_, centre.x, centre.y, centre.x, centre.y, reach);
+    const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+    visitRange(range, [&](std::uint32_t slot) {
+      const CellBounds cell = cellBounds(slot);
+      if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
+        if (tracing()) tracePrune(slotInfo(slot), "cell farther than query radius + largest radius");
+        return;
+      }
+      scanCell(slot, out, predicate);
+    });
+    for (ItemId id : oversize_) testOversize(id, predicate(circle(id)), out);
+  }
+
+  CellLists lists_;
+  CellMapping map_;
+  float regularLimit_ = 0.0f;       // items with a larger radius live in oversize_
+  float maxRegularRadius_ = 0.0f;   // an upper bound of the radii in cells (exact after a sort)
+  int reach_ = 1;                   // pair neighbourhood half-width in cells
+  std::vector<ItemId> oversize_;
+  std::vector<std::uint32_t> index_;  // id -> node (or kOversizeBit | position); the sort's scratch
+  bool indexValid_ = false;
+  std::vector<CellRange> rowScratch_;
+  std::vector<ItemId> departed_;
+  std::int32_t originX_ = 0;  // the hash's window of cells
+  std::int32_t originY_ = 0;
+  std::uint32_t windowWidth_ = 0;
+  std::uint32_t windowHeight_ = 0;
+  bool lastBatchRebuilt_ = false;
+  std::size_t lastBatchCellChanges_ = 0;
+  std::uint64_t rebuildBatches_ = 0;
+  std::uint64_t incrementalBatches_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SpatialIndex> makeGrid() { return std::make_unique<HashedGrid>(); }
+
+}  // namespace st

@@ -1,0 +1,865 @@
+#pragma once
+// Machinery shared by the grid family (grid, grid-replicated, hgrid): how a coordinate becomes a cell index,
+// the open-addressing table from cell coordinates to the head of a cell's list, and one level of hashed grid
+// whose lists live in a single node array that a counting sort can lay out cell by cell.
+//
+// Exactness rests on one property: a cell index is floor(v * inverse) computed in double and clamped, which is
+// monotone in v. A range of centres [lo, hi] therefore maps to the cell range [cellOf(lo), cellOf(hi)], and
+// any centre inside the range lands inside the cell range, whatever the rounding.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spheretest/spatial_index.hpp"
+
+namespace st::grid_detail {
+
+/// Marks "no node" in links and lookups.
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+/// Id stored in a dead node (on the free list); never a valid item id since ids are < 2^27.
+inline constexpr ItemId kDeadId = 0xffffffffu;
+/// Cell coordinates are clamped to +-kCellLimit so that neighbour offsets never overflow 32 bits.
+inline constexpr std::int32_t kCellLimit = 1 << 30;
+/// Cell sizes are padded by this factor so that items exactly as large as the reference reach one cell,
+/// not two, even after the rounding of the index computation.
+inline constexpr double kCellPadding = 1.0 + 0x1.0p-12;
+/// Slack in cell units added to every reach computation: bounds the double rounding of two cell indices.
+inline constexpr double kIndexSlack = 1e-6;
+/// Relative widening of query ranges, far above the rounding of the double predicates.
+inline constexpr double kRangeSlack = 1e-7;
+
+/// splitmix64 finaliser: the scrambled hash and the tile rotation.
+inline std::uint64_t mixBits(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+/// Smallest power of two >= n (n >= 1).
+inline std::size_t nextPowerOfTwo(std::size_t n) {
+  std::size_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cell mapping
+// ---------------------------------------------------------------------------------------------------------
+
+/// A square cell size and the mapping from coordinates to clamped integer cell indices.
+struct CellMapping {
+  double size = 1.0;     ///< cell edge length
+  double inverse = 1.0;  ///< 1 / size (or a power-of-two scaling of a finer level's inverse)
+
+  /// Cell index of a coordinate: floor(v * inverse), monotone, clamped to +-kCellLimit. The floor is done
+  /// by hand because baseline x86-64 has no rounding instruction and std::floor would be a library call.
+  std::int32_t cellOf(double v) const {
+    const double t = v * inverse;
+    if (t >= double(kCellLimit)) return kCellLimit;
+    if (!(t > -double(kCellLimit))) return -kCellLimit;
+    const std::int32_t truncated = static_cast<std::int32_t>(t);
+    return truncated - (double(truncated) > t ? 1 : 0);
+  }
+  /// Lower edge of a cell in world coordinates (for drawing and pruning, not for membership).
+  double cellMin(std::int32_t c) const { return double(c) * size; }
+  /// How many cells apart two centres at most `distance` apart can land (at least 1).
+  int reachFor(double distance) const {
+    const double cells = std::ceil(distance * inverse * (1.0 + 1e-12) + kIndexSlack);
+    return cells < 1.0 ? 1 : (cells > 1e6 ? 1000000 : static_cast<int>(cells));
+  }
+};
+
+/// An inclusive rectangle of cell indices.
+struct CellRange {
+  std::int32_t x0 = 0;  ///< first column
+  std::int32_t y0 = 0;  ///< first row
+  std::int32_t x1 = -1;  ///< last column
+  std::int32_t y1 = -1;  ///< last row
+  /// Number of cells (as double: ranges can be astronomically large).
+  double count() const { return (double(x1) - x0 + 1) * (double(y1) - y0 + 1); }
+  /// Whether a cell lies inside.
+  bool contains(std::int32_t x, std::int32_t y) const { return x0 <= x && x <= x1 && y0 <= y && y <= y1; }
+};
+
+/// The cells that may hold the centre of any item within `reach` (world units) of the box [lo, hi].
+inline CellRange centreRange(const CellMapping& map, double loX, double loY, double hiX, double hiY, double reach) {
+  const double slackX = (std::fabs(loX) + std::fabs(hiX) + reach) * kRangeSlack + 1e-30;
+  const double slackY = (std::fabs(loY) + std::fabs(hiY) + reach) * kRangeSlack + 1e-30;
+  return {map.cellOf(loX - reach - slackX), map.cellOf(loY - reach - slackY), map.cellOf(hiX + reach + slackX),
+          map.cellOf(hiY + reach + slackY)};
+}
+
+/// Squared distance from a point to a box, in double.
+inline double distanceSquaredToBox(double px, double py, double x0, double y0, double x1, double y1) {
+  const double dx = px < x0 ? x0 - px : (px > x1 ? px - x1 : 0.0);
+  const double dy = py < y0 ? y0 - py : (py > y1 ? py - y1 : 0.0);
+  return dx * dx + dy * dy;
+}
+
+/// Per row of cells, the columns a thick segment can touch: calls fn(row, firstColumn, lastColumn) for each
+/// row of `rows`. `reach` is how far from the segment a centre of interest may lie. Conservative: widened by
+/// half a cell plus slack on every side, so rounding can only add columns.
+template <class Fn>
+void forEachRowOfSegment(const CellMapping& map, const Segment& s, double reach, std::int32_t rowFirst,
+                         std::int32_t rowLast, Fn&& fn) {
+  const double ax = s.start.x, ay = s.start.y, bx = s.end.x, by = s.end.y;
+  const double dy = by - ay;
+  const double pad = reach + map.size * 0.5 + (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by)) * kRangeSlack;
+  for (std::int64_t row = rowFirst; row <= rowLast; ++row) {
+    // The band of y values whose centres land in this row, widened by the reach.
+    const double bandLo = double(row) * map.size - pad;
+    const double bandHi = double(row + 1) * map.size + pad;
+    double t0 = 0.0, t1 = 1.0;
+    if (dy == 0.0) {
+      if (ay < bandLo || ay > bandHi) continue;
+    } else {
+      double ta = (bandLo - ay) / dy, tb = (bandHi - ay) / dy;
+      if (ta > tb) std::swap(ta, tb);
+      t0 = std::max(t0, ta);
+      t1 = std::min(t1, tb);
+      if (t0 > t1) continue;
+    }
+    const double xa = ax + (bx - ax) * t0, xb = ax + (bx - ax) * t1;
+    const double lo = std::min(xa, xb) - pad, hi = std::max(xa, xb) + pad;
+    fn(static_cast<std::int32_t>(row), map.cellOf(lo), map.cellOf(hi));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cell table: integer cell coordinates -> the cell's items
+// ---------------------------------------------------------------------------------------------------------
+
+/// Column value of an empty slot; cell coordinates are clamped to +-kCellLimit and never reach it.
+inline constexpr std::int32_t kEmptyKey = std::numeric_limits<std::int32_t>::min();
+
+/// One slot of the open-addressing table.
+struct CellSlot {
+  std::int32_t x = kEmptyKey;  ///< cell column; kEmptyKey marks an empty slot
+  std::int32_t y = 0;          ///< cell row
+  std::uint32_t head = 0;      ///< sorted layout: start of the cell's run; linked layout: first node
+};
+static_assert(sizeof(CellSlot) == 12, "the table is the grid's largest cost after the nodes");
+
+/// Linear-probing hash table keyed by cell coordinates, with one sentinel slot after the last. Its home
+/// function keeps space coherent: the cells of a window (the region the items occupy, as the owner
+/// declares it) map one to one, row by row, onto the first slots, so inside the window there is no
+/// collision at all, a neighbour's home is a fixed offset from the cell's own, and walking the slots walks
+/// space. Cells outside the window are spread over the whole table by a mixing hash. The owner can switch
+/// the window off (a scrambled table) if probing ever degrades.
+class CellTable {
+ public:
+  /// Empties the table and sizes it for `expectedCells` at a load of about two thirds, and for at least
+  /// `minimumSlots` slots (so that the window fits).
+  void reset(std::size_t expectedCells, std::size_t minimumSlots = 0) {
+    const std::size_t want = slotsFor(expectedCells, minimumSlots);
+    if (want + 1 != slots_.size()) {
+      std::vector<CellSlot>().swap(slots_);
+      slots_.resize(want + 1);
+      configureShape();
+    } else {
+      std::fill(slots_.begin(), slots_.end(), CellSlot{});
+    }
+    used_ = 0;
+    outside_ = 0;
+    probes_ = 0;
+  }
+  /// The table size reset() picks.
+  static std::size_t slotsFor(std::size_t expectedCells, std::size_t minimumSlots) {
+    return nextPowerOfTwo(std::max<std::size_t>({16, expectedCells + expectedCells / 2, minimumSlots}));
+  }
+  /// Releases all memory.
+  void release() {
+    std::vector<CellSlot>().swap(slots_);
+    used_ = 0;
+    outside_ = 0;
+    probes_ = 0;
+    mask_ = 0;
+    width_ = height_ = 0;
+  }
+
+  /// Occupied slots (= occupied cells).
+  std::size_t used() const { return used_; }
+  /// Number of slots (the sentinel not included).
+  std::size_t capacity() const { return slots_.empty() ? 0 : slots_.size() - 1; }
+  /// Bytes held.
+  std::size_t memoryBytes() const { return slots_.capacity() * sizeof(CellSlot); }
+  /// Probe steps of insertions since the last reset (a measure of collisions).
+  std::uint64_t probes() const { return probes_; }
+  /// Whether the scrambled (space-incoherent) hash is in use.
+  bool scrambled() const { return scrambled_; }
+  /// Chooses the hash: the window of cells [originX, originX + width) x [originY, originY + height) mapped
+  /// row by row, or none when `scrambled`. Only valid right before a reset().
+  void configureHash(bool scrambled, std::int32_t originX, std::int32_t originY, std::uint32_t width,
+                     std::uint32_t height) {
+    scrambled_ = scrambled;
+    originX_ = static_cast<std::uint32_t>(originX);
+    originY_ = static_cast<std::uint32_t>(originY);
+    wantWidth_ = scrambled ? 0 : width;
+    wantHeight_ = scrambled ? 0 : height;
+    if (!slots_.empty()) configureShape();
+  }
+  /// Cells of the window as declared (it is cut to the table's size).
+  std::size_t windowCells() const { return std::size_t(wantWidth_) * wantHeight_; }
+  /// Whether `extra` more insertions would push the load past 80%.
+  bool nearlyFull(std::size_t extra = 1) const { return slots_.empty() || (used_ + extra) * 5 > capacity() * 4; }
+  /// Whether the table is more than twice as large as its content (and `minimumSlots`) needs.
+  bool oversized(std::size_t minimumSlots = 0) const { return capacity() > 2 * slotsFor(used_, minimumSlots); }
+
+  /// Whether a slot holds a cell.
+  bool occupied(std::uint32_t slot) const { return slots_[slot].x != kEmptyKey; }
+  /// Slot access (the sentinel is at capacity()).
+  CellSlot& operator[](std::uint32_t slot) { return slots_[slot]; }
+  /// Slot access (the sentinel is at capacity()).
+  const CellSlot& operator[](std::uint32_t slot) const { return slots_[slot]; }
+  /// Raw slots, in table order, sentinel last.
+  const std::vector<CellSlot>& slots() const { return slots_; }
+  /// Raw slots, in table order, sentinel last.
+  std::vector<CellSlot>& slots() { return slots_; }
+
+  /// The slot holding cell (x, y), or kNone.
+  std::uint32_t find(std::int32_t x, std::int32_t y) const {
+    if (slots_.empty()) return kNone;
+    return findFrom(home(x, y), x, y);
+  }
+  /// Like find, with the home slot already known.
+  std::uint32_t findFrom(std::uint32_t i, std::int32_t x, std::int32_t y) const {
+    while (true) {
+      const CellSlot& s = slots_[i];
+      if (s.x == x && s.y == y) return i;
+      if (s.x == kEmptyKey) return kNone;
+      i = (i + 1) & mask_;
+    }
+  }
+
+  /// The slot of cell (x, y), claiming an empty one (head = `initialHead`) when absent. The caller must
+  /// have checked nearlyFull() and grown first; slot indices stay valid until the next grow or erase.
+  std::uint32_t findOrInsert(std::int32_t x, std::int32_t y, std::uint32_t initialHead) {
+    std::uint32_t i = home(x, y);
+    while (true) {
+      CellSlot& s = slots_[i];
+      if (s.x == x && s.y == y) return i;
+      if (s.x == kEmptyKey) {
+        s = {x, y, initialHead};
+        ++used_;
+        outside_ += inWindow(x, y) ? 0 : 1;
+        return i;
+      }
+      ++probes_;
+      i = (i + 1) & mask_;
+    }
+  }
+
+  /// Doubles the table, keeping every cell (and its head); invalidates slot indices.
+  void grow() {
+    std::vector<CellSlot> old;
+    old.swap(slots_);
+    const std::size_t want = std::max<std::size_t>(16, 2 * (old.empty() ? 0 : old.size() - 1));
+    slots_.assign(want + 1, CellSlot{});
+    configureShape();
+    used_ = 0;
+    outside_ = 0;
+    for (std::size_t i = 0; i + 1 < old.size(); ++i) {
+      if (old[i].x != kEmptyKey) findOrInsert(old[i].x, old[i].y, old[i].head);
+    }
+  }
+
+  /// Empties a slot, shifting later members of its probe run back so that lookups stay correct.
+  void erase(std::uint32_t slot) {
+    outside_ -= inWindow(slots_[slot].x, slots_[slot].y) ? 0 : 1;
+    std::uint32_t hole = slot;
+    std::uint32_t i = (slot + 1) & mask_;
+    while (slots_[i].x != kEmptyKey) {
+      const std::uint32_t h = home(slots_[i].x, slots_[i].y);
+      // Move the entry into the hole unless its home lies cyclically in (hole, i].
+      if (((i - h) & mask_) >= ((i - hole) & mask_)) {
+        slots_[hole] = slots_[i];
+        hole = i;
+      }
+      i = (i + 1) & mask_;
+    }
+    slots_[hole] = CellSlot{};
+    --used_;
+  }
+
+  /// Whether a cell lies in the window (as it fits the table).
+  bool inWindow(std::int32_t x, std::int32_t y) const {
+    return static_cast<std::uint32_t>(x) - originX_ < width_ && static_cast<std::uint32_t>(y) - originY_ < height_;
+  }
+  /// Whether every cell lies in the window: the window's slots then form a dense row-major grid in which
+  /// every cell sits at its home (window cells never collide with each other).
+  bool windowOnly() const { return outside_ == 0 && width_ > 0; }
+  /// Window width in cells (the row pitch of its slots).
+  std::uint32_t windowWidth() const { return width_; }
+  /// Window height in cells.
+  std::uint32_t windowHeight() const { return height_; }
+
+  /// Home slot of a cell.
+  std::uint32_t home(std::int32_t x, std::int32_t y) const {
+    const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_, uy = static_cast<std::uint32_t>(y) - originY_;
+    if (ux < width_ && uy < height_) return uy * width_ + ux;
+    return static_cast<std::uint32_t>(mixBits((std::uint64_t(static_cast<std::uint32_t>(y)) << 32) | static_cast<std::uint32_t>(x)) >> 20) & mask_;
+  }
+
+  /// Home of the first of `width` cells (x .. x + width - 1, y) and whether their homes are consecutive
+  /// slots (the common case: all inside one row of the window).
+  std::uint32_t rowHome(std::int32_t x, std::int32_t y, int width, bool& consecutive) const {
+    const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_, uy = static_cast<std::uint32_t>(y) - originY_;
+    consecutive = uy < height_ && ux < width_ && width_ - ux >= std::uint32_t(width);
+    return home(x, y);
+  }
+
+ private:
+  void configureShape() {
+    const std::size_t slotCount = slots_.size() - 1;
+    mask_ = static_cast<std::uint32_t>(slotCount - 1);
+    width_ = static_cast<std::uint32_t>(std::min<std::size_t>(wantWidth_, slotCount));
+    height_ = width_ == 0 ? 0 : static_cast<std::uint32_t>(std::min<std::size_t>(wantHeight_, slotCount / width_));
+    if (height_ == 0) width_ = 0;
+  }
+
+  std::vector<CellSlot> slots_;
+  std::uint32_t mask_ = 0;
+  std::uint32_t originX_ = 0;
+  std::uint32_t originY_ = 0;
+  std::uint32_t wantWidth_ = 0;   // window as declared
+  std::uint32_t wantHeight_ = 0;
+  std::uint32_t width_ = 0;       // window as it fits the table
+  std::uint32_t height_ = 0;
+  std::size_t used_ = 0;
+  std::size_t outside_ = 0;  // occupied cells outside the window
+  std::uint64_t probes_ = 0;
+  bool scrambled_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// One level of hashed grid: cell table + lists in one node array
+// ---------------------------------------------------------------------------------------------------------
+
+/// One stored item: a copy of its circle, so that scans never leave the array.
+struct Node {
+  Circle circle;        ///< the item's circle as stored
+  ItemId id = kDeadId;  ///< the item, kDeadId when the node is free
+};
+static_assert(sizeof(Node) == 16, "four nodes per cache line: the pair scan streams them");
+
+/// List links of a node, kept apart from the nodes because the sorted layout does not need them.
+struct Link {
+  std::uint32_t next = kNone;  ///< next node of the same cell (or of the free list)
+  std::uint32_t prev = kNone;  ///< previous node of the same cell; kNone for the head
+};
+
+/// The lists of a hashed grid. Each cell's items form a list threaded through one node array. Two
+/// layouts: sorted (after a counting sort: every list is a run of consecutive nodes, runs in table order,
+/// and every slot, empty ones and the sentinel included, holds the start of its run, so a cell's run is
+/// [head(s), head(s + 1)) and no links are needed), and linked (after single-item edits: heads point to
+/// the first node and the Link array threads the rest, prev links making unlinking O(1)). Which cell a
+/// node belongs to is decided by the owner: the centre cell (grid, hgrid) or one of several covered cells
+/// (grid-replicated).
+class CellLists {
+ public:
+  /// The table.
+  CellTable& table() { return table_; }
+  /// The table.
+  const CellTable& table() const { return table_; }
+  /// The node array (free nodes included in the linked layout).
+  std::vector<Node>& nodes() { return nodes_; }
+  /// The node array (free nodes included in the linked layout).
+  const std::vector<Node>& nodes() const { return nodes_; }
+  /// Live nodes.
+  std::size_t liveNodes() const { return live_; }
+  /// Whether the layout is sorted (runs) rather than linked.
+  bool sorted() const { return sorted_; }
+  /// Bytes held.
+  std::size_t memoryBytes() const {
+    return (nodes_.capacity() + spare_.capacity()) * sizeof(Node) + links_.capacity() * sizeof(Link) +
+           table_.memoryBytes();
+  }
+
+  /// Drops everything and releases memory.
+  void release() {
+    std::vector<Node>().swap(nodes_);
+    std::vector<Node>().swap(spare_);
+    std::vector<Link>().swap(links_);
+    table_.release();
+    freeHead_ = kNone;
+    live_ = 0;
+    sorted_ = true;
+  }
+
+  /// Calls fn(node) for every node of the cell in `slot` (occupied), in either layout.
+  template <class Fn>
+  void forEachInCell(std::uint32_t slot, Fn&& fn) const {
+    if (sorted_) {
+      const std::uint32_t end = table_[slot + 1].head;
+      for (std::uint32_t n = table_[slot].head; n < end; ++n) fn(n);
+    } else {
+      for (std::uint32_t n = table_[slot].head; n != kNone; n = links_[n].next) fn(n);
+    }
+  }
+  /// Number of items in the cell of `slot` (occupied).
+  std::uint32_t cellSize(std::uint32_t slot) const {
+    if (sorted_) return table_[slot + 1].head - table_[slot].head;
+    std::uint32_t count = 0;
+    for (std::uint32_t n = table_[slot].head; n != kNone; n = links_[n].next) ++count;
+    return count;
+  }
+
+  /// Adds a node for `id` at the head of cell (x, y); returns the node.
+  std::uint32_t link(std::int32_t x, std::int32_t y, ItemId id, const Circle& c) {
+    ensureLinked();
+    if (table_.nearlyFull()) table_.grow();
+    std::uint32_t node;
+    if (freeHead_ != kNone) {
+      node = freeHead_;
+      freeHead_ = links_[node].next;
+    } else {
+      node = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(Node{});
+      links_.push_back(Link{});
+    }
+    nodes_[node] = Node{c, id};
+    attach(x, y, node);
+    ++live_;
+    return node;
+  }
+
+  /// Takes a node out of cell (x, y)'s list (it must be there) and frees it.
+  void unlink(std::int32_t x, std::int32_t y, std::uint32_t node) {
+    ensureLinked();
+    detach(x, y, node);
+    nodes_[node].id = kDeadId;
+    links_[node] = Link{freeHead_, kNone};
+    freeHead_ = node;
+    --live_;
+  }
+
+  /// Moves a node from cell (x0, y0) to the head of cell (x1, y1), keeping its index.
+  void relink(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, std::uint32_t node) {
+    ensureLinked();
+    detach(x0, y0, node);
+    if (table_.nearlyFull()) table_.grow();
+    attach(x1, y1, node);
+  }
+
+  /// The node of `id` in cell (x, y), or kNone (walks that cell's list).
+  std::uint32_t findInCell(std::int32_t x, std::int32_t y, ItemId id) const {
+    const std::uint32_t slot = table_.find(x, y);
+    if (slot == kNone) return kNone;
+    std::uint32_t found = kNone;
+    forEachInCell(slot, [&](std::uint32_t n) {
+      if (nodes_[n].id == id) found = n;
+    });
+    return found;
+  }
+
+  /// Lays the lists out sorted: a counting sort of the live nodes by the table slot of the cell
+  /// `cellOf(node, index, x, y)` names, in a freshly reset table, scattered into the spare array (which is
+  /// then swapped in). `cellOf` may refresh the node's circle, and may return false to drop a live node
+  /// (its item left this grid); their ids end up in `departed`. Walking the nodes in their previous
+  /// order keeps every table access and the scatter nearly sequential. `scratch` holds one word per node
+  /// (the caller's reusable buffer). Returns false if the space-coherent hash collided badly (the caller
+  /// then switches to the scrambled hash and calls again).
+  template <class CellOfNode>
+  bool sort(CellOfNode&& cellOf, std::size_t expectedCells, std::vector<std::uint32_t>& scratch,
+            std::vector<ItemId>& departed) {
+    departed.clear();
+    const std::size_t total = nodes_.size();
+    if (scratch.size() < total) scratch.resize(total);
+    std::uint32_t* slotOf = scratch.data();
+    // Room for the whole window unless it would cost more than a slot per item.
+    const std::size_t minimumSlots = std::min(table_.windowCells(), total + total / 8);
+    table_.reset(expectedCells, minimumSlots);
+    Node* nodes = nodes_.data();
+    std::size_t kept = 0;
+    std::int32_t lastX = kEmptyKey, lastY = 0;
+    std::uint32_t lastSlot = 0;
+    for (std::size_t i = 0; i < total; ++i) {
+      std::int32_t x = 0, y = 0;
+      if (nodes[i].id == kDeadId || !cellOf(nodes[i], i, x, y)) {
+        if (nodes[i].id != kDeadId) departed.push_back(nodes[i].id);
+        slotOf[i] = kNone;
+        continue;
+      }
+      if (table_.nearlyFull()) {
+        // More cells than estimated: size for one cell per node and count again.
+        return sort(cellOf, std::max(total, table_.capacity()), scratch, departed);
+      }
+      // Consecutive nodes mostly share a cell (the previous order is by cell): skip the table then.
+      if (x != lastX || y != lastY) {
+        lastSlot = table_.findOrInsert(x, y, 0);
+        lastX = x;
+        lastY = y;
+      }
+      ++table_[lastSlot].head;
+      slotOf[i] = lastSlot;
+      ++kept;
+    }
+    if (!table_.scrambled() && table_.probes() > 8 * kept + 4096) return false;
+    if (table_.oversized(minimumSlots) && expectedCells > table_.used()) {
+      // The estimate was far too high: count again in a table of the right size.
+      return sort(cellOf, table_.used(), scratch, departed);
+    }
+    // Counts -> starts, shifted by one slot: the scatter then advances head(s + 1) through the run of s,
+    // which leaves every head(s) at the start of run s (and the sentinel at the end of the last run).
+    std::vector<CellSlot>& slots = table_.slots();
+    std::uint32_t runStart = 0, previousStart = 0;
+    for (CellSlot& s : slots) {
+      const std::uint32_t count = s.head;
+      s.head = previousStart;
+      previousStart = runStart;
+      runStart += count;
+    }
+    spare_.resize(kept);
+    Node* out = spare_.data();
+    CellSlot* slotArray = slots.data();
+    for (std::size_t i = 0; i < total; ++i) {
+      const std::uint32_t slot = slotOf[i];
+      if (slot == kNone) continue;
+      out[slotArray[slot + 1].head++] = nodes[i];
+    }
+    nodes_.swap(spare_);
+    freeHead_ = kNone;
+    live_ = kept;
+    sorted_ = true;
+    return true;
+  }
+
+  /// Checks the lists against the table: every cell findable from its home and non-empty, every live
+  /// node in exactly one list, runs or links consistent. Returns "" or the first problem.
+  std::string checkLayout() const {
+    std::size_t listed = 0;
+    std::vector<std::uint8_t> seen(nodes_.size(), 0);
+    const std::uint32_t slotCount = static_cast<std::uint32_t>(table_.capacity());
+    if (sorted_ && slotCount > 0) {
+      for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+        if (table_[slot + 1].head < table_[slot].head) return "run starts decrease along the table";
+        if (!table_.occupied(slot) && table_[slot + 1].head != table_[slot].head) return "an empty slot owns nodes";
+      }
+      if (table_[slotCount].head != nodes_.size()) return "the sentinel does not close the last run";
+    }
+    for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+      if (!table_.occupied(slot)) continue;
+      const CellSlot& s = table_[slot];
+      if (table_.find(s.x, s.y) != slot) return "cell (" + std::to_string(s.x) + ", " + std::to_string(s.y) + ") is not findable";
+      if (cellSize(slot) == 0) return "a cell with no items is kept";
+      std::string problem;
+      std::uint32_t prev = kNone;
+      forEachInCell(slot, [&](std::uint32_t n) {
+        if (!problem.empty()) return;
+        if (n >= nodes_.size()) problem = "a list points outside the node array";
+        else if (seen[n]++) problem = "node " + std::to_string(n) + " is listed twice";
+        else if (nodes_[n].id == kDeadId) problem = "a free node is listed in a cell";
+        else if (!sorted_ && links_[n].prev != prev) problem = "node " + std::to_string(n) + " has a wrong back link";
+        prev = n;
+        ++listed;
+      });
+      if (!problem.empty()) return problem;
+    }
+    if (listed != live_) return std::to_string(listed) + " nodes listed but " + std::to_string(live_) + " live";
+    if (!sorted_) {
+      std::size_t freeCount = 0;
+      for (std::uint32_t n = freeHead_; n != kNone; n = links_[n].next) {
+        if (n >= nodes_.size() || nodes_[n].id != kDeadId || ++freeCount > nodes_.size()) return "the free list is broken";
+      }
+      if (freeCount + live_ != nodes_.size()) return "nodes are neither live nor free";
+    } else if (live_ != nodes_.size()) {
+      return "the sorted layout holds free nodes";
+    }
+    return {};
+  }
+
+ private:
+  /// Switches from the sorted to the linked layout by writing out the links the runs imply.
+  void ensureLinked() {
+    if (!sorted_) return;
+    links_.resize(nodes_.size());
+    const std::uint32_t slotCount = static_cast<std::uint32_t>(table_.capacity());
+    for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+      const std::uint32_t begin = table_[slot].head, end = table_[slot + 1].head;
+      for (std::uint32_t n = begin; n < end; ++n) links_[n] = Link{n + 1 < end ? n + 1 : kNone, n > begin ? n - 1 : kNone};
+    }
+    freeHead_ = kNone;
+    sorted_ = false;
+  }
+
+  void attach(std::int32_t x, std::int32_t y, std::uint32_t node) {
+    const std::uint32_t slot = table_.findOrInsert(x, y, kNone);
+    const std::uint32_t oldHead = table_[slot].head;
+    links_[node] = Link{oldHead, kNone};
+    if (oldHead != kNone) links_[oldHead].prev = node;
+    table_[slot].head = node;
+  }
+
+  void detach(std::int32_t x, std::int32_t y, std::uint32_t node) {
+    const Link l = links_[node];
+    if (l.prev != kNone) {
+      links_[l.prev].next = l.next;
+    } else {
+      const std::uint32_t slot = table_.find(x, y);
+      if (l.next == kNone) {
+        table_.erase(slot);
+      } else {
+        table_[slot].head = l.next;
+      }
+    }
+    if (l.next != kNone) links_[l.next].prev = l.prev;
+  }
+
+  CellTable table_;
+  std::vector<Node> nodes_;
+  std::vector<Node> spare_;  // the other half of the sort's double buffer
+  std::vector<Link> links_;  // valid in the linked layout only
+  std::uint32_t freeHead_ = kNone;
+  std::size_t live_ = 0;
+  bool sorted_ = true;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Pair output
+// ---------------------------------------------------------------------------------------------------------
+
+/// Relative widening of the float pre-test: covers the float rounding of its five operations (about 7 ulps,
+/// 4.2e-7) with room to spare, so it never rejects a pair the double predicate accepts.
+inline constexpr float kPretestScale = 1.0f + 4e-6f;
+/// Absolute floor of the float pre-test: covers underflow of tiny distances and radii.
+inline constexpr float kPretestFloor = 1e-30f;
+
+/// Cheap conservative float test run before the exact one: false only when the circles surely miss.
+inline bool mayOverlap(const Circle& a, const Circle& b) {
+  const float dx = b.center.x - a.center.x, dy = b.center.y - a.center.y, reach = a.radius + b.radius;
+  return dx * dx + dy * dy <= reach * reach * kPretestScale + kPretestFloor;
+}
+
+/// Appends pairs straight into the output vector, growing it in large steps; the vector is trimmed to the
+/// pairs written by finish().
+class PairWriter {
+ public:
+  /// Starts appending after the current content of `out`.
+  explicit PairWriter(std::vector<Pair>& out) : out_(out), used_(out.size()) {
+    out_.resize(std::max<std::size_t>(out_.capacity(), used_ + 4096));
+    data_ = out_.data();
+    capacity_ = out_.size();
+  }
+  PairWriter(const PairWriter&) = delete;
+  PairWriter& operator=(const PairWriter&) = delete;
+  ~PairWriter() { finish(); }
+
+  /// Pre-tests, then tests exactly, and keeps the pair when the circles overlap.
+  void test(const Node& a, const Node& b, std::uint64_t& candidates) {
+    if (!mayOverlap(a.circle, b.circle)) return;
+    ++candidates;
+    if (used_ == capacity_) grow();
+    data_[used_] = makePair(a.id, b.id);
+    used_ += circlesOverlap(a.circle, b.circle) ? 1 : 0;
+  }
+  /// Appends a known pair.
+  void add(ItemId a, ItemId b) {
+    if (used_ == capacity_) grow();
+    data_[used_++] = makePair(a, b);
+  }
+  /// Trims the output to the pairs written.
+  void finish() { out_.resize(used_); }
+
+ private:
+  void grow() {
+    out_.resize(capacity_ * 2);
+    data_ = out_.data();
+    capacity_ = out_.size();
+  }
+
+  std::vector<Pair>& out_;
+  Pair* data_ = nullptr;
+  std::size_t used_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+/// Node info of a cell, for tracing and drawing.
+inline NodeInfo cellInfo(const CellMapping& map, std::int32_t x, std::int32_t y, int depth, std::uint32_t items) {
+  NodeInfo info;
+  info.shape = NodeShape::Box;
+  info.box = {{static_cast<float>(map.cellMin(x)), static_cast<float>(map.cellMin(y))},
+              {static_cast<float>(map.cellMin(x) + map.size), static_cast<float>(map.cellMin(y) + map.size)}};
+  info.depth = depth;
+  info.itemCount = items;
+  return info;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pair scans within one grid
+// ---------------------------------------------------------------------------------------------------------
+
+/// A run of consecutive nodes [begin, end).
+struct NodeRun {
+  std::uint32_t begin = 0;  ///< first node
+  std::uint32_t end = 0;    ///< one past the last node
+};
+
+/// Largest pair reach in cells supported by the scans below.
+inline constexpr int kMaxReach = 4;
+/// Most runs one cell can be scanned against: one per cell of its forward half-neighbourhood.
+inline constexpr int kMaxForwardRuns = kMaxReach + (2 * kMaxReach + 1) * kMaxReach;
+
+/// Sorted layout: for the cell in `slot`, the runs its items must be tested against, namely the cells
+/// within `reach` columns to its right in its own row and within `reach` columns either side in the
+/// `reach` rows after it. `ownEnd` receives where the test of an item against the rest of its own cell
+/// stops: the end of its run, or further when the cells to its right follow in the table (then one loop
+/// covers them). Runs of consecutive slots are merged the same way. `visited` counts occupied cells.
+inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, NodeRun* runs, std::uint32_t& ownEnd,
+                       std::uint64_t& visited) {
+  const CellTable& table = lists.table();
+  const CellSlot cell = table[slot];
+  int count = 0;
+  // Cells (x0 .. x0 + width - 1, y) as one run when their homes are consecutive slots holding nothing but
+  // them (an empty home proves a cell absent); false when some other cell sits in between.
+  auto asOneRun = [&](std::int32_t x0, std::int32_t y, int width, std::uint32_t& first) {
+    bool consecutive = false;
+    first = table.rowHome(x0, y, width, consecutive);
+    if (!consecutive) return false;
+    for (int j = 0; j < width; ++j) {
+      const CellSlot& s = table[first + j];
+      if (s.x != kEmptyKey && (s.x != x0 + j || s.y != y)) return false;
+    }
+    for (int j = 0; j < width; ++j) visited += table.occupied(first + j) ? 1 : 0;
+    return true;
+  };
+  auto lookupEach = [&](std::int32_t x0, std::int32_t y, int width) {
+    for (int j = 0; j < width; ++j) {
+      const std::uint32_t found = table.find(x0 + j, y);
+      if (found == kNone) continue;
+      runs[count++] = {table[found].head, table[found + 1].head};
+      ++visited;
+    }
+  };
+  const std::int64_t left = std::int64_t(cell.x) - reach, right = std::int64_t(cell.x) + reach;
+  const bool inRange = left >= -kCellLimit && right <= kCellLimit;
+  // Own row: the cell itself and the `reach` cells to its right.
+  std::uint32_t first = 0;
+  if (inRange && asOneRun(cell.x, cell.y, reach + 1, first) && first == slot) {
+    --visited;  // the cell itself was counted by asOneRun; the caller counts it
+    ownEnd = table[slot + reach + 1].head;
+  } else {
+    ownEnd = table[slot + 1].head;
+    if (right > kCellLimit) {
+      lookupEach(cell.x + 1, cell.y, static_cast<int>(kCellLimit - cell.x));
+    } else {
+      lookupEach(cell.x + 1, cell.y, reach);
+    }
+  }
+  // Rows below.
+  for (int dy = 1; dy <= reach; ++dy) {
+    const std::int64_t row = std::int64_t(cell.y) + dy;
+    if (row > kCellLimit) break;
+    const std::int32_t y = static_cast<std::int32_t>(row);
+    if (inRange && asOneRun(static_cast<std::int32_t>(left), y, 2 * reach + 1, first)) {
+      const std::uint32_t begin = table[first].head, end = table[first + 2 * reach + 1].head;
+      if (begin != end) runs[count++] = {begin, end};
+    } else {
+      const std::int32_t x0 = static_cast<std::int32_t>(std::max<std::int64_t>(left, -kCellLimit));
+      const std::int32_t x1 = static_cast<std::int32_t>(std::min<std::int64_t>(right, kCellLimit));
+      lookupEach(x0, y, x1 - x0 + 1);
+    }
+  }
+  return count;
+}
+
+/// All overlapping pairs among the items of one sorted grid whose pair reach is `reach` cells: each cell
+/// against the rest of itself and its forward runs, walking the table in slot order (which follows space).
+/// When every cell lies in the table's window, the window is a dense grid of run starts and, for reach 1,
+/// the runs an interior cell needs are plain index arithmetic: the rest of its own run through the run of
+/// its right neighbour, and the three runs below it, which are consecutive.
+inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& writer, std::uint64_t& candidates,
+                            std::uint64_t& visited) {
+  const Node* nodes = lists.nodes().data();
+  const CellTable& table = lists.table();
+  const CellSlot* slots = table.slots().data();
+  const std::uint32_t slotCount = static_cast<std::uint32_t>(table.capacity());
+  NodeRun runs[kMaxForwardRuns];
+  auto checkedCell = [&](std::uint32_t slot) {
+    std::uint32_t ownEnd = 0;
+    const int runCount = forwardRuns(lists, slot, reach, runs, ownEnd, visited);
+    ++visited;
+    const std::uint32_t end = slots[slot + 1].head;
+    for (std::uint32_t a = slots[slot].head; a < end; ++a) {
+      const Node& nodeA = nodes[a];
+      for (std::uint32_t b = a + 1; b < ownEnd; ++b) writer.test(nodeA, nodes[b], candidates);
+      for (int r = 0; r < runCount; ++r) {
+        for (std::uint32_t b = runs[r].begin; b < runs[r].end; ++b) writer.test(nodeA, nodes[b], candidates);
+      }
+    }
+  };
+  if (reach != 1 || !table.windowOnly()) {
+    for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+      if (table.occupied(slot)) checkedCell(slot);
+    }
+    return;
+  }
+  const std::uint32_t pitch = table.windowWidth(), rows = table.windowHeight();
+  for (std::uint32_t row = 0; row < rows; ++row) {
+    const std::uint32_t base = row * pitch;
+    const bool hasRowBelow = row + 1 < rows;
+    for (std::uint32_t column = 0; column < pitch; ++column) {
+      const std::uint32_t s = base + column;
+      const std::uint32_t aBegin = slots[s].head, aEnd = slots[s + 1].head;
+      if (aBegin == aEnd) continue;
+      if (!hasRowBelow || column == 0 || column + 1 == pitch) {
+        checkedCell(s);
+        continue;
+      }
+      const std::uint32_t ownEnd = slots[s + 2].head;
+      const std::uint32_t below0 = slots[s + pitch - 1].head, below1 = slots[s + pitch].head;
+      const std::uint32_t below2 = slots[s + pitch + 1].head, below3 = slots[s + pitch + 2].head;
+      visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
+                 (below3 > below2 ? 1u : 0u);
+      for (std::uint32_t a = aBegin; a < aEnd; ++a) {
+        const Node& nodeA = nodes[a];
+        for (std::uint32_t b = a + 1; b < ownEnd; ++b) writer.test(nodeA, nodes[b], candidates);
+        for (std::uint32_t b = below0; b < below3; ++b) writer.test(nodeA, nodes[b], candidates);
+      }
+    }
+  }
+}
+
+/// The same for the linked layout: forward neighbours found by lookup, lists walked through their links.
+inline void linkedGridPairs(const CellLists& lists, int reach, PairWriter& writer, std::uint64_t& candidates,
+                            std::uint64_t& visited) {
+  const Node* nodes = lists.nodes().data();
+  const CellTable& table = lists.table();
+  const std::uint32_t slotCount = static_cast<std::uint32_t>(table.capacity());
+  std::uint32_t neighbours[kMaxForwardRuns];
+  std::vector<std::uint32_t> members;
+  for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+    if (!table.occupied(slot)) continue;
+    const CellSlot cell = table[slot];
+    int found = 0;
+    for (int dy = 0; dy <= reach; ++dy) {
+      for (int dx = -reach; dx <= reach; ++dx) {
+        if (dy == 0 && dx <= 0) continue;
+        const std::int64_t nx = std::int64_t(cell.x) + dx, ny = std::int64_t(cell.y) + dy;
+        if (nx > kCellLimit || nx < -kCellLimit || ny > kCellLimit) continue;
+        const std::uint32_t n = table.find(static_cast<std::int32_t>(nx), static_cast<std::int32_t>(ny));
+        if (n != kNone) neighbours[found++] = n;
+      }
+    }
+    visited += 1 + found;
+    members.clear();
+    lists.forEachInCell(slot, [&](std::uint32_t n) { members.push_back(n); });
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const Node& nodeA = nodes[members[i]];
+      for (std::size_t j = i + 1; j < members.size(); ++j) writer.test(nodeA, nodes[members[j]], candidates);
+      for (int h = 0; h < found; ++h) {
+        lists.forEachInCell(neighbours[h], [&](std::uint32_t b) { writer.test(nodeA, nodes[b], candidates); });
+      }
+    }
+  }
+}
+
+}  // namespace st::grid_detail
