@@ -125,8 +125,8 @@ class RadiusTree final : public SpatialIndex {
     links_.assign(idCapacity(), ItemLink{});
     nodes_.reserve(items.size() / 2 + 16);
     startRoot(initialRegion(items));
-    for (const Item& item : items) {
-      if (!place(root_, item.id, item.circle)) return;  // rebuilt around everything, the rest included
+    for (const std::uint32_t i : banded::zOrder(items, cellOf(nodes_[root_]))) {
+      if (!place(root_, items[i].id, items[i].circle)) return;  // rebuilt around everything, the rest included
     }
   }
 
@@ -227,8 +227,7 @@ class RadiusTree final : public SpatialIndex {
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
-    banded::findPairsTopDown(nodes_, root_, links_, *this, [&](std::uint32_t n) { return reachOf(n); }, pairScratch_,
-                             counters_, out);
+    banded::findPairsTopDown(nodes_, root_, links_, *this, pairScratch_, counters_, out);
   }
 
   // -------------------------------------------------------------------------------------------------------

@@ -8,8 +8,10 @@
 // Node boxes are kept in double: in both trees a node's corner is its root's corner plus a sum of
 // power-of-two fractions of the root's width, which double holds exactly at every depth the trees allow.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,7 +53,7 @@ inline Box toDrawBox(const CellBox& b) {
 
 /// Largest coordinate magnitude of a box, which sets how finely it may be split.
 inline double magnitude(const CellBox& b) {
-  return std::fmax(std::fmax(std::fabs(b.minX), std::fabs(b.maxX)), std::fmax(std::fabs(b.minY), std::fabs(b.maxY)));
+  return std::max(std::max(std::fabs(b.minX), std::fabs(b.maxX)), std::max(std::fabs(b.minY), std::fabs(b.maxY)));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -61,10 +63,9 @@ inline double magnitude(const CellBox& b) {
 // decided in double too. Every test below therefore grows the node box by 1e-8 of the magnitudes in play:
 // far above any rounding, far below the narrowest cell (kRelativeWidthFloor), so pruning stays sharp.
 
-/// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`.
-inline double pruneSlack(const CellBox& b, double queryScale) {
-  return 1e-8 * (std::fabs(b.minX) + std::fabs(b.minY) + std::fabs(b.maxX) + std::fabs(b.maxY) + queryScale) + 1e-30;
-}
+/// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`. It grows with
+/// the box (a box inside another never gets more slack), which keeps the pair pass's neighbour search exact.
+inline double pruneSlack(const CellBox& b, double queryScale) { return 1e-8 * (2.0 * magnitude(b) + queryScale) + 1e-30; }
 
 /// Whether something inside `b` may contain the point.
 inline bool mayContain(const CellBox& b, Vec2 p) {
@@ -87,9 +88,9 @@ inline bool mayOverlap(const CellBox& b, const Box& q) {
   return b.minX - s <= q.max.x && q.min.x <= b.maxX + s && b.minY - s <= q.max.y && q.min.y <= b.maxY + s;
 }
 
-/// Whether two node boxes may hold overlapping items.
+/// Whether two boxes may hold overlapping items.
 inline bool mayOverlap(const CellBox& a, const CellBox& b) {
-  const double s = pruneSlack(a, std::fabs(b.minX) + std::fabs(b.minY) + std::fabs(b.maxX) + std::fabs(b.maxY));
+  const double s = pruneSlack(a, 2.0 * magnitude(b));
   return a.minX - s <= b.maxX && b.minX <= a.maxX + s && a.minY - s <= b.maxY && b.minY <= a.maxY + s;
 }
 
@@ -109,11 +110,35 @@ inline bool mayHit(const CellBox& b, const Segment& seg) {
     double t0 = (lo[axis] - start[axis]) / delta[axis];
     double t1 = (hi[axis] - start[axis]) / delta[axis];
     if (t0 > t1) std::swap(t0, t1);
-    enter = std::fmax(enter, t0);
-    leave = std::fmin(leave, t1);
+    enter = std::max(enter, t0);
+    leave = std::min(leave, t1);
     if (enter > leave) return false;
   }
   return true;
+}
+
+/// Indices of `items` in Z-order of their centres over `frame` (clamped to it). Built in this order, a tree
+/// allocates its nodes roughly depth first, which every later walk over the pool rewards.
+inline std::vector<std::uint32_t> zOrder(std::span<const Item> items, const CellBox& frame) {
+  const auto spread = [](std::uint64_t v) {
+    v = (v | (v << 16)) & 0x0000ffff0000ffffull;
+    v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
+    v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
+    v = (v | (v << 2)) & 0x3333333333333333ull;
+    return (v | (v << 1)) & 0x5555555555555555ull;
+  };
+  const double side = std::max(frame.maxX - frame.minX, frame.maxY - frame.minY);
+  const double scale = side > 0.0 ? 65535.0 / side : 0.0;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const double qx = std::clamp((items[i].circle.center.x - frame.minX) * scale, 0.0, 65535.0);
+    const double qy = std::clamp((items[i].circle.center.y - frame.minY) * scale, 0.0, 65535.0);
+    keyed[i] = {spread(std::uint64_t(qx)) | (spread(std::uint64_t(qy)) << 1), std::uint32_t(i)};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::uint32_t> order(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) order[i] = keyed[i].second;
+  return order;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -236,50 +261,117 @@ class LevelTally {
 // ---------------------------------------------------------------------------------------------------------
 // Pair finding: one top-down pass with inherited neighbours
 // ---------------------------------------------------------------------------------------------------------
-// Every overlapping pair has a deeper member (ties: both at one depth). The pass enters each node once, top
-// down, carrying two lists inherited from its parent:
-//   neighbours: the nodes of its own depth whose boxes touch its box (itself included). They are found
-//               among the children of the parent's neighbours, because a node's box lies inside its
-//               parent's: this is the enneatree's "descend again into the neighbours' children", done once
-//               per node. Boxes of one depth sit on one grid, so there are at most five per axis.
-//   larger:     the items of shallower nodes whose bounds reach into its box: the parent's larger items and
-//               the items of the parent's neighbours, each kept only if it reaches this node's box.
-// A node's items are then tested against each other, against its larger items, and against the items of
-// its neighbours with a higher index, so each pair is tested exactly once, at its deeper node.
+// Every overlapping pair has a deeper member (ties: both at one depth). The pass first measures, bottom up,
+// the tight box of every subtree (the union of its circles' bounds: far smaller than a node's nominal box
+// where a subtree holds a few small circles). It then enters each node once, top down, carrying two lists
+// inherited from its parent:
+//   neighbours: the nodes of its own depth whose tight boxes touch its own (itself included). They are
+//               found among the children of the parent's neighbours, because a subtree's tight box lies
+//               inside its parent's: this is the enneatree's "descend again into the neighbours' children",
+//               done once per node instead of once per circle.
+//   larger:     the circles of shallower nodes that reach into its tight box: the parent's larger circles and
+//               the circles of the parent's neighbours, each kept only if it reaches this node's box.
+// A node's circles are then tested against each other, against its larger circles, and against the circles
+// of its neighbours with a higher index, so each pair is tested exactly once, at its deeper node.
 
 /// Reusable memory of the pair pass.
 struct PairScratch {
   /// A larger item handed down, with its circle copied for locality.
   struct Larger {
-    ItemId id = 0;  ///< item
-    Circle circle;  ///< its circle
+    ItemId id = 0;       ///< item
+    Circle circle;       ///< its circle
+    double reach = 0.0;  ///< its radius grown by its pruning slack
   };
   /// One entered node and where its two lists lie.
   struct Frame {
-    std::uint32_t node = kNone;        ///< the node
+    std::uint32_t node = kNone;         ///< the node
     std::uint32_t neighboursBegin = 0;  ///< its neighbours: neighbours[neighboursBegin, neighboursEnd)
     std::uint32_t neighboursEnd = 0;    ///< end of its neighbours
     std::uint32_t largerBegin = 0;      ///< its larger items: larger[largerBegin, largerEnd)
     std::uint32_t largerEnd = 0;        ///< end of its larger items
     std::uint32_t nextChild = 0;        ///< next child slot to enter
   };
-  std::vector<Frame> frames;             ///< the path from the root to the current node
+  std::vector<Frame> frames;              ///< the path from the root to the current node
   std::vector<std::uint32_t> neighbours;  ///< neighbour lists of the frames, stacked
-  std::vector<Larger> larger;            ///< larger-item lists of the frames, stacked
+  std::vector<Larger> larger;             ///< larger-item lists of the frames, stacked
+  std::vector<std::uint32_t> order;       ///< nodes in pre-order, for the bottom-up bounds
+  std::vector<CellBox> tight;             ///< by node: bounds of every circle in its subtree, grown by the slack
 
   /// Bytes held, for stats().
   std::size_t bytes() const {
     return frames.capacity() * sizeof(Frame) + neighbours.capacity() * sizeof(std::uint32_t) +
-           larger.capacity() * sizeof(Larger);
+           larger.capacity() * sizeof(Larger) + order.capacity() * sizeof(std::uint32_t) +
+           tight.capacity() * sizeof(CellBox);
   }
 };
 
+/// Bounds of a circle in double (rounded; the pruning slack covers it).
+inline CellBox boundsInDouble(const Circle& c) {
+  const double x = c.center.x, y = c.center.y, r = c.radius;
+  return {x - r, y - r, x + r, y + r};
+}
+
+/// A circle's radius grown by its pruning slack, for repeated tests against boxes that carry their own.
+inline double reachOf(const Circle& c) {
+  return double(c.radius) + 1e-8 * (std::fabs(c.center.x) + std::fabs(c.center.y) + c.radius) + 1e-30;
+}
+
+/// Whether a circle of the given reach touches a box already grown by its slack.
+inline bool reachesGrown(const CellBox& grown, const Circle& c, double reach) {
+  const double cx = c.center.x, cy = c.center.y;
+  const double dx = cx < grown.minX ? grown.minX - cx : (cx > grown.maxX ? cx - grown.maxX : 0.0);
+  const double dy = cy < grown.minY ? grown.minY - cy : (cy > grown.maxY ? cy - grown.maxY : 0.0);
+  return dx * dx + dy * dy <= reach * reach;
+}
+
+/// Whether two boxes, each already grown by its slack, touch.
+inline bool touchGrown(const CellBox& a, const CellBox& b) {
+  return a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+}
+
+/// Fills scratch.tight with every subtree's tight box; an empty subtree gets an inverted (empty) box.
+template <class NodeT>
+void measureSubtrees(const std::vector<NodeT>& nodes, std::uint32_t root, const std::vector<ItemLink>& links,
+                     const SpatialIndex& index, PairScratch& scratch) {
+  auto& order = scratch.order;
+  auto& tight = scratch.tight;
+  order.clear();
+  order.push_back(root);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    for (const std::uint32_t child : nodes[order[k]].child) {
+      if (child != kNone) order.push_back(child);
+    }
+  }
+  if (tight.size() < nodes.size()) tight.resize(nodes.size());
+  for (std::size_t k = order.size(); k-- > 0;) {  // children come after their parent in `order`
+    const std::uint32_t n = order[k];
+    CellBox box{INFINITY, INFINITY, -INFINITY, -INFINITY};
+    const auto add = [&box](const CellBox& b) {
+      box = {std::min(box.minX, b.minX), std::min(box.minY, b.minY), std::max(box.maxX, b.maxX),
+             std::max(box.maxY, b.maxY)};
+    };
+    for (std::uint32_t id = nodes[n].firstItem; id != kNone; id = links[id].next) add(boundsInDouble(index.circle(id)));
+    for (const std::uint32_t child : nodes[n].child) {
+      if (child != kNone) add(tight[child]);
+    }
+    tight[n] = box;
+  }
+  // Grown only now, so that slack does not pile up level upon level; growing keeps containment, because a
+  // larger box never gets less slack.
+  for (const std::uint32_t n : order) {
+    const double s = pruneSlack(tight[n], 0.0);
+    tight[n] = {tight[n].minX - s, tight[n].minY - s, tight[n].maxX + s, tight[n].maxY + s};
+  }
+}
+
 /// Appends every overlapping pair of the tree to `out`, counting entered and examined nodes and exact tests.
-template <class NodeT, class BoxOf>
+template <class NodeT>
 void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const std::vector<ItemLink>& links,
-                      const SpatialIndex& index, BoxOf&& boxOf, PairScratch& scratch, QueryCounters& counters,
+                      const SpatialIndex& index, PairScratch& scratch, QueryCounters& counters,
                       std::vector<Pair>& out) {
   if (root == kNone) return;
+  measureSubtrees(nodes, root, links, index, scratch);
+  const std::vector<CellBox>& tight = scratch.tight;
   auto& frames = scratch.frames;
   auto& neighbours = scratch.neighbours;
   auto& larger = scratch.larger;
@@ -295,11 +387,12 @@ void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const
     ++counters.nodesVisited;
     for (std::uint32_t a = nodes[f.node].firstItem; a != kNone; a = links[a].next) {
       const Circle ca = index.circle(a);
+      const double reachA = reachOf(ca);
       for (std::uint32_t b = links[a].next; b != kNone; b = links[b].next) testPair(a, ca, b, index.circle(b));
       for (std::uint32_t k = f.largerBegin; k < f.largerEnd; ++k) testPair(a, ca, larger[k].id, larger[k].circle);
       for (std::uint32_t k = f.neighboursBegin; k < f.neighboursEnd; ++k) {
         const std::uint32_t other = neighbours[k];
-        if (other <= f.node) continue;  // the lower index of the two tests the pair
+        if (other <= f.node || !reachesGrown(tight[other], ca, reachA)) continue;  // the lower index tests it
         for (std::uint32_t b = nodes[other].firstItem; b != kNone; b = links[b].next) testPair(a, ca, b, index.circle(b));
       }
     }
@@ -321,7 +414,7 @@ void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const
     }
     const std::uint32_t node = children[top.nextChild++];
     const PairScratch::Frame parent = top;  // `top` dies with the push below
-    const CellBox box = boxOf(node);
+    const CellBox box = tight[node];
 
     PairScratch::Frame frame;
     frame.node = node;
@@ -330,19 +423,22 @@ void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const
       for (const std::uint32_t cousin : nodes[neighbours[k]].child) {
         if (cousin == kNone) continue;
         ++counters.nodesVisited;
-        if (mayOverlap(boxOf(cousin), box)) neighbours.push_back(cousin);
+        if (touchGrown(tight[cousin], box)) neighbours.push_back(cousin);
       }
     }
     frame.neighboursEnd = std::uint32_t(neighbours.size());
     frame.largerBegin = std::uint32_t(larger.size());
     for (std::uint32_t k = parent.largerBegin; k < parent.largerEnd; ++k) {
       const PairScratch::Larger item = larger[k];
-      if (mayOverlap(box, item.circle)) larger.push_back(item);
+      if (reachesGrown(box, item.circle, item.reach)) larger.push_back(item);
     }
     for (std::uint32_t k = parent.neighboursBegin; k < parent.neighboursEnd; ++k) {
-      for (std::uint32_t b = nodes[neighbours[k]].firstItem; b != kNone; b = links[b].next) {
+      const std::uint32_t holder = neighbours[k];
+      if (!touchGrown(tight[holder], box)) continue;
+      for (std::uint32_t b = nodes[holder].firstItem; b != kNone; b = links[b].next) {
         const Circle& cb = index.circle(b);
-        if (mayOverlap(box, cb)) larger.push_back({b, cb});
+        const double reach = reachOf(cb);
+        if (reachesGrown(box, cb, reach)) larger.push_back({b, cb, reach});
       }
     }
     frame.largerEnd = std::uint32_t(larger.size());
