@@ -405,19 +405,25 @@ class HashedGrid final : public SpatialIndex {
       }
     }
     oversize_.resize(keep);
+    // Gather first, in a loop of its own: the item table is indexed by id and ids are spread over space,
+    // so this is one cache miss per item, and a tight loop keeps many of them in flight.
+    {
+      Node* nodes = lists_.nodes().data();
+      const std::size_t total = lists_.nodes().size();
+      const Circle* table = idCapacity() ? &circle(0) : nullptr;
+      const std::size_t ids = idCapacity();
+      constexpr std::size_t kAhead = 32;
+      for (std::size_t i = 0; i < total; ++i) {
+        if (i + kAhead < total && nodes[i + kAhead].id < ids) __builtin_prefetch(table + nodes[i + kAhead].id);
+        if (nodes[i].id < ids) nodes[i].circle = table[nodes[i].id];
+      }
+    }
     float largest = 0.0f;
-    const Node* base = lists_.nodes().data();
-    const std::size_t total = lists_.nodes().size();
-    sortNodes(lists_.table().used(), [&](Node& node, std::size_t i, std::int32_t& x, std::int32_t& y) {
-      // The item table is indexed by id and ids are spread over space: fetch well ahead.
-      constexpr std::size_t kAhead = 64;
-      if (i + kAhead < total && base[i + kAhead].id < idCapacity()) __builtin_prefetch(&circle(base[i + kAhead].id));
-      const Circle& c = circle(node.id);
-      if (c.radius > regularLimit_) return false;
-      node.circle = c;
-      largest = std::max(largest, c.radius);
-      x = map_.cellOf(c.center.x);
-      y = map_.cellOf(c.center.y);
+    sortNodes(lists_.table().used(), [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {
+      if (node.circle.radius > regularLimit_) return false;
+      largest = std::max(largest, node.circle.radius);
+      x = map_.cellOf(node.circle.center.x);
+      y = map_.cellOf(node.circle.center.y);
       return true;
     });
     oversize_.insert(oversize_.end(), departed_.begin(), departed_.end());

@@ -18,6 +18,11 @@
 
 #include "spheretest/spatial_index.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 namespace st::grid_detail {
 
 /// Marks "no node" in links and lookups.
@@ -771,6 +776,39 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
   return count;
 }
 
+#if defined(__SSE2__)
+/// Tests node a against the runs [first, firstEnd) (at most 4 nodes) and [second, secondEnd) (at most 8)
+/// with the float pre-test on four lanes at a time, then exactly on the lanes that pass. Reads whole groups
+/// of four past the run ends (the caller guarantees they lie in the array) and masks those lanes off, so
+/// the common case has no loop and one branch.
+inline void quadPretest(const Node* nodes, std::uint32_t a, std::uint32_t first, std::uint32_t firstEnd,
+                        std::uint32_t second, std::uint32_t secondEnd, PairWriter& writer, std::uint64_t& candidates) {
+  const Node& nodeA = nodes[a];
+  const __m128 ax = _mm_set1_ps(nodeA.circle.center.x), ay = _mm_set1_ps(nodeA.circle.center.y);
+  const __m128 ar = _mm_set1_ps(nodeA.circle.radius);
+  const __m128 scale = _mm_set1_ps(kPretestScale), floor = _mm_set1_ps(kPretestFloor);
+  auto group = [&](std::uint32_t b) {
+    __m128 n0 = _mm_loadu_ps(&nodes[b].circle.center.x), n1 = _mm_loadu_ps(&nodes[b + 1].circle.center.x);
+    __m128 n2 = _mm_loadu_ps(&nodes[b + 2].circle.center.x), n3 = _mm_loadu_ps(&nodes[b + 3].circle.center.x);
+    _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
+    const __m128 dx = _mm_sub_ps(n0, ax), dy = _mm_sub_ps(n1, ay), reach = _mm_add_ps(n2, ar);
+    const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+    const __m128 limit = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(reach, reach), scale), floor);
+    return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
+  };
+  const std::uint32_t firstCount = firstEnd - first, secondCount = secondEnd - second;
+  unsigned mask = (group(first) & ((1u << firstCount) - 1u)) |
+                  (((group(second) | (group(second + 4) << 4)) & ((1u << secondCount) - 1u)) << 4);
+  while (mask != 0) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(mask));
+    mask &= mask - 1;
+    const Node& nodeB = nodes[lane < 4 ? first + lane : second + (lane - 4)];
+    ++candidates;
+    if (circlesOverlap(nodeA.circle, nodeB.circle)) writer.add(nodeA.id, nodeB.id);
+  }
+}
+#endif
+
 /// All overlapping pairs among the items of one sorted grid whose pair reach is `reach` cells: each cell
 /// against the rest of itself and its forward runs, walking the table in slot order (which follows space).
 /// When every cell lies in the table's window, the window is a dense grid of run starts and, for reach 1,
@@ -803,6 +841,7 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
     return;
   }
   const std::uint32_t pitch = table.windowWidth(), rows = table.windowHeight();
+  const std::uint32_t nodeCount = static_cast<std::uint32_t>(lists.nodes().size());
   for (std::uint32_t row = 0; row < rows; ++row) {
     const std::uint32_t base = row * pitch;
     const bool hasRowBelow = row + 1 < rows;
@@ -819,6 +858,12 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
       const std::uint32_t below2 = slots[s + pitch + 1].head, below3 = slots[s + pitch + 2].head;
       visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
                  (below3 > below2 ? 1u : 0u);
+#if defined(__SSE2__)
+      if (ownEnd - aBegin <= 5 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aEnd + 4 <= nodeCount) {
+        for (std::uint32_t a = aBegin; a < aEnd; ++a) quadPretest(nodes, a, a + 1, ownEnd, below0, below3, writer, candidates);
+        continue;
+      }
+#endif
       for (std::uint32_t a = aBegin; a < aEnd; ++a) {
         const Node& nodeA = nodes[a];
         for (std::uint32_t b = a + 1; b < ownEnd; ++b) writer.test(nodeA, nodes[b], candidates);
