@@ -52,6 +52,22 @@ struct Node {
 };
 static_assert(sizeof(Node) == 72, "nodes are walked by every query: keep them at 72 bytes");
 
+// A node's box for the shared walk: everything in its subtree fits inside it. Per axis, child c (0 low,
+// 1 centre, 2 high) spans [x0 + c * width / 4, x0 + c * width / 4 + width / 2].
+struct BoxGeometry {
+  static constexpr int kPerAxis = 3;
+  static CellBox box(const Node& n) { return {n.x0, n.y0, n.x0 + n.width, n.y0 + n.width}; }
+  static banded::ChildLayout layout(const Node& n) {
+    const double quarter = n.width * 0.25;
+    return {n.x0, n.y0, quarter, 2.0 * quarter, banded::magnitude(box(n))};
+  }
+  static CellBox childBox(const Node& parent, int slot) {
+    const double quarter = parent.width * 0.25;
+    const double x0 = parent.x0 + (slot % 3) * quarter, y0 = parent.y0 + (slot / 3) * quarter;
+    return {x0, y0, x0 + 2.0 * quarter, y0 + 2.0 * quarter};
+  }
+};
+
 constexpr const char* kPrunePoint = "point outside the child's box";
 constexpr const char* kPruneCircle = "query circle misses the child's box";
 constexpr const char* kPruneBox = "query box misses the child's box";
@@ -207,9 +223,8 @@ class Enneatree final : public SpatialIndex {
   // -------------------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return boxOf(n); },
-        [&](const CellBox& b) { return banded::mayContain(b, p); },
+    banded::walkPruned<BoxGeometry>(
+        nodes_, root_, stack_, banded::extentOf(p), banded::alwaysReached,
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           pointLevels_.visit(depth);
@@ -220,9 +235,8 @@ class Enneatree final : public SpatialIndex {
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return boxOf(n); },
-        [&](const CellBox& b) { return banded::mayOverlap(b, query); },
+    banded::walkPruned<BoxGeometry>(
+        nodes_, root_, stack_, banded::extentOf(query), [&](const CellBox& b) { return banded::mayOverlap(b, query); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           testItems(n, out, [&](const Circle& c) { return circlesOverlap(c, query); });
@@ -231,9 +245,8 @@ class Enneatree final : public SpatialIndex {
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return boxOf(n); },
-        [&](const CellBox& b) { return banded::mayOverlap(b, box); },
+    banded::walkPruned<BoxGeometry>(
+        nodes_, root_, stack_, banded::extentOf(box), banded::alwaysReached,
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           testItems(n, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
@@ -243,9 +256,8 @@ class Enneatree final : public SpatialIndex {
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return boxOf(n); },
-        [&](const CellBox& b) { return banded::mayHit(b, segment); },
+    banded::walkPruned<BoxGeometry>(
+        nodes_, root_, stack_, banded::extentOf(segment), [&](const CellBox& b) { return banded::mayHit(b, segment); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) {
@@ -328,8 +340,8 @@ class Enneatree final : public SpatialIndex {
   // Geometry of a node
   // -------------------------------------------------------------------------------------------------------
 
-  static CellBox boxOf(const Node& n) { return {n.x0, n.y0, n.x0 + n.width, n.y0 + n.width}; }
-  CellBox boxOf(std::uint32_t n) const { return boxOf(nodes_[n]); }
+  static CellBox boxOfNode(const Node& n) { return BoxGeometry::box(n); }
+  CellBox boxOf(std::uint32_t n) const { return BoxGeometry::box(nodes_[n]); }
 
   static bool fits(const Node& n, const Circle& c) {
     const double r = c.radius;
@@ -353,7 +365,7 @@ class Enneatree final : public SpatialIndex {
 
   bool maySplit(const Node& n) const {
     const double half = n.width * 0.5;
-    return half >= minWidth_ && half >= banded::kRelativeWidthFloor * banded::magnitude(boxOf(n));
+    return half >= minWidth_ && half >= banded::kRelativeWidthFloor * banded::magnitude(boxOfNode(n));
   }
 
   NodeInfo info(std::uint32_t n, std::uint32_t depth) const {

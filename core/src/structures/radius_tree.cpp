@@ -37,6 +37,27 @@ struct Node {
 };
 static_assert(sizeof(Node) == 48, "nodes are walked by every query: keep them at 48 bytes");
 
+// A node's reach for the shared walk: everything in its subtree has its centre in the cell and a radius of
+// at most size / 2, so the cell widened by size / 2 contains it. Per axis, the reach of child c (0: lower
+// half, 1: upper half) is the child's half widened by a quarter of the size on both sides: the post's
+// child-visit rule, with the child's largest radius (the parent's smallest) as the widening.
+struct ReachGeometry {
+  static constexpr int kPerAxis = 2;
+  static CellBox box(const Node& n) {
+    const double half = n.size * 0.5;
+    return {n.x0 - half, n.y0 - half, n.x0 + n.size + half, n.y0 + n.size + half};
+  }
+  static banded::ChildLayout layout(const Node& n) {
+    const double quarter = n.size * 0.25;
+    return {n.x0 - quarter, n.y0 - quarter, 2.0 * quarter, 4.0 * quarter, banded::magnitude(box(n))};
+  }
+  static CellBox childBox(const Node& parent, int q) {
+    const double half = parent.size * 0.5, quarter = parent.size * 0.25;
+    const double x0 = parent.x0 + ((q & 1) ? half : 0.0), y0 = parent.y0 + ((q & 2) ? half : 0.0);
+    return {x0 - quarter, y0 - quarter, x0 + half + quarter, y0 + half + quarter};
+  }
+};
+
 constexpr const char* kPrunePoint = "point outside the child's cell widened by its largest radius";
 constexpr const char* kPruneCircle = "query circle misses the child's cell widened by its largest radius";
 constexpr const char* kPruneBox = "query box misses the child's cell widened by its largest radius";
@@ -174,9 +195,8 @@ class RadiusTree final : public SpatialIndex {
   // as rmin on one side and rmax on the other; the largest radius a child can hold is its parent's rmin,
   // and widening by it on both sides is what bounds the visits to two per axis and level.)
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return reachOf(n); },
-        [&](const CellBox& b) { return banded::mayContain(b, p); },
+    banded::walkPruned<ReachGeometry>(
+        nodes_, root_, stack_, banded::extentOf(p), banded::alwaysReached,
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           pointLevels_.visit(depth);
@@ -187,9 +207,8 @@ class RadiusTree final : public SpatialIndex {
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return reachOf(n); },
-        [&](const CellBox& b) { return banded::mayOverlap(b, query); },
+    banded::walkPruned<ReachGeometry>(
+        nodes_, root_, stack_, banded::extentOf(query), [&](const CellBox& b) { return banded::mayOverlap(b, query); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           testItems(n, out, [&](const Circle& c) { return circlesOverlap(c, query); });
@@ -198,9 +217,8 @@ class RadiusTree final : public SpatialIndex {
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return reachOf(n); },
-        [&](const CellBox& b) { return banded::mayOverlap(b, box); },
+    banded::walkPruned<ReachGeometry>(
+        nodes_, root_, stack_, banded::extentOf(box), banded::alwaysReached,
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           testItems(n, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
@@ -210,9 +228,8 @@ class RadiusTree final : public SpatialIndex {
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
-    banded::walkPruned(
-        nodes_, root_, stack_, [&](std::uint32_t n) { return reachOf(n); },
-        [&](const CellBox& b) { return banded::mayHit(b, segment); },
+    banded::walkPruned<ReachGeometry>(
+        nodes_, root_, stack_, banded::extentOf(segment), [&](const CellBox& b) { return banded::mayHit(b, segment); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) {
@@ -296,12 +313,6 @@ class RadiusTree final : public SpatialIndex {
 
   static CellBox cellOf(const Node& n) { return {n.x0, n.y0, n.x0 + n.size, n.y0 + n.size}; }
 
-  // Everything in a node's subtree has its centre in the cell and a radius of at most size / 2.
-  CellBox reachOf(std::uint32_t n) const {
-    const Node& node = nodes_[n];
-    const double half = node.size * 0.5;
-    return {node.x0 - half, node.y0 - half, node.x0 + node.size + half, node.y0 + node.size + half};
-  }
 
   // Whether the node's cell holds the centre and its band allows the radius (it may still send it down).
   static bool holds(const Node& n, const Circle& c) {

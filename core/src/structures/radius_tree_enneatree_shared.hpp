@@ -171,30 +171,99 @@ struct WalkStep {
   std::uint32_t depth = 0;     ///< its depth, 0 at the root
 };
 
-/// Enters every node whose box passes `mayReach`, depth first, with an explicit stack. `visit(node, depth)`
-/// handles an entered node's own items; `prune(node, depth)` hears of every node skipped. A pruned node's
-/// subtree is skipped with it: its box contains everything below it.
-template <class NodeT, class BoxOf, class MayReach, class Visit, class Prune>
-void walkPruned(const std::vector<NodeT>& nodes, std::uint32_t root, std::vector<WalkStep>& stack, BoxOf&& boxOf,
-                MayReach&& mayReach, Visit&& visit, Prune&& prune) {
+/// Where a node's children lie: along each axis, child c spans [origin + c * step, origin + c * step +
+/// length]; `magnitude` is that of the node's own box, which contains every child's.
+struct ChildLayout {
+  double originX = 0.0;    ///< start of child 0 along x
+  double originY = 0.0;    ///< start of child 0 along y
+  double step = 0.0;       ///< offset between consecutive children of an axis
+  double length = 0.0;     ///< extent of a child along an axis
+  double magnitude = 0.0;  ///< coordinate magnitude of the node's box
+};
+
+/// A query as the walk sees it: its bounds, which give a per-axis first cut, and the size of its numbers.
+struct QueryExtent {
+  double minX = 0.0;   ///< left bound
+  double minY = 0.0;   ///< bottom bound
+  double maxX = 0.0;   ///< right bound
+  double maxY = 0.0;   ///< top bound
+  double scale = 0.0;  ///< sum of the query's coordinate magnitudes and size, for the slack
+};
+
+/// Extent of a point query.
+inline QueryExtent extentOf(Vec2 p) { return {p.x, p.y, p.x, p.y, std::fabs(p.x) + std::fabs(p.y)}; }
+/// Extent of a circle query.
+inline QueryExtent extentOf(const Circle& c) {
+  const double x = c.center.x, y = c.center.y, r = c.radius;
+  return {x - r, y - r, x + r, y + r, std::fabs(x) + std::fabs(y) + r};
+}
+/// Extent of a box query.
+inline QueryExtent extentOf(const Box& b) {
+  return {b.min.x, b.min.y, b.max.x, b.max.y,
+          std::fabs(b.min.x) + std::fabs(b.min.y) + std::fabs(b.max.x) + std::fabs(b.max.y)};
+}
+/// Extent of a segment query.
+inline QueryExtent extentOf(const Segment& s) {
+  return {std::min(s.start.x, s.end.x), std::min(s.start.y, s.end.y), std::max(s.start.x, s.end.x),
+          std::max(s.start.y, s.end.y),
+          std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)};
+}
+
+/// Bit c set for each of the `count` child intervals of one axis that [lo, hi] may meet.
+inline std::uint32_t axisChildren(double lo, double hi, double origin, double step, double length, double slack,
+                                  int count) {
+  std::uint32_t bits = 0;
+  for (int c = 0; c < count; ++c) {
+    const double start = origin + c * step;
+    bits |= std::uint32_t(start - slack <= hi && lo <= start + length + slack) << c;
+  }
+  return bits;
+}
+
+/// Enters every node the query may reach, depth first, with an explicit stack. The children of a node
+/// are chosen per axis first (as the source of the radius tree states its rule: a child is visited when the
+/// query lies within its interval, per axis) and then by `refine(childBox)` for shapes that are not boxes;
+/// child geometry comes from the parent, so a child that is skipped is never loaded. `Geometry` supplies
+/// kPerAxis, box(node), layout(node) and childBox(node, slot). `visit(node, depth)` handles an entered
+/// node's items; `prune(node, depth)` hears of every skipped node, whose subtree is skipped with it.
+template <class Geometry, class NodeT, class Refine, class Visit, class Prune>
+void walkPruned(const std::vector<NodeT>& nodes, std::uint32_t root, std::vector<WalkStep>& stack,
+                const QueryExtent& query, Refine&& refine, Visit&& visit, Prune&& prune) {
+  constexpr int kPerAxis = Geometry::kPerAxis;
   if (root == kNone) return;
-  if (!mayReach(boxOf(root))) {
+  const CellBox rootBox = Geometry::box(nodes[root]);
+  const double rootSlack = pruneSlack(rootBox, query.scale);
+  if (!(rootBox.minX - rootSlack <= query.maxX && query.minX <= rootBox.maxX + rootSlack &&
+        rootBox.minY - rootSlack <= query.maxY && query.minY <= rootBox.maxY + rootSlack && refine(rootBox))) {
     prune(root, 0u);
     return;
   }
-  stack.clear();
-  stack.push_back({root, 0});
-  while (!stack.empty()) {
-    const WalkStep step = stack.back();
-    stack.pop_back();
+  // The stack is used by index: it only grows when full, so the hot loop does no bookkeeping.
+  if (stack.size() < 64) stack.resize(64);
+  std::size_t pending = 0;
+  stack[pending++] = {root, 0};
+  while (pending > 0) {
+    const WalkStep step = stack[--pending];
     visit(step.node, step.depth);
-    for (const std::uint32_t child : nodes[step.node].child) {
+    if (pending + kPerAxis * kPerAxis > stack.size()) stack.resize(stack.size() * 2);
+    const NodeT& node = nodes[step.node];
+    const ChildLayout l = Geometry::layout(node);
+    const double slack = 1e-8 * (2.0 * l.magnitude + query.scale) + 1e-30;
+    const std::uint32_t xs = axisChildren(query.minX, query.maxX, l.originX, l.step, l.length, slack, kPerAxis);
+    const std::uint32_t ys = axisChildren(query.minY, query.maxY, l.originY, l.step, l.length, slack, kPerAxis);
+    for (int slot = 0; slot < kPerAxis * kPerAxis; ++slot) {
+      const std::uint32_t child = node.child[slot];
       if (child == kNone) continue;
-      if (mayReach(boxOf(child))) stack.push_back({child, step.depth + 1});
+      const bool reached = ((xs >> (slot % kPerAxis)) & (ys >> (slot / kPerAxis)) & 1u) != 0 &&
+                           refine(Geometry::childBox(node, slot));
+      if (reached) stack[pending++] = {child, step.depth + 1};
       else prune(child, step.depth + 1);
     }
   }
 }
+
+/// No refinement beyond the per-axis cut: exact for points and boxes.
+inline bool alwaysReached(const CellBox&) { return true; }
 
 /// Per-level visit counts of a walk, folded into totals over many walks: backs the "at most 2^d nodes per
 /// level" figures that both trees report.
