@@ -361,35 +361,17 @@ class HashedGrid final : public SpatialIndex {
 
   /// Chooses the cell size from the items (largest diameter, extent) and the parameters.
   void retune(std::span<const Item> items) {
-    double largest = 0.0, extent = 0.0;
-    Box span = items.empty() ? Box{} : boundsOf(Circle{items[0].circle.center, 0.0f});
-    for (const Item& item : items) {
-      largest = std::max(largest, 2.0 * double(item.circle.radius));
-      extent = std::max({extent, std::fabs(double(item.circle.center.x)), std::fabs(double(item.circle.center.y))});
-      span = boxUnion(span, boundsOf(Circle{item.circle.center, 0.0f}));
-    }
-    double cell = param("cell_size");
-    if (cell <= 0.0) cell = param("cell_scale") * largest;
-    if (cell <= 0.0) {
-      // Only points: about one item per cell over the region they span.
-      const double side = std::max(double(span.max.x) - span.min.x, double(span.max.y) - span.min.y);
-      cell = side > 0.0 ? side / std::sqrt(double(items.size())) : 1.0;
-    }
-    // Keep indices of the current extent well inside the clamp, and away from denormals.
-    cell = std::max({cell, extent * 0x1.0p-28, 1e-30});
-    map_.size = cell * kCellPadding;
-    map_.inverse = 1.0 / map_.size;
+    const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
+    map_ = shape.map;
+    originX_ = shape.originX;
+    originY_ = shape.originY;
+    windowWidth_ = shape.windowWidth;
+    windowHeight_ = shape.windowHeight;
     // Items up to the reference diameter are regular even when the cell is smaller (then the reach grows),
     // but never so large that the neighbourhood outgrows what the scans support.
-    regularLimit_ = static_cast<float>(std::min(std::max(cell * 0.5, largest * 0.5), map_.size * kMaxReach * 0.5 * 0.999));
-    // The hash lays out the cells of the region the items occupy (or are expected to) row by row.
-    const Box region = worldHint() ? *worldHint() : span;
-    const std::int64_t x0 = std::int64_t(map_.cellOf(region.min.x)) - 1, y0 = std::int64_t(map_.cellOf(region.min.y)) - 1;
-    const std::int64_t x1 = std::int64_t(map_.cellOf(region.max.x)) + 1, y1 = std::int64_t(map_.cellOf(region.max.y)) + 1;
-    originX_ = static_cast<std::int32_t>(std::max<std::int64_t>(x0, -kCellLimit));
-    originY_ = static_cast<std::int32_t>(std::max<std::int64_t>(y0, -kCellLimit));
-    windowWidth_ = static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - originX_ + 1, std::int64_t(1) << 31));
-    windowHeight_ = static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - originY_ + 1, std::int64_t(1) << 31));
+    const double cell = map_.size / kCellPadding;
+    regularLimit_ = static_cast<float>(
+        std::min(std::max(cell * 0.5, shape.largestDiameter * 0.5), map_.size * kMaxReach * 0.5 * 0.999));
   }
 
   /// Re-sorts every node by cell (the whole-frame path), re-reading each item's circle from the table.

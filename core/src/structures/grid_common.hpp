@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,18 @@ inline std::uint64_t mixBits(std::uint64_t x) {
   x *= 0x94d049bb133111ebull;
   x ^= x >> 31;
   return x;
+}
+
+/// Grows a vector's capacity to hold `n` (exactly the first time, with a sixteenth to spare when it has to
+/// grow again) rather than by resize()'s doubling: the grids keep pairs of large buffers, so capacity
+/// beyond need is memory held for nothing.
+template <class T>
+void reserveClose(std::vector<T>& v, std::size_t n) {
+  if (v.capacity() >= n) return;
+  std::vector<T> grown;
+  grown.reserve(v.capacity() == 0 ? n : n + n / 16);
+  grown.assign(v.begin(), v.end());
+  v.swap(grown);
 }
 
 /// Smallest power of two >= n (n >= 1).
@@ -101,6 +114,46 @@ inline CellRange centreRange(const CellMapping& map, double loX, double loY, dou
   const double slackY = (std::fabs(loY) + std::fabs(hiY) + reach) * kRangeSlack + 1e-30;
   return {map.cellOf(loX - reach - slackX), map.cellOf(loY - reach - slackY), map.cellOf(hiX + reach + slackX),
           map.cellOf(hiY + reach + slackY)};
+}
+
+/// The cell size and hash window a grid derives from its items and parameters.
+struct GridShape {
+  CellMapping map;                 ///< cell size (padded) and its inverse
+  std::int32_t originX = 0;        ///< first column of the hash window
+  std::int32_t originY = 0;        ///< first row of the hash window
+  std::uint32_t windowWidth = 0;   ///< window columns
+  std::uint32_t windowHeight = 0;  ///< window rows
+  double largestDiameter = 0.0;    ///< the reference diameter (largest among the items)
+};
+
+/// Cell size = `cellSize` if positive, else `cellScale` x the largest diameter; items that are all points
+/// get about one item per cell over their span. The window is the region `hint` (else the items' span)
+/// with one cell of margin. The cell is never so small that the items' extent leaves the index clamp.
+inline GridShape shapeFor(std::span<const Item> items, double cellSize, double cellScale, const std::optional<Box>& hint) {
+  GridShape shape;
+  double extent = 0.0;
+  Box span = items.empty() ? Box{} : Box{items[0].circle.center, items[0].circle.center};
+  for (const Item& item : items) {
+    shape.largestDiameter = std::max(shape.largestDiameter, 2.0 * double(item.circle.radius));
+    extent = std::max({extent, std::fabs(double(item.circle.center.x)), std::fabs(double(item.circle.center.y))});
+    span = boxUnion(span, Box{item.circle.center, item.circle.center});
+  }
+  double cell = cellSize > 0.0 ? cellSize : cellScale * shape.largestDiameter;
+  if (cell <= 0.0) {
+    const double side = std::max(double(span.max.x) - span.min.x, double(span.max.y) - span.min.y);
+    cell = side > 0.0 ? side / std::sqrt(double(items.size())) : 1.0;
+  }
+  cell = std::max({cell, extent * 0x1.0p-28, 1e-30});
+  shape.map.size = cell * kCellPadding;
+  shape.map.inverse = 1.0 / shape.map.size;
+  const Box region = hint ? *hint : span;
+  const std::int64_t x0 = std::int64_t(shape.map.cellOf(region.min.x)) - 1, y0 = std::int64_t(shape.map.cellOf(region.min.y)) - 1;
+  const std::int64_t x1 = std::int64_t(shape.map.cellOf(region.max.x)) + 1, y1 = std::int64_t(shape.map.cellOf(region.max.y)) + 1;
+  shape.originX = static_cast<std::int32_t>(std::max<std::int64_t>(x0, -kCellLimit));
+  shape.originY = static_cast<std::int32_t>(std::max<std::int64_t>(y0, -kCellLimit));
+  shape.windowWidth = static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - shape.originX + 1, std::int64_t(1) << 31));
+  shape.windowHeight = static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - shape.originY + 1, std::int64_t(1) << 31));
+  return shape;
 }
 
 /// Squared distance from a point to a box, in double.
@@ -262,6 +315,21 @@ class CellTable {
       i = (i + 1) & mask_;
     }
   }
+
+  /// Counts one more item of cell (x, y) while heads are counters (during a sort); returns the slot.
+  std::uint32_t countInto(std::int32_t x, std::int32_t y) {
+    const std::uint32_t h = home(x, y);
+    CellSlot& s = slots_[h];
+    if (s.x == x && s.y == y) {
+      ++s.head;
+      return h;
+    }
+    const std::uint32_t slot = findOrInsert(x, y, 0);
+    ++slots_[slot].head;
+    return slot;
+  }
+  /// Occupied cells from which nearlyFull() holds.
+  std::size_t fullAt() const { return capacity() * 4 / 5; }
 
   /// Doubles the table, keeping every cell (and its head); invalidates slot indices.
   void grow() {
@@ -523,6 +591,7 @@ class CellLists {
       previousStart = runStart;
       runStart += count;
     }
+    reserveClose(spare_, kept);
     spare_.resize(kept);
     Node* out = spare_.data();
     CellSlot* slotArray = slots.data();
@@ -536,6 +605,55 @@ class CellLists {
     live_ = kept;
     sorted_ = true;
     return true;
+  }
+
+  /// Lays out, sorted, one node per (item, covered cell) for the items of `stage` (fresh circles, in the
+  /// order to keep, normally spatial): `covered(node, range)` names the inclusive cell range an item is
+  /// stored in (at most 255 cells). A counting sort over the generated nodes, scattered into the spare
+  /// array; `scratch` and `copies` are the caller's reusable buffers (a slot per node, a count per item).
+  template <class Covered>
+  void fillCovered(const std::vector<Node>& stage, Covered&& covered, std::size_t expectedCells,
+                   std::vector<std::uint32_t>& scratch, std::vector<std::uint8_t>& copies) {
+    const std::size_t minimumSlots = std::min(table_.windowCells(), stage.size() * 2);
+    table_.reset(expectedCells, minimumSlots);
+    copies.resize(stage.size());
+    reserveClose(scratch, live_ + 64);
+    std::size_t entries = 0;
+    for (std::size_t i = 0; i < stage.size(); ++i) {
+      CellRange r;
+      covered(stage[i], r);
+      const std::size_t count = std::size_t(r.count());
+      if (table_.used() + count >= table_.fullAt()) {
+        // More cells than estimated: size for four cells per item and count again.
+        return fillCovered(stage, covered, std::max(stage.size() * 4, table_.capacity()), scratch, copies);
+      }
+      if (scratch.size() < entries + count) {
+        reserveClose(scratch, entries + count + stage.size() - i);
+        scratch.resize(scratch.capacity());
+      }
+      for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+        for (std::int32_t x = r.x0; x <= r.x1; ++x) scratch[entries++] = table_.countInto(x, y);
+      }
+      copies[i] = static_cast<std::uint8_t>(count);
+    }
+    std::vector<CellSlot>& slots = table_.slots();
+    std::uint32_t runStart = 0, previousStart = 0;
+    for (CellSlot& s : slots) {
+      const std::uint32_t count = s.head;
+      s.head = previousStart;
+      previousStart = runStart;
+      runStart += count;
+    }
+    reserveClose(spare_, entries);
+    spare_.resize(entries);
+    std::size_t e = 0;
+    for (std::size_t i = 0; i < stage.size(); ++i) {
+      for (std::uint32_t k = copies[i]; k > 0; --k) spare_[slots[scratch[e++] + 1].head++] = stage[i];
+    }
+    nodes_.swap(spare_);
+    freeHead_ = kNone;
+    live_ = entries;
+    sorted_ = true;
   }
 
   /// Checks the lists against the table: every cell findable from its home and non-empty, every live

@@ -1,0 +1,512 @@
+// grid-replicated: the variant seed 002 describes at the end of its grid section, where an item is stored in
+// every cell a lookup might need it in, so that a lookup reads one cell. For points and a fixed search
+// radius those are the four cells around the point; for circles, the cells a lookup must find an item from
+// are the ones its circle touches, so each circle is stored in every cell its (slightly widened) bounding box
+// overlaps. Lookups get simpler and faster, while inserts and moves write several copies and memory grows.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "grid_common.hpp"
+#include "spheretest/structures.hpp"
+
+namespace st {
+namespace {
+
+using namespace grid_detail;
+
+class ReplicatedGrid final : public SpatialIndex {
+ public:
+  ReplicatedGrid() : SpatialIndex("grid-replicated") {
+    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)", 1.0, 0.25,
+              16.0, false});
+    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0, 1e15, false});
+    addParam({"rebuild_fraction",
+              "share of the items one update batch must move for it to rebuild every copy instead of moving "
+              "items one by one",
+              0.25, 0.0, 1.0, false});
+  }
+
+  std::string_view description() const override {
+    return "Replicated hashed grid (seed 002's store-in-every-neighbour variant): the same hash of cell "
+           "coordinates to lists in one node array as grid, but every circle is stored in each cell its "
+           "bounding box overlaps (at most 2x2 cells when the cell is the largest diameter; about two copies "
+           "per circle on the default scene). A point query then reads exactly one cell, other queries read "
+           "the cells their own bounds cover with no widening by the largest radius, and pair finding reads "
+           "each cell on its own: two circles sharing several cells are tested only in the first cell they "
+           "share (the lowest column and row of both ranges), so every pair is tested once. The price is the "
+           "seed's: insert, remove and moves write every copy, a whole-frame rebuild writes about twice as "
+           "many nodes, and memory grows with the copies. Circles larger than the reference size go to an "
+           "oversize list that every query tests. Choose it when queries far outnumber updates.";
+  }
+
+  void visitNodes(const NodeVisitor& visitor) const override {
+    const CellTable& table = lists_.table();
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (table.occupied(slot)) visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
+    }
+  }
+
+  IndexStats stats() const override {
+    IndexStats st;
+    st.nodes = lists_.table().used();
+    st.memoryBytes = tableBytes() + lists_.memoryBytes() + stage_.capacity() * sizeof(Node) +
+                     slots_.capacity() * sizeof(std::uint32_t) + copies_.capacity() +
+                     oversize_.capacity() * sizeof(ItemId) + members_.capacity() * sizeof(Member) +
+                     candidates_.capacity() * sizeof(ItemId);
+    return st;
+  }
+
+  void extra(ExtraCounters& out) const override {
+    const CellTable& table = lists_.table();
+    std::uint32_t maxPerCell = 0;
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (table.occupied(slot)) maxPerCell = std::max(maxPerCell, lists_.cellSize(slot));
+    }
+    const double regular = double(size() - oversize_.size());
+    out.push_back({"cell_size", map_.size});
+    out.push_back({"occupied_cells", double(table.used())});
+    out.push_back({"stored_copies", double(lists_.liveNodes())});
+    out.push_back({"copies_per_item", regular > 0 ? double(lists_.liveNodes()) / regular : 0.0});
+    out.push_back({"max_copies_per_cell", double(maxPerCell)});
+    out.push_back({"oversize_items", double(oversize_.size())});
+    out.push_back({"hash_slots", double(table.capacity())});
+    out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
+    out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
+  }
+
+ protected:
+  void onParamChanged(std::string_view key) override {
+    if (key == "rebuild_fraction") return;
+    rebuildFromTable();
+  }
+
+  // -- mutation -----------------------------------------------------------------------------------------
+
+  void doBuild(std::span<const Item> items) override {
+    const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
+    map_ = shape.map;
+    originX_ = shape.originX;
+    originY_ = shape.originY;
+    windowWidth_ = shape.windowWidth;
+    windowHeight_ = shape.windowHeight;
+    const double cell = map_.size / kCellPadding;
+    regularLimit_ = static_cast<float>(std::min(std::max(cell * 0.5, shape.largestDiameter * 0.5), cell * 2.0));
+    stage_.clear();
+    oversize_.clear();
+    for (const Item& item : items) {
+      if (item.circle.radius <= regularLimit_) {
+        stage_.push_back(Node{item.circle, item.id});
+      } else {
+        oversize_.push_back(item.id);
+      }
+    }
+    lists_.table().configureHash(false, originX_, originY_, windowWidth_, windowHeight_);
+    fill(items.size());
+  }
+
+  void doInsert(ItemId id, const Circle& c) override {
+    if (lists_.liveNodes() + oversize_.size() == 0) {
+      rebuildFromTable();  // the first item sets the cell size
+      return;
+    }
+    addCopies(id, c);
+  }
+
+  void doUpdate(ItemId id, const Circle& old, const Circle& c) override { moveOne(id, old, c); }
+
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
+    const double share = size() ? double(ids.size()) / double(size()) : 0.0;
+    lastBatchRebuilt_ = !ids.empty() && share >= param("rebuild_fraction");
+    if (!lastBatchRebuilt_) {
+      for (std::size_t i = 0; i < ids.size(); ++i) moveOne(ids[i], old[i], circle(ids[i]));
+      return;
+    }
+    rebuildAll();
+  }
+
+  void doRemove(ItemId id, const Circle& c) override { removeCopies(id, c); }
+
+  void doClear() override {
+    lists_.release();
+    std::vector<Node>().swap(stage_);
+    oversize_.clear();
+  }
+
+  void doMaintain() override {
+    if (oversize_.size() > 8 && oversize_.size() * 16 > size()) rebuildFromTable();
+  }
+
+  // -- queries ------------------------------------------------------------------------------------------
+
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    // Every circle containing p covers p's cell: one cell to read, no copy seen twice.
+    const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
+    if (slot != kNone) {
+      ++counters_.nodesVisited;
+      if (tracing()) traceVisit(slotInfo(slot));
+      const std::vector<Node>& nodes = lists_.nodes();
+      lists_.forEachInCell(slot, [&](std::uint32_t n) { report(nodes[n].id, circleContainsPoint(nodes[n].circle, p), out); });
+    }
+    for (ItemId id : oversize_) report(id, circleContainsPoint(circle(id), p), out);
+  }
+
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    queryCovered(coverOf(query), out, [&](const Circle& c) { return circlesOverlap(c, query); });
+  }
+
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    const Box widened = inflateForPruning(box);
+    const CellRange range{map_.cellOf(widened.min.x), map_.cellOf(widened.min.y), map_.cellOf(widened.max.x),
+                          map_.cellOf(widened.max.y)};
+    queryCovered(range, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+  }
+
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    // The cells the segment passes through hold every circle it can hit; a circle may sit in several of
+    // them, so candidates are collected, de-duplicated, then tested once each.
+    const CellTable& table = lists_.table();
+    const std::vector<Node>& nodes = lists_.nodes();
+    std::vector<ItemId>& found = candidates_;
+    found.clear();
+    auto gather = [&](std::uint32_t slot) {
+      ++counters_.nodesVisited;
+      if (tracing()) traceVisit(slotInfo(slot));
+      lists_.forEachInCell(slot, [&](std::uint32_t n) { found.push_back(nodes[n].id); });
+    };
+    const Box bounds = inflateForPruning(Box{{std::min(segment.start.x, segment.end.x), std::min(segment.start.y, segment.end.y)},
+                                             {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}});
+    const CellRange range{map_.cellOf(bounds.min.x), map_.cellOf(bounds.min.y), map_.cellOf(bounds.max.x),
+                          map_.cellOf(bounds.max.y)};
+    const double budget = 2.0 * double(table.used()) + 64.0;
+    bool walked = false;
+    if (double(range.y1) - range.y0 + 1 <= budget) {
+      double cells = 0.0;
+      rows_.clear();
+      forEachRowOfSegment(map_, segment, 0.0, range.y0, range.y1, [&](std::int32_t row, std::int32_t a, std::int32_t b) {
+        a = std::max(a, range.x0);
+        b = std::min(b, range.x1);
+        if (a > b) return;
+        rows_.push_back({a, row, b, row});
+        cells += double(b) - a + 1;
+      });
+      if (cells <= budget) {
+        for (const CellRange& r : rows_) {
+          for (std::int64_t x = r.x0; x <= r.x1; ++x) {
+            const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
+            if (slot != kNone) gather(slot);
+          }
+        }
+        walked = true;
+      }
+    }
+    if (!walked) {
+      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+        if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) gather(slot);
+      }
+    }
+    for (ItemId id : oversize_) found.push_back(id);
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    const Vec2 delta = segment.end - segment.start;
+    for (ItemId id : found) {
+      ++counters_.candidates;
+      float t = 0.0f;
+      const bool hit = segmentHitsCircle(segment, circle(id), t);
+      traceCandidate(id, hit);
+      if (hit) out.push_back({id, t, segment.start + delta * t});
+    }
+  }
+
+  void doFindPairs(std::vector<Pair>& out) override {
+    PairWriter writer(out);
+    const CellTable& table = lists_.table();
+    const std::vector<Node>& nodes = lists_.nodes();
+    std::uint64_t candidates = 0;
+    // Each cell alone: two copies meet in every cell both ranges share, and the pair is tested only in
+    // the first of those (its column and row are the larger of the two first columns and rows).
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (!table.occupied(slot)) continue;
+      ++counters_.nodesVisited;
+      const std::int32_t cx = table[slot].x, cy = table[slot].y;
+      members_.clear();
+      lists_.forEachInCell(slot, [&](std::uint32_t n) {
+        Member m{n, 0, 0};
+        firstCellOf(nodes[n].circle, m.x0, m.y0);
+        members_.push_back(m);
+      });
+      const std::size_t count = members_.size();
+      for (std::size_t i = 0; i + 1 < count; ++i) {
+        const Member a = members_[i];
+        for (std::size_t j = i + 1; j < count; ++j) {
+          const Member b = members_[j];
+          if (std::max(a.x0, b.x0) != cx || std::max(a.y0, b.y0) != cy) continue;
+          writer.test(nodes[a.node], nodes[b.node], candidates);
+        }
+      }
+    }
+    counters_.candidates += candidates;
+    // Oversize items against the copies in the cells their bounds cover (once per item, by the same
+    // first-shared-cell rule), then against each other.
+    for (ItemId id : oversize_) {
+      const Circle o = circle(id);
+      const CellRange range = coverOf(o);
+      visitRange(range, [&](std::uint32_t slot) {
+        ++counters_.nodesVisited;
+        const std::int32_t cx = table[slot].x, cy = table[slot].y;
+        lists_.forEachInCell(slot, [&](std::uint32_t n) {
+          std::int32_t x0 = 0, y0 = 0;
+          firstCellOf(nodes[n].circle, x0, y0);
+          if (std::max(x0, range.x0) != cx || std::max(y0, range.y0) != cy) return;
+          ++counters_.candidates;
+          if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
+        });
+      });
+    }
+    for (std::size_t i = 0; i < oversize_.size(); ++i) {
+      for (std::size_t j = i + 1; j < oversize_.size(); ++j) {
+        ++counters_.candidates;
+        if (circlesOverlap(circle(oversize_[i]), circle(oversize_[j]))) writer.add(oversize_[i], oversize_[j]);
+      }
+    }
+  }
+
+  // -- validation ---------------------------------------------------------------------------------------
+
+  std::string doValidate() const override {
+    if (std::string problem = lists_.checkLayout(); !problem.empty()) return "grid-replicated: " + problem;
+    const CellTable& table = lists_.table();
+    const std::vector<Node>& nodes = lists_.nodes();
+    // Every copy sits in a cell of its item's range and holds the current circle; each item has exactly
+    // one copy per cell of its range (a copy per cell at most, and as many copies as cells).
+    std::vector<std::uint32_t> copies(idCapacity(), 0);
+    std::string problem;
+    for (std::uint32_t slot = 0; slot < table.capacity() && problem.empty(); ++slot) {
+      if (!table.occupied(slot)) continue;
+      const std::int32_t cx = table[slot].x, cy = table[slot].y;
+      std::vector<ItemId> here;
+      lists_.forEachInCell(slot, [&](std::uint32_t n) {
+        const Node& node = nodes[n];
+        if (!problem.empty()) return;
+        if (!contains(node.id)) {
+          problem = "grid-replicated: a copy of absent item " + std::to_string(node.id);
+        } else if (!(node.circle == circle(node.id))) {
+          problem = "grid-replicated: a copy of item " + std::to_string(node.id) + " has a stale circle";
+        } else if (!coverOf(node.circle).contains(cx, cy)) {
+          problem = "grid-replicated: item " + std::to_string(node.id) + " is in a cell its circle does not cover";
+        } else if (node.circle.radius > regularLimit_) {
+          problem = "grid-replicated: oversize item " + std::to_string(node.id) + " is in a cell";
+        } else {
+          ++copies[node.id];
+          here.push_back(node.id);
+        }
+      });
+      std::sort(here.begin(), here.end());
+      if (problem.empty() && std::adjacent_find(here.begin(), here.end()) != here.end()) {
+        problem = "grid-replicated: an item is twice in one cell";
+      }
+    }
+    if (!problem.empty()) return problem;
+    for (ItemId id : oversize_) {
+      if (id >= copies.size() || !contains(id)) return "grid-replicated: oversize list holds an absent item";
+      if (circle(id).radius <= regularLimit_) return "grid-replicated: item " + std::to_string(id) + " is oversize but fits";
+      if (copies[id]++ != 0) return "grid-replicated: item " + std::to_string(id) + " is both in cells and oversize";
+    }
+    forEachItem([&](ItemId id, const Circle& c) {
+      if (!problem.empty()) return;
+      const bool regular = c.radius <= regularLimit_;
+      const double want = regular ? coverOf(c).count() : 1.0;
+      if (double(copies[id]) != want) {
+        problem = "grid-replicated: item " + std::to_string(id) + " has " + std::to_string(copies[id]) +
+                  " copies, its range has " + std::to_string(want) + " cells";
+      }
+    });
+    return problem;
+  }
+
+ private:
+  /// A copy in the cell being scanned, with the first cell of its item's range.
+  struct Member {
+    std::uint32_t node;
+    std::int32_t x0, y0;
+  };
+
+  /// The cells a circle is stored in: those its bounding box overlaps, widened by far more than the double
+  /// predicates' rounding. Monotone in the coordinates, so two circles that overlap always share a cell.
+  CellRange coverOf(const Circle& c) const {
+    const double x = c.center.x, y = c.center.y, r = c.radius;
+    const double reach = r + (std::fabs(x) + std::fabs(y) + r) * 1e-9 + 1e-30;
+    return {map_.cellOf(x - reach), map_.cellOf(y - reach), map_.cellOf(x + reach), map_.cellOf(y + reach)};
+  }
+  /// The first (lowest) column and row of coverOf(c), computed alone.
+  void firstCellOf(const Circle& c, std::int32_t& x0, std::int32_t& y0) const {
+    const double x = c.center.x, y = c.center.y, r = c.radius;
+    const double reach = r + (std::fabs(x) + std::fabs(y) + r) * 1e-9 + 1e-30;
+    x0 = map_.cellOf(x - reach);
+    y0 = map_.cellOf(y - reach);
+  }
+
+  NodeInfo slotInfo(std::uint32_t slot) const {
+    return cellInfo(map_, lists_.table()[slot].x, lists_.table()[slot].y, 0, lists_.cellSize(slot));
+  }
+
+  void report(ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++counters_.candidates;
+    traceCandidate(id, hit);
+    if (hit) out.push_back(id);
+  }
+
+  /// Circle and box queries: every cell of the query's own range, each copy tested only in the first cell
+  /// its item's range shares with the query's.
+  template <class Predicate>
+  void queryCovered(const CellRange& range, std::vector<ItemId>& out, Predicate&& predicate) {
+    const CellTable& table = lists_.table();
+    const std::vector<Node>& nodes = lists_.nodes();
+    visitRange(range, [&](std::uint32_t slot) {
+      ++counters_.nodesVisited;
+      if (tracing()) traceVisit(slotInfo(slot));
+      const std::int32_t cx = table[slot].x, cy = table[slot].y;
+      lists_.forEachInCell(slot, [&](std::uint32_t n) {
+        std::int32_t x0 = 0, y0 = 0;
+        firstCellOf(nodes[n].circle, x0, y0);
+        if (std::max(x0, range.x0) != cx || std::max(y0, range.y0) != cy) return;  // seen in another cell
+        report(nodes[n].id, predicate(nodes[n].circle), out);
+      });
+    });
+    for (ItemId id : oversize_) report(id, predicate(circle(id)), out);
+  }
+
+  template <class Fn>
+  void visitRange(const CellRange& range, Fn&& fn) const {
+    const CellTable& table = lists_.table();
+    if (range.count() > 2.0 * double(table.used()) + 16.0) {
+      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+        if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
+      }
+      return;
+    }
+    for (std::int64_t y = range.y0; y <= range.y1; ++y) {
+      for (std::int64_t x = range.x0; x <= range.x1; ++x) {
+        const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
+        if (slot != kNone) fn(slot);
+      }
+    }
+  }
+
+  // -- building and moving copies ---------------------------------------------------------------------------
+
+  /// Lays out every copy of the staged items, sorted by cell.
+  void fill(std::size_t expectedItems) {
+    lists_.fillCovered(stage_, [&](const Node& item, CellRange& r) { r = coverOf(item.circle); },
+                       std::max(lists_.table().used(), expectedItems), slots_, copies_);
+  }
+
+  /// Whole-frame path: restages every item in the order of the current layout (each from the first cell
+  /// of its old range), with its circle re-read from the item table, and lays all copies out again.
+  void rebuildAll() {
+    stage_.clear();
+    const CellTable& table = lists_.table();
+    const std::vector<Node>& nodes = lists_.nodes();
+    const std::size_t total = nodes.size();
+    std::vector<ItemId> stillOversize;
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (!table.occupied(slot)) continue;
+      const std::int32_t cx = table[slot].x, cy = table[slot].y;
+      lists_.forEachInCell(slot, [&](std::uint32_t n) {
+        // The item table is indexed by id and ids are spread over space: fetch ahead (in the sorted
+        // layout the walk goes through the nodes in order).
+        if (n + 16 < total && nodes[n + 16].id < idCapacity()) __builtin_prefetch(&circle(nodes[n + 16].id));
+        if (!isFirstCell(nodes[n].circle, cx, cy)) return;
+        const Circle& c = circle(nodes[n].id);
+        if (c.radius <= regularLimit_) {
+          stage_.push_back(Node{c, nodes[n].id});
+        } else {
+          stillOversize.push_back(nodes[n].id);
+        }
+      });
+    }
+    for (ItemId id : oversize_) {
+      if (circle(id).radius <= regularLimit_) {
+        stage_.push_back(Node{circle(id), id});
+      } else {
+        stillOversize.push_back(id);
+      }
+    }
+    oversize_.swap(stillOversize);
+    fill(stage_.size());
+    counters_.nodesVisited += table.used();
+  }
+
+  /// Whether (cx, cy) is the first cell of the circle's range.
+  bool isFirstCell(const Circle& c, std::int32_t cx, std::int32_t cy) const {
+    std::int32_t x0 = 0, y0 = 0;
+    firstCellOf(c, x0, y0);
+    return x0 == cx && y0 == cy;
+  }
+
+  void addCopies(ItemId id, const Circle& c) {
+    if (c.radius > regularLimit_) {
+      oversize_.push_back(id);
+      return;
+    }
+    const CellRange r = coverOf(c);
+    for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+      for (std::int32_t x = r.x0; x <= r.x1; ++x) lists_.link(x, y, id, c);
+    }
+    counters_.nodesVisited += static_cast<std::uint64_t>(r.count());
+  }
+
+  void removeCopies(ItemId id, const Circle& c) {
+    if (c.radius > regularLimit_) {
+      oversize_.erase(std::find(oversize_.begin(), oversize_.end(), id));
+      return;
+    }
+    const CellRange r = coverOf(c);
+    for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+      for (std::int32_t x = r.x0; x <= r.x1; ++x) lists_.unlink(x, y, lists_.findInCell(x, y, id));
+    }
+    counters_.nodesVisited += static_cast<std::uint64_t>(r.count());
+  }
+
+  void moveOne(ItemId id, const Circle& old, const Circle& c) {
+    const bool wasRegular = old.radius <= regularLimit_, isRegular = c.radius <= regularLimit_;
+    if (wasRegular && isRegular) {
+      const CellRange before = coverOf(old), after = coverOf(c);
+      if (before.x0 == after.x0 && before.y0 == after.y0 && before.x1 == after.x1 && before.y1 == after.y1) {
+        // Same cells: refresh the copies in place.
+        for (std::int32_t y = after.y0; y <= after.y1; ++y) {
+          for (std::int32_t x = after.x0; x <= after.x1; ++x) lists_.nodes()[lists_.findInCell(x, y, id)].circle = c;
+        }
+        counters_.nodesVisited += static_cast<std::uint64_t>(after.count());
+        return;
+      }
+    } else if (!wasRegular && !isRegular) {
+      return;  // the oversize list holds ids only
+    }
+    removeCopies(id, old);
+    addCopies(id, c);
+  }
+
+  CellLists lists_;
+  CellMapping map_;
+  float regularLimit_ = 0.0f;  // larger circles live in oversize_
+  std::vector<Node> stage_;    // items being laid out by a rebuild, in layout order
+  std::vector<std::uint32_t> slots_;  // slot of each copy during a rebuild
+  std::vector<std::uint8_t> copies_;  // copies of each staged item during a rebuild
+  std::vector<ItemId> oversize_;
+  std::vector<Member> members_;
+  std::vector<ItemId> candidates_;
+  std::vector<CellRange> rows_;
+  std::int32_t originX_ = 0;
+  std::int32_t originY_ = 0;
+  std::uint32_t windowWidth_ = 0;
+  std::uint32_t windowHeight_ = 0;
+  bool lastBatchRebuilt_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<SpatialIndex> makeReplicatedGrid() { return std::make_unique<ReplicatedGrid>(); }
+
+}  // namespace st
