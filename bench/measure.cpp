@@ -1,0 +1,428 @@
+#include "measure.hpp"
+
+#include <poll.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <new>
+#include <sstream>
+
+#include "spheretest/rng.hpp"
+
+namespace st::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// CPU time of the calling thread in ms: what the structure cost, whatever else the machine was doing.
+double threadCpuMs() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
+}
+
+std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+// Order-independent hash of one query's ids.
+std::uint64_t hashIds(const std::vector<ItemId>& ids) {
+  std::uint64_t sum = 0;
+  for (ItemId id : ids) sum += mix64(id + 1);
+  return mix64(sum ^ mix64(ids.size()));
+}
+
+// Ray hits come sorted by rayHitLess, so their order is part of the answer.
+std::uint64_t hashHits(const std::vector<RayHit>& hits) {
+  std::uint64_t h = mix64(hits.size());
+  for (const RayHit& hit : hits) {
+    std::uint32_t tBits;
+    std::memcpy(&tBits, &hit.t, sizeof tBits);
+    h = mix64(h ^ ((std::uint64_t(hit.id) << 32) | tBits));
+  }
+  return h;
+}
+
+// A /proc/self/status field in bytes (VmRSS, VmHWM), 0 when unavailable.
+std::size_t procStatusBytes(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::size_t length = std::strlen(field);
+  while (std::getline(in, line)) {
+    if (line.compare(0, length, field) == 0 && line.size() > length && line[length] == ':') {
+      return static_cast<std::size_t>(std::strtoull(line.c_str() + length + 1, nullptr, 10)) * 1024;
+    }
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Child side: measure and write "key values..." lines to the pipe
+// ---------------------------------------------------------------------------------------------------------
+
+class Reporter {
+ public:
+  explicit Reporter(int fd) : fd_(fd) {}
+
+  void line(const std::string& text) {
+    std::string out = text + "\n";
+    const char* data = out.data();
+    std::size_t left = out.size();
+    while (left > 0) {
+      const ssize_t written = ::write(fd_, data, left);
+      if (written < 0 && errno == EINTR) continue;
+      if (written <= 0) return;  // the parent is gone; nothing left to tell
+      data += written;
+      left -= static_cast<std::size_t>(written);
+    }
+  }
+
+  void samples(const char* key, const std::vector<double>& values) {
+    std::ostringstream s;
+    s.precision(9);
+    s << key;
+    for (double v : values) s << ' ' << v;
+    line(s.str());
+  }
+
+ private:
+  int fd_;
+};
+
+void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& queries, const RunPlan& plan,
+                    Reporter& report) {
+  const std::vector<Item> items = sim.items();
+  std::vector<Pair> pairs;
+  std::vector<ItemId> ids;
+  std::vector<RayHit> hits;
+  // Peak memory is measured from here: the structure, its build and its frames, not the scene.
+  { std::ofstream("/proc/self/clear_refs") << "5"; }
+  const std::size_t baseline = procStatusBytes("VmRSS");
+
+  report.line("phase build");
+  std::unique_ptr<SpatialIndex> index = info.create();
+  for (const auto& [key, value] : plan.params) {
+    const std::size_t dot = key.find('.');
+    if (key.substr(0, dot) == info.name) index->setParam(key.substr(dot + 1), value);
+  }
+  index->setWorldHint(sim.world());
+  std::vector<double> buildMs, buildCpuMs;
+  double buildTotal = 0.0;
+  // Up to three builds within about a second; the last one is the structure the frames run on.
+  do {
+    const double cpu0 = threadCpuMs();
+    const auto t0 = Clock::now();
+    index->build(items);
+    buildMs.push_back(msBetween(t0, Clock::now()));
+    buildCpuMs.push_back(threadCpuMs() - cpu0);
+    buildTotal += buildMs.back();
+  } while (buildMs.size() < 3 && buildTotal < 1000.0);
+  report.samples("build_ms", buildMs);
+  report.samples("build_cpu_ms", buildCpuMs);
+
+  report.line("phase frames");
+  std::vector<double> updateMs, pairsMs, frameMs, updateCpuMs, pairsCpuMs, frameCpuMs, candidates;
+  std::uint64_t pairsChecksum = 0;
+  for (int frame = 0; frame < plan.settle + plan.frames; ++frame) {
+    sim.step();
+    const double cpu0 = threadCpuMs();
+    const auto t0 = Clock::now();
+    index->updateBatch(sim.movedIds(), sim.movedCircles());
+    index->maintain();
+    const auto t1 = Clock::now();
+    const double cpu1 = threadCpuMs();
+    index->findPairs(pairs);
+    const auto t2 = Clock::now();
+    const double cpu2 = threadCpuMs();
+    pairsChecksum = foldFrameChecksum(pairsChecksum, pairSetHash(pairs));
+    if (frame < plan.settle) continue;
+    updateMs.push_back(msBetween(t0, t1));
+    pairsMs.push_back(msBetween(t1, t2));
+    frameMs.push_back(msBetween(t0, t2));
+    updateCpuMs.push_back(cpu1 - cpu0);
+    pairsCpuMs.push_back(cpu2 - cpu1);
+    frameCpuMs.push_back(cpu2 - cpu0);
+    candidates.push_back(static_cast<double>(index->lastCounters().candidates));
+    report.line("frame " + std::to_string(frame + 1 - plan.settle));
+  }
+  report.samples("update_ms", updateMs);
+  report.samples("pairs_ms", pairsMs);
+  report.samples("frame_ms", frameMs);
+  report.samples("update_cpu_ms", updateCpuMs);
+  report.samples("pairs_cpu_ms", pairsCpuMs);
+  report.samples("frame_cpu_ms", frameCpuMs);
+  report.line("pairs_last_frame " + std::to_string(pairs.size()));
+  report.samples("candidates_per_frame", {summarize(candidates).median});
+  report.line("pairs_checksum " + std::to_string(pairsChecksum));
+
+  report.line("phase queries");
+  std::uint64_t queryChecksum = 0;
+  std::vector<double> pointMs, circleMs, rayMs;
+  pointMs.reserve(queries.points.size());
+  for (const Vec2& p : queries.points) {
+    const auto t0 = Clock::now();
+    index->queryPoint(p, ids);
+    pointMs.push_back(msBetween(t0, Clock::now()));
+    queryChecksum = foldFrameChecksum(queryChecksum, hashIds(ids));
+  }
+  circleMs.reserve(queries.circles.size());
+  for (const Circle& c : queries.circles) {
+    const auto t0 = Clock::now();
+    index->queryCircle(c, ids);
+    circleMs.push_back(msBetween(t0, Clock::now()));
+    queryChecksum = foldFrameChecksum(queryChecksum, hashIds(ids));
+  }
+  rayMs.reserve(queries.rays.size());
+  for (const Segment& s : queries.rays) {
+    const auto t0 = Clock::now();
+    index->rayCast(s, hits);
+    rayMs.push_back(msBetween(t0, Clock::now()));
+    queryChecksum = foldFrameChecksum(queryChecksum, hashHits(hits));
+  }
+  report.samples("point_ms", pointMs);
+  report.samples("circle_ms", circleMs);
+  report.samples("ray_ms", rayMs);
+  report.line("query_checksum " + std::to_string(queryChecksum));
+
+  const IndexStats stats = index->stats();
+  report.line("memory_bytes " + std::to_string(stats.memoryBytes));
+  report.line("nodes " + std::to_string(stats.nodes));
+  report.line("max_depth " + std::to_string(stats.maxDepth));
+  ExtraCounters extra;
+  index->extra(extra);
+  for (const auto& [name, value] : extra) {
+    std::ostringstream s;
+    s.precision(9);
+    s << "extra " << name << ' ' << value;
+    report.line(s.str());
+  }
+  const std::size_t peak = procStatusBytes("VmHWM");
+  report.line("peak_rss_bytes " + std::to_string(peak));
+  report.line("peak_above_baseline_bytes " + std::to_string(peak > baseline ? peak - baseline : 0));
+  report.line("done");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Parent side: read the child's lines until it ends or the cap expires
+// ---------------------------------------------------------------------------------------------------------
+
+std::vector<double> parseSamples(std::istringstream& in) {
+  std::vector<double> out;
+  double v;
+  while (in >> v) out.push_back(v);
+  return out;
+}
+
+void applyLine(const std::string& line, RunResult& result, std::string& phase, int& framesDone, std::string& error,
+               bool& done) {
+  std::istringstream in(line);
+  std::string key;
+  in >> key;
+  if (key == "phase") in >> phase;
+  else if (key == "frame") in >> framesDone;
+  else if (key == "error") std::getline(in >> std::ws, error);
+  else if (key == "done") done = true;
+  else if (key == "build_ms") result.buildMs = parseSamples(in);
+  else if (key == "update_ms") result.updateMs = parseSamples(in);
+  else if (key == "pairs_ms") result.pairsMs = parseSamples(in);
+  else if (key == "frame_ms") result.frameMs = parseSamples(in);
+  else if (key == "build_cpu_ms") result.buildCpuMs = parseSamples(in);
+  else if (key == "update_cpu_ms") result.updateCpuMs = parseSamples(in);
+  else if (key == "pairs_cpu_ms") result.pairsCpuMs = parseSamples(in);
+  else if (key == "frame_cpu_ms") result.frameCpuMs = parseSamples(in);
+  else if (key == "point_ms") result.pointMs = parseSamples(in);
+  else if (key == "circle_ms") result.circleMs = parseSamples(in);
+  else if (key == "ray_ms") result.rayMs = parseSamples(in);
+  else if (key == "pairs_last_frame") in >> result.pairsLastFrame;
+  else if (key == "candidates_per_frame") in >> result.candidatesPerFrame;
+  else if (key == "pairs_checksum") in >> result.pairsChecksum;
+  else if (key == "query_checksum") in >> result.queryChecksum;
+  else if (key == "memory_bytes") in >> result.memoryBytes;
+  else if (key == "nodes") in >> result.nodes;
+  else if (key == "max_depth") in >> result.maxDepth;
+  else if (key == "peak_rss_bytes") in >> result.peakRssBytes;
+  else if (key == "peak_above_baseline_bytes") in >> result.peakAboveBaselineBytes;
+  else if (key == "extra") {
+    std::string name;
+    double value = 0;
+    in >> name >> value;
+    result.extra.emplace_back(name, value);
+  }
+}
+
+std::string describeSeconds(double seconds) {
+  std::ostringstream s;
+  s.precision(3);
+  s << seconds << " s";
+  return s.str();
+}
+
+}  // namespace
+
+Stat summarize(std::vector<double> samples) {
+  if (samples.empty()) return {};
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  Stat stat;
+  stat.median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  const std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * double(n)));
+  stat.p95 = samples[std::max<std::size_t>(rank, 1) - 1];
+  return stat;
+}
+
+QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_t seed) {
+  Rng rng(seed * 0x9e3779b97f4a7c15ull + sim.circles().size());
+  const Box& region = sim.queryRegion();
+  auto randomPoint = [&] {
+    return Vec2{rng.uniform(region.min.x, region.max.x), rng.uniform(region.min.y, region.max.y)};
+  };
+  QuerySet set;
+  for (int i = 0; i < count; ++i) set.points.push_back(randomPoint());
+  for (int i = 0; i < count; ++i) set.circles.push_back({randomPoint(), size});
+  for (int i = 0; i < count; ++i) {
+    const Vec2 start = randomPoint();
+    const double angle = rng.unit() * 6.283185307179586;
+    const float length = 4.0f * size;
+    set.rays.push_back({start, {start.x + length * float(std::cos(angle)), start.y + length * float(std::sin(angle))}});
+  }
+  return set;
+}
+
+RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries, const RunPlan& plan) {
+  RunResult result;
+  result.scene = sim.scenario();
+  result.count = sim.circles().size();
+  result.structure = info.name;
+  result.peer = info.peer;
+
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    result.status = RunStatus::Failed;
+    result.reason = std::string("pipe: ") + std::strerror(errno);
+    return result;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const auto start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    result.status = RunStatus::Failed;
+    result.reason = std::string("fork: ") + std::strerror(errno);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return result;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    Reporter report(fds[1]);
+    // The cap counts CPU time, which neighbours on a shared machine do not inflate; SIGXCPU ends the run.
+    const rlim_t cpuSeconds = static_cast<rlim_t>(std::ceil(plan.timeCapSeconds));
+    const rlimit cpuLimit{cpuSeconds, cpuSeconds + 5};
+    ::setrlimit(RLIMIT_CPU, &cpuLimit);
+    if (plan.memoryCapGiB > 0) {
+      const rlim_t bytes = static_cast<rlim_t>(plan.memoryCapGiB * 1024.0 * 1024.0 * 1024.0);
+      const rlimit limit{bytes, bytes};
+      ::setrlimit(RLIMIT_AS, &limit);
+    }
+    int code = 0;
+    try {
+      Simulation copy = sim;  // stepping needs a mutable simulation; the caller's stays at the shared start
+      measureInChild(info, copy, queries, plan, report);
+    } catch (const std::bad_alloc&) {
+      report.line("error out of memory");
+      code = 1;
+    } catch (const std::exception& e) {
+      report.line(std::string("error ") + e.what());
+      code = 1;
+    }
+    ::close(fds[1]);
+    ::_exit(code);
+  }
+
+  ::close(fds[1]);
+  std::string buffer, phase = "start", error;
+  int framesDone = 0;
+  bool done = false, timedOut = false;
+  // A wall-clock backstop for a run that stops using CPU (blocked) or a machine that is far too busy.
+  const double wallCapSeconds = 4.0 * plan.timeCapSeconds + 30.0;
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wallCapSeconds));
+  char chunk[65536];
+  while (true) {
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      timedOut = true;
+      break;
+    }
+    const int waitMs = static_cast<int>(std::min<double>(1000.0, msBetween(now, deadline) + 1.0));
+    pollfd pfd{fds[0], POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, waitMs);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t got = ::read(fds[0], chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // the child closed its end
+    buffer.append(chunk, static_cast<std::size_t>(got));
+    std::size_t newline;
+    while ((newline = buffer.find('\n')) != std::string::npos) {
+      applyLine(buffer.substr(0, newline), result, phase, framesDone, error, done);
+      buffer.erase(0, newline + 1);
+    }
+  }
+  if (timedOut) ::kill(pid, SIGKILL);
+  ::close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  result.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  if (done && !timedOut) {
+    result.status = RunStatus::Ok;
+    return result;
+  }
+  std::string where = "during " + phase;
+  if (phase == "frames") where += " (" + std::to_string(framesDone) + " of " + std::to_string(plan.frames) + " timed frames done)";
+  if (timedOut) {
+    result.status = RunStatus::Skipped;
+    result.reason = "stopped after " + describeSeconds(wallCapSeconds) + " of wall-clock time " + where;
+  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) {
+    result.status = RunStatus::Skipped;
+    result.reason = "stopped at the " + describeSeconds(plan.timeCapSeconds) + " CPU time cap " + where;
+  } else if (error == "out of memory") {
+    result.status = RunStatus::Skipped;
+    result.reason = "out of memory " + where;
+  } else if (!error.empty()) {
+    result.status = RunStatus::Failed;
+    result.reason = "exception " + where + ": " + error;
+  } else if (WIFSIGNALED(status)) {
+    result.status = RunStatus::Failed;
+    result.reason = std::string("killed by signal ") + strsignal(WTERMSIG(status)) + " " + where;
+  } else {
+    result.status = RunStatus::Failed;
+    result.reason = "ended without a result " + where;
+  }
+  return result;
+}
+
+}  // namespace st::bench
