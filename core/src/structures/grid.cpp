@@ -222,51 +222,17 @@ class HashedGrid final : public SpatialIndex {
       traceCandidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
     };
-    const double reach = maxRegularRadius_;
-    const CellTable& table = lists_.table();
     const std::vector<Node>& nodes = lists_.nodes();
-    const Box bounds{{std::min(segment.start.x, segment.end.x), std::min(segment.start.y, segment.end.y)},
-                     {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}};
-    const CellRange range = centreRange(map_, bounds.min.x, bounds.min.y, bounds.max.x, bounds.max.y, reach);
-    auto scan = [&](std::uint32_t slot) {
-      ++counters_.nodesVisited;
-      if (tracing()) traceVisit(slotInfo(slot));
-      lists_.forEachInCell(slot, [&](std::uint32_t n) { hitTest(nodes[n].id, nodes[n].circle); });
-    };
-    // Walk the rows the thick segment crosses, each over the columns it can touch there; fall back to the
-    // occupied cells when that would enumerate more cells than are occupied.
-    const double budget = 2.0 * double(table.used()) + 64.0;
-    std::vector<CellRange>& rows = rowScratch_;
-    rows.clear();
-    double cellsToVisit = 0.0;
-    if (double(range.y1) - range.y0 + 1 <= budget) {
-      forEachRowOfSegment(map_, segment, reach, range.y0, range.y1, [&](std::int32_t row, std::int32_t a, std::int32_t b) {
-        a = std::max(a, range.x0);
-        b = std::min(b, range.x1);
-        if (a > b) return;
-        rows.push_back({a, row, b, row});
-        cellsToVisit += double(b) - a + 1;
-      });
-    } else {
-      cellsToVisit = budget + 1.0;
-    }
-    if (cellsToVisit <= budget) {
-      for (const CellRange& r : rows) {
-        for (std::int64_t x = r.x0; x <= r.x1; ++x) {
-          const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
-          if (slot != kNone) scan(slot);
-        }
-      }
-    } else {
-      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-        if (!table.occupied(slot) || !range.contains(table[slot].x, table[slot].y)) continue;
-        if (!cellMayMeetSegment(slot, segment, reach)) {
+    visitSegmentCells(
+        lists_.table(), map_, segment, maxRegularRadius_, rowScratch_,
+        [&](std::uint32_t slot) {
+          ++counters_.nodesVisited;
+          if (tracing()) traceVisit(slotInfo(slot));
+          lists_.forEachInCell(slot, [&](std::uint32_t n) { hitTest(nodes[n].id, nodes[n].circle); });
+        },
+        [&](std::uint32_t slot) {
           if (tracing()) tracePrune(slotInfo(slot), "cell farther than the largest radius from the ray");
-          continue;
-        }
-        scan(slot);
-      }
-    }
+        });
     for (ItemId id : oversize_) hitTest(id, circle(id));
   }
 
@@ -480,61 +446,17 @@ class HashedGrid final : public SpatialIndex {
 
   // -- scanning ---------------------------------------------------------------------------------------------
 
-  /// A cell's region in world coordinates, widened by far more than the rounding of the membership test
-  /// (floor(v * inverse) can place a centre a few ulps outside the nominal box).
-  struct CellBounds {
-    double x0, y0, x1, y1;
-  };
   CellBounds cellBounds(std::uint32_t slot) const {
-    const std::int32_t x = lists_.table()[slot].x, y = lists_.table()[slot].y;
-    const double m = (std::max(std::fabs(double(x)), std::fabs(double(y))) + 2.0) * map_.size * 1e-9;
-    return {map_.cellMin(x) - m, map_.cellMin(y) - m, map_.cellMin(x) + map_.size + m, map_.cellMin(y) + map_.size + m};
+    return grid_detail::cellBounds(map_, lists_.table()[slot].x, lists_.table()[slot].y);
   }
 
   NodeInfo slotInfo(std::uint32_t slot) const {
     return cellInfo(map_, lists_.table()[slot].x, lists_.table()[slot].y, 0, lists_.cellSize(slot));
   }
 
-  /// Whether a cell widened by `reach` may meet the segment (slab clipping in double, conservative).
-  bool cellMayMeetSegment(std::uint32_t slot, const Segment& s, double reach) const {
-    const CellBounds cell = cellBounds(slot);
-    const double pad = reach * (1.0 + kRangeSlack) +
-                       (std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)) * kRangeSlack;
-    const double lo[2] = {cell.x0 - pad, cell.y0 - pad};
-    const double hi[2] = {cell.x1 + pad, cell.y1 + pad};
-    const double from[2] = {s.start.x, s.start.y};
-    const double d[2] = {double(s.end.x) - s.start.x, double(s.end.y) - s.start.y};
-    double t0 = 0.0, t1 = 1.0;
-    for (int axis = 0; axis < 2; ++axis) {
-      if (d[axis] == 0.0) {
-        if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
-        continue;
-      }
-      double ta = (lo[axis] - from[axis]) / d[axis], tb = (hi[axis] - from[axis]) / d[axis];
-      if (ta > tb) std::swap(ta, tb);
-      t0 = std::max(t0, ta);
-      t1 = std::min(t1, tb);
-    }
-    return t0 <= t1 + 1e-12;
-  }
-
-  /// Calls fn(slot) for every occupied cell in `range`: by lookup when the range is small, by walking the
-  /// table when the range holds more cells than are occupied.
   template <class Fn>
   void visitRange(const CellRange& range, Fn&& fn) const {
-    const CellTable& table = lists_.table();
-    if (range.count() > 2.0 * double(table.used()) + 16.0) {
-      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-        if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
-      }
-      return;
-    }
-    for (std::int64_t y = range.y0; y <= range.y1; ++y) {
-      for (std::int64_t x = range.x0; x <= range.x1; ++x) {
-        const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
-        if (slot != kNone) fn(slot);
-      }
-    }
+    grid_detail::visitRange(lists_.table(), range, fn);
   }
 
   /// Tests every item of one cell with `predicate`.

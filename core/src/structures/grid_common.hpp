@@ -124,7 +124,19 @@ struct GridShape {
   std::uint32_t windowWidth = 0;   ///< window columns
   std::uint32_t windowHeight = 0;  ///< window rows
   double largestDiameter = 0.0;    ///< the reference diameter (largest among the items)
+  double extent = 0.0;             ///< largest absolute centre coordinate
+  Box region;                      ///< the region the window covers (the hint, else the items' span)
 };
+
+/// Makes the hash window of `shape` the cells of `region` (for its cell size) plus one cell of margin.
+inline void setWindow(GridShape& shape, const Box& region) {
+  const std::int64_t x0 = std::int64_t(shape.map.cellOf(region.min.x)) - 1, y0 = std::int64_t(shape.map.cellOf(region.min.y)) - 1;
+  const std::int64_t x1 = std::int64_t(shape.map.cellOf(region.max.x)) + 1, y1 = std::int64_t(shape.map.cellOf(region.max.y)) + 1;
+  shape.originX = static_cast<std::int32_t>(std::max<std::int64_t>(x0, -kCellLimit));
+  shape.originY = static_cast<std::int32_t>(std::max<std::int64_t>(y0, -kCellLimit));
+  shape.windowWidth = static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - shape.originX + 1, std::int64_t(1) << 31));
+  shape.windowHeight = static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - shape.originY + 1, std::int64_t(1) << 31));
+}
 
 /// Cell size = `cellSize` if positive, else `cellScale` x the largest diameter; items that are all points
 /// get about one item per cell over their span. The window is the region `hint` (else the items' span)
@@ -146,13 +158,9 @@ inline GridShape shapeFor(std::span<const Item> items, double cellSize, double c
   cell = std::max({cell, extent * 0x1.0p-28, 1e-30});
   shape.map.size = cell * kCellPadding;
   shape.map.inverse = 1.0 / shape.map.size;
-  const Box region = hint ? *hint : span;
-  const std::int64_t x0 = std::int64_t(shape.map.cellOf(region.min.x)) - 1, y0 = std::int64_t(shape.map.cellOf(region.min.y)) - 1;
-  const std::int64_t x1 = std::int64_t(shape.map.cellOf(region.max.x)) + 1, y1 = std::int64_t(shape.map.cellOf(region.max.y)) + 1;
-  shape.originX = static_cast<std::int32_t>(std::max<std::int64_t>(x0, -kCellLimit));
-  shape.originY = static_cast<std::int32_t>(std::max<std::int64_t>(y0, -kCellLimit));
-  shape.windowWidth = static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - shape.originX + 1, std::int64_t(1) << 31));
-  shape.windowHeight = static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - shape.originY + 1, std::int64_t(1) << 31));
+  shape.extent = extent;
+  shape.region = hint ? *hint : span;
+  setWindow(shape, shape.region);
   return shape;
 }
 
@@ -745,6 +753,109 @@ class CellLists {
   std::size_t live_ = 0;
   bool sorted_ = true;
 };
+
+// ---------------------------------------------------------------------------------------------------------
+// Query helpers for one grid
+// ---------------------------------------------------------------------------------------------------------
+
+/// A cell's region in world coordinates, widened by far more than the rounding of the membership test
+/// (floor(v * inverse) can place a centre a few ulps outside the nominal box).
+struct CellBounds {
+  double x0 = 0;  ///< left
+  double y0 = 0;  ///< bottom
+  double x1 = 0;  ///< right
+  double y1 = 0;  ///< top
+};
+
+/// The widened region of cell (x, y).
+inline CellBounds cellBounds(const CellMapping& map, std::int32_t x, std::int32_t y) {
+  const double m = (std::max(std::fabs(double(x)), std::fabs(double(y))) + 2.0) * map.size * 1e-9;
+  return {map.cellMin(x) - m, map.cellMin(y) - m, map.cellMin(x) + map.size + m, map.cellMin(y) + map.size + m};
+}
+
+/// Whether a cell's region widened by `reach` may meet the segment (slab clipping in double, conservative).
+inline bool cellMayMeetSegment(const CellMapping& map, std::int32_t x, std::int32_t y, const Segment& s, double reach) {
+  const CellBounds cell = cellBounds(map, x, y);
+  const double pad = reach * (1.0 + kRangeSlack) +
+                     (std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)) * kRangeSlack;
+  const double lo[2] = {cell.x0 - pad, cell.y0 - pad};
+  const double hi[2] = {cell.x1 + pad, cell.y1 + pad};
+  const double from[2] = {s.start.x, s.start.y};
+  const double d[2] = {double(s.end.x) - s.start.x, double(s.end.y) - s.start.y};
+  double t0 = 0.0, t1 = 1.0;
+  for (int axis = 0; axis < 2; ++axis) {
+    if (d[axis] == 0.0) {
+      if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
+      continue;
+    }
+    double ta = (lo[axis] - from[axis]) / d[axis], tb = (hi[axis] - from[axis]) / d[axis];
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+  }
+  return t0 <= t1 + 1e-12;
+}
+
+/// Calls fn(slot) for every occupied cell of `table` in `range`: by lookup when the range is small, by
+/// walking the table when the range holds more cells than are occupied.
+template <class Fn>
+void visitRange(const CellTable& table, const CellRange& range, Fn&& fn) {
+  if (range.count() > 2.0 * double(table.used()) + 16.0) {
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+      if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
+    }
+    return;
+  }
+  for (std::int64_t y = range.y0; y <= range.y1; ++y) {
+    for (std::int64_t x = range.x0; x <= range.x1; ++x) {
+      const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
+      if (slot != kNone) fn(slot);
+    }
+  }
+}
+
+/// Calls visit(slot) for every occupied cell that may hold the centre of a circle of radius <= `reach`
+/// the segment meets, and prune(slot) for occupied cells of the segment's bounding range it skips. Walks
+/// the rows the thick segment crosses, each over the columns it can touch there, or the occupied cells when
+/// that would enumerate more cells than are occupied. `rows` is the caller's scratch.
+template <class Visit, class Prune>
+void visitSegmentCells(const CellTable& table, const CellMapping& map, const Segment& segment, double reach,
+                       std::vector<CellRange>& rows, Visit&& visit, Prune&& prune) {
+  const double loX = std::min(segment.start.x, segment.end.x), hiX = std::max(segment.start.x, segment.end.x);
+  const double loY = std::min(segment.start.y, segment.end.y), hiY = std::max(segment.start.y, segment.end.y);
+  const CellRange range = centreRange(map, loX, loY, hiX, hiY, reach);
+  const double budget = 2.0 * double(table.used()) + 64.0;
+  rows.clear();
+  double cellsToVisit = 0.0;
+  if (double(range.y1) - range.y0 + 1 <= budget) {
+    forEachRowOfSegment(map, segment, reach, range.y0, range.y1, [&](std::int32_t row, std::int32_t a, std::int32_t b) {
+      a = std::max(a, range.x0);
+      b = std::min(b, range.x1);
+      if (a > b) return;
+      rows.push_back({a, row, b, row});
+      cellsToVisit += double(b) - a + 1;
+    });
+  } else {
+    cellsToVisit = budget + 1.0;
+  }
+  if (cellsToVisit <= budget) {
+    for (const CellRange& r : rows) {
+      for (std::int64_t x = r.x0; x <= r.x1; ++x) {
+        const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
+        if (slot != kNone) visit(slot);
+      }
+    }
+    return;
+  }
+  for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+    if (!table.occupied(slot) || !range.contains(table[slot].x, table[slot].y)) continue;
+    if (cellMayMeetSegment(map, table[slot].x, table[slot].y, segment, reach)) {
+      visit(slot);
+    } else {
+      prune(slot);
+    }
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Pair output

@@ -379,19 +379,7 @@ class ReplicatedGrid final : public SpatialIndex {
 
   template <class Fn>
   void visitRange(const CellRange& range, Fn&& fn) const {
-    const CellTable& table = lists_.table();
-    if (range.count() > 2.0 * double(table.used()) + 16.0) {
-      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-        if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
-      }
-      return;
-    }
-    for (std::int64_t y = range.y0; y <= range.y1; ++y) {
-      for (std::int64_t x = range.x0; x <= range.x1; ++x) {
-        const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
-        if (slot != kNone) fn(slot);
-      }
-    }
+    grid_detail::visitRange(lists_.table(), range, fn);
   }
 
   // -- building and moving copies ---------------------------------------------------------------------------

@@ -1,0 +1,529 @@
+// hgrid: the hierarchical spatial hash one commenter suggests for circles of many sizes (comments on seed
+// 003): hashed grids composed like a mipmap, each level's cells twice the size of the level below. A circle
+// lives in the one level whose cells match its size, so within a level every circle is at most a cell
+// across and pairs lie in neighbouring cells, exactly as in a plain grid; across levels, a circle only has
+// to look up the few coarser cells around its own. Empty levels hold nothing and cost nothing.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "grid_common.hpp"
+#include "spheretest/structures.hpp"
+
+namespace st {
+namespace {
+
+using namespace grid_detail;
+
+/// Level exponents: a level's fit size is the reference size times 2^exponent.
+constexpr int kMinExponent = -128;
+constexpr int kMaxExponent = 127;
+/// Smallest reference size, so that the coarsest exponent still fits the largest accepted circle.
+constexpr double kMinReference = 1e-20;
+
+class HierarchicalGrid final : public SpatialIndex {
+ public:
+  HierarchicalGrid() : SpatialIndex("hgrid") {
+    addParam({"cell_scale", "fit size of the level of the largest circles, as a multiple of their diameter", 1.0, 0.25,
+              16.0, false});
+    addParam({"cell_size", "fit size of that level in world units; 0 = cell_scale x the largest diameter", 0.0, 0.0,
+              1e15, false});
+    addParam({"rebuild_fraction",
+              "share of the items one update batch must move for it to re-sort every level instead of moving "
+              "items one by one",
+              0.25, 0.0, 1.0, false});
+    levelIndex_.fill(-1);
+  }
+
+  std::string_view description() const override {
+    return "Hierarchical spatial hash (comments on seed 003): hashed grids like the mipmap levels of a texture, "
+           "each level's cells twice the size of the level below. The reference level fits the largest circle "
+           "(cell_scale x its diameter, or cell_size); a circle goes to the level whose fit size is the "
+           "smallest power-of-two multiple not below its diameter, so a level only holds circles between half a "
+           "cell and a cell across, and circles that grow later simply open coarser levels. Only non-empty "
+           "levels exist. Every level is a grid of its own (the same hashed, sorted lists as grid), so "
+           "like-sized circles cost exactly a plain grid; pair finding checks each level against itself and, "
+           "for every occupied cell, against the few cells of each coarser level within reach (never the "
+           "finer ones), so a few huge circles add a few coarse cells instead of making every cell huge. "
+           "Queries visit each level with that level's largest radius. Moves are O(1) within a level and a "
+           "move between levels when a circle changes size; whole frames re-sort each level by cell in O(n).";
+  }
+
+  void visitNodes(const NodeVisitor& visitor) const override {
+    for (const Level& level : levels_) {
+      const CellTable& table = level.lists.table();
+      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+        if (table.occupied(slot)) visitor(slotInfo(level, slot));
+      }
+    }
+  }
+
+  IndexStats stats() const override {
+    IndexStats st;
+    st.memoryBytes = tableBytes() + index_.capacity() * sizeof(std::uint32_t) + levels_.capacity() * sizeof(Level) +
+                     moving_.capacity() * sizeof(Moving) + members_.capacity() * sizeof(std::uint32_t);
+    for (const Level& level : levels_) {
+      st.nodes += level.lists.table().used();
+      st.memoryBytes += level.lists.memoryBytes();
+    }
+    st.maxDepth = levels_.empty() ? 0 : levels_.back().exponent - levels_.front().exponent;
+    return st;
+  }
+
+  void extra(ExtraCounters& out) const override {
+    out.push_back({"levels", double(levels_.size())});
+    out.push_back({"reference_fit_size", reference_});
+    out.push_back({"finest_fit_size", levels_.empty() ? 0.0 : fit(levels_.front().exponent)});
+    out.push_back({"coarsest_fit_size", levels_.empty() ? 0.0 : fit(levels_.back().exponent)});
+    // Coarsest first, as visitNodes' depths count.
+    for (std::size_t k = 0; k < levels_.size() && k < 8; ++k) {
+      const Level& level = levels_[levels_.size() - 1 - k];
+      out.push_back({"level" + std::to_string(k) + "_items", double(level.lists.liveNodes())});
+      out.push_back({"level" + std::to_string(k) + "_cells", double(level.lists.table().used())});
+    }
+    out.push_back({"last_pairs_cross_level_cells", double(lastCrossCells_)});
+    out.push_back({"last_pairs_cross_level_candidates", double(lastCrossCandidates_)});
+    out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
+    out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
+  }
+
+ protected:
+  void onParamChanged(std::string_view key) override {
+    if (key == "rebuild_fraction") return;
+    rebuildFromTable();
+  }
+
+  // -- mutation -----------------------------------------------------------------------------------------
+
+  void doBuild(std::span<const Item> items) override {
+    const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
+    reference_ = std::max(shape.map.size / kCellPadding, kMinReference);
+    region_ = shape.region;
+    // The finest level keeps the items' extent well inside the cell-index clamp; smaller circles (points
+    // included) share it.
+    minExponent_ = kMinExponent;
+    while (minExponent_ < kMaxExponent && fit(minExponent_) * 0x1.0p28 < shape.extent) ++minExponent_;
+    levels_.clear();
+    levelIndex_.fill(-1);
+    for (const Item& item : items) {
+      Level& level = levels_[levelFor(levelOf(item.circle.radius))];
+      level.lists.nodes().push_back(Node{item.circle, item.id});
+    }
+    for (Level& level : levels_) sortLevel(level, level.lists.nodes().size() * 2 / 3);
+  }
+
+  void doInsert(ItemId id, const Circle& c) override {
+    if (levels_.empty()) {
+      rebuildFromTable();  // the first item sets the reference size
+      return;
+    }
+    ensureIndex();
+    Level& level = levels_[levelFor(levelOf(c.radius))];
+    index_[id] = level.lists.link(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y), id, c);
+    level.maxRadius = std::max(level.maxRadius, c.radius);
+    ++counters_.nodesVisited;
+  }
+
+  void doUpdate(ItemId id, const Circle& old, const Circle& c) override {
+    ensureIndex();
+    moveOne(id, old, c);
+  }
+
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
+    const double share = size() ? double(ids.size()) / double(size()) : 0.0;
+    lastBatchRebuilt_ = !ids.empty() && share >= param("rebuild_fraction");
+    if (lastBatchRebuilt_) {
+      resortAll();
+      return;
+    }
+    ensureIndex();
+    for (std::size_t i = 0; i < ids.size(); ++i) moveOne(ids[i], old[i], circle(ids[i]));
+  }
+
+  void doRemove(ItemId id, const Circle& c) override {
+    ensureIndex();
+    const int at = levelIndex_[slotOfExponent(levelOf(c.radius))];
+    Level& level = levels_[at];
+    level.lists.unlink(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y), index_[id]);
+    index_[id] = kNone;
+    if (level.lists.liveNodes() == 0) dropLevel(at);
+    ++counters_.nodesVisited;
+  }
+
+  void doClear() override {
+    levels_.clear();
+    levelIndex_.fill(-1);
+    std::vector<std::uint32_t>().swap(index_);
+    indexValid_ = false;
+  }
+
+  // -- queries ------------------------------------------------------------------------------------------
+
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    queryAround(p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+  }
+
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    queryAround(query.center, query.radius, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+  }
+
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    for (const Level& level : levels_) {
+      const double reach = level.maxRadius;
+      const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+      const CellRange range = centreRange(level.shape.map, box.min.x, box.min.y, box.max.x, box.max.y, reach);
+      visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+        const CellBounds cell = cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
+        const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
+        const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
+        if (gapX * gapX + gapY * gapY > limit * limit) {
+          if (tracing()) tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the box");
+          return;
+        }
+        scanCell(level, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+      });
+    }
+  }
+
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    const Vec2 delta = segment.end - segment.start;
+    for (const Level& level : levels_) {
+      const std::vector<Node>& nodes = level.lists.nodes();
+      visitSegmentCells(
+          level.lists.table(), level.shape.map, segment, level.maxRadius, rows_,
+          [&](std::uint32_t slot) {
+            ++counters_.nodesVisited;
+            if (tracing()) traceVisit(slotInfo(level, slot));
+            level.lists.forEachInCell(slot, [&](std::uint32_t n) {
+              ++counters_.candidates;
+              float t = 0.0f;
+              const bool hit = segmentHitsCircle(segment, nodes[n].circle, t);
+              traceCandidate(nodes[n].id, hit);
+              if (hit) out.push_back({nodes[n].id, t, segment.start + delta * t});
+            });
+          },
+          [&](std::uint32_t slot) {
+            if (tracing()) tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
+          });
+    }
+  }
+
+  void doFindPairs(std::vector<Pair>& out) override {
+    PairWriter writer(out);
+    std::uint64_t candidates = 0, visited = 0;
+    // Each level against itself: a plain grid scan (every circle there is at most a cell across).
+    for (const Level& level : levels_) {
+      const int reach = std::min(level.shape.map.reachFor(2.0 * level.maxRadius), kMaxReach);
+      if (level.lists.sorted()) {
+        sortedGridPairs(level.lists, reach, writer, candidates, visited);
+      } else {
+        linkedGridPairs(level.lists, reach, writer, candidates, visited);
+      }
+    }
+    // Each level against every coarser one, cell by cell: the coarse cells within reach of a fine cell.
+    std::uint64_t crossCandidates = 0, crossCells = 0;
+    for (std::size_t fine = 0; fine < levels_.size(); ++fine) {
+      for (std::size_t coarse = fine + 1; coarse < levels_.size(); ++coarse) {
+        crossLevelPairs(levels_[fine], levels_[coarse], writer, crossCandidates, crossCells);
+      }
+    }
+    lastCrossCandidates_ = crossCandidates;
+    lastCrossCells_ = crossCells;
+    counters_.candidates += candidates + crossCandidates;
+    counters_.nodesVisited += visited + crossCells;
+  }
+
+  // -- validation ---------------------------------------------------------------------------------------
+
+  std::string doValidate() const override {
+    std::vector<std::uint8_t> seen(idCapacity(), 0);
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+      const Level& level = levels_[k];
+      const std::string where = "hgrid level " + std::to_string(level.exponent) + ": ";
+      if (k > 0 && levels_[k - 1].exponent >= level.exponent) return "hgrid: levels are not in ascending order";
+      if (levelIndex_[slotOfExponent(level.exponent)] != int(k)) return "hgrid: level index is stale";
+      if (level.lists.liveNodes() == 0) return where + "an empty level is kept";
+      if (std::string problem = level.lists.checkLayout(); !problem.empty()) return where + problem;
+      const CellTable& table = level.lists.table();
+      const std::vector<Node>& nodes = level.lists.nodes();
+      std::string problem;
+      for (std::uint32_t slot = 0; slot < table.capacity() && problem.empty(); ++slot) {
+        if (!table.occupied(slot)) continue;
+        level.lists.forEachInCell(slot, [&](std::uint32_t n) {
+          const Node& node = nodes[n];
+          if (!problem.empty()) return;
+          if (!contains(node.id)) {
+            problem = where + "a node holds absent item " + std::to_string(node.id);
+          } else if (!(node.circle == circle(node.id))) {
+            problem = where + "item " + std::to_string(node.id) + " has a stale circle";
+          } else if (levelOf(node.circle.radius) != level.exponent) {
+            problem = where + "item " + std::to_string(node.id) + " belongs to level " + std::to_string(levelOf(node.circle.radius));
+          } else if (level.shape.map.cellOf(node.circle.center.x) != table[slot].x ||
+                     level.shape.map.cellOf(node.circle.center.y) != table[slot].y) {
+            problem = where + "item " + std::to_string(node.id) + " is in a cell other than its centre's";
+          } else if (node.circle.radius > level.maxRadius) {
+            problem = where + "the largest-radius bound is stale";
+          } else if (seen[node.id]++) {
+            problem = "hgrid: item " + std::to_string(node.id) + " is stored twice";
+          }
+        });
+      }
+      if (!problem.empty()) return problem;
+    }
+    std::string problem;
+    forEachItem([&](ItemId id, const Circle&) {
+      if (problem.empty() && !seen[id]) problem = "hgrid: item " + std::to_string(id) + " is stored nowhere";
+    });
+    if (!problem.empty()) return problem;
+    if (indexValid_) {
+      for (const Level& level : levels_) {
+        const std::vector<Node>& nodes = level.lists.nodes();
+        for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+          if (nodes[n].id != kDeadId && index_[nodes[n].id] != n) return "hgrid: id index is stale";
+        }
+      }
+    }
+    return {};
+  }
+
+ private:
+  /// One non-empty level: a hashed grid whose cells fit circles of diameter up to fit(exponent).
+  struct Level {
+    int exponent = 0;      ///< fit size = reference x 2^exponent
+    GridShape shape;       ///< cell size and hash window
+    CellLists lists;       ///< the level's cells
+    float maxRadius = 0;   ///< bound of the radii stored here (exact after a sort)
+  };
+
+  /// A node leaving its level during a whole-frame re-sort.
+  struct Moving {
+    Node node;
+    int exponent;
+  };
+
+  double fit(int exponent) const { return std::ldexp(reference_, exponent); }
+  static std::size_t slotOfExponent(int exponent) { return static_cast<std::size_t>(exponent - kMinExponent); }
+
+  /// The level of a circle: the smallest exponent whose fit size is at least its diameter (the finest
+  /// level for anything smaller).
+  int levelOf(float radius) const {
+    const double diameter = 2.0 * double(radius);
+    if (diameter <= fit(minExponent_)) return minExponent_;
+    int e = 0;
+    std::frexp(diameter / reference_, &e);
+    e = std::clamp(e, minExponent_, kMaxExponent);
+    while (e < kMaxExponent && diameter > fit(e)) ++e;
+    while (e > minExponent_ && diameter <= fit(e - 1)) --e;
+    return e;
+  }
+
+  /// Index of the level with this exponent, created (empty) if missing.
+  int levelFor(int exponent) {
+    const int existing = levelIndex_[slotOfExponent(exponent)];
+    if (existing >= 0) return existing;
+    Level level;
+    level.exponent = exponent;
+    level.shape.map.size = fit(exponent) * kCellPadding;
+    level.shape.map.inverse = 1.0 / level.shape.map.size;
+    setWindow(level.shape, region_);
+    level.lists.table().configureHash(false, level.shape.originX, level.shape.originY, level.shape.windowWidth,
+                                      level.shape.windowHeight);
+    const auto at = std::lower_bound(levels_.begin(), levels_.end(), exponent,
+                                     [](const Level& l, int e) { return l.exponent < e; });
+    levels_.insert(at, std::move(level));
+    reindexLevels();
+    return levelIndex_[slotOfExponent(exponent)];
+  }
+
+  void dropLevel(int at) {
+    levels_.erase(levels_.begin() + at);
+    reindexLevels();
+  }
+
+  void reindexLevels() {
+    levelIndex_.fill(-1);
+    for (std::size_t k = 0; k < levels_.size(); ++k) levelIndex_[slotOfExponent(levels_[k].exponent)] = static_cast<std::int16_t>(k);
+  }
+
+  /// Sorts one level by cell (its nodes hold their current circles).
+  void sortLevel(Level& level, std::size_t expectedCells) {
+    indexValid_ = false;  // the sort borrows the id index's buffer
+    float largest = 0.0f;
+    const CellMapping map = level.shape.map;
+    auto cellOf = [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {
+      largest = std::max(largest, node.circle.radius);
+      x = map.cellOf(node.circle.center.x);
+      y = map.cellOf(node.circle.center.y);
+      return true;
+    };
+    CellTable& table = level.lists.table();
+    table.configureHash(table.scrambled(), level.shape.originX, level.shape.originY, level.shape.windowWidth,
+                        level.shape.windowHeight);
+    if (!level.lists.sort(cellOf, expectedCells, index_, departed_)) {
+      largest = 0.0f;
+      table.configureHash(true, level.shape.originX, level.shape.originY, level.shape.windowWidth, level.shape.windowHeight);
+      level.lists.sort(cellOf, expectedCells, index_, departed_);
+    }
+    level.maxRadius = largest;
+  }
+
+  /// Whole-frame path: refresh every node's circle from the item table, move the nodes whose circle
+  /// changed level, then sort every level by cell.
+  void resortAll() {
+    moving_.clear();
+    for (Level& level : levels_) {
+      std::vector<Node>& nodes = level.lists.nodes();
+      const std::size_t total = nodes.size();
+      const std::size_t ids = idCapacity();
+      const Circle* table = ids ? &circle(0) : nullptr;
+      // The item table is indexed by id and ids are spread over space: gather in a tight loop, ahead.
+      for (std::size_t i = 0; i < total; ++i) {
+        if (i + 32 < total && nodes[i + 32].id < ids) __builtin_prefetch(table + nodes[i + 32].id);
+        if (nodes[i].id < ids) nodes[i].circle = table[nodes[i].id];
+      }
+      // A circle stays while its diameter is within (fit(e - 1), fit(e)] (anything small in the finest).
+      const double lower = level.exponent == minExponent_ ? -1.0 : fit(level.exponent - 1);
+      const double upper = fit(level.exponent);
+      for (Node& node : nodes) {
+        if (node.id == kDeadId) continue;
+        const double diameter = 2.0 * double(node.circle.radius);
+        if (diameter > lower && diameter <= upper) continue;
+        moving_.push_back({node, levelOf(node.circle.radius)});
+        node.id = kDeadId;
+      }
+    }
+    for (const Moving& m : moving_) levels_[levelFor(m.exponent)].lists.nodes().push_back(m.node);
+    for (std::size_t k = 0; k < levels_.size();) {
+      Level& level = levels_[k];
+      sortLevel(level, level.lists.table().used());
+      if (level.lists.liveNodes() == 0) {
+        dropLevel(static_cast<int>(k));
+      } else {
+        counters_.nodesVisited += level.lists.table().used();
+        ++k;
+      }
+    }
+  }
+
+  /// Builds the id -> node index (within each item's level) when a single-item operation needs it.
+  void ensureIndex() {
+    if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNone);
+    if (indexValid_) return;
+    std::fill(index_.begin(), index_.end(), kNone);
+    for (const Level& level : levels_) {
+      const std::vector<Node>& nodes = level.lists.nodes();
+      for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+        if (nodes[n].id != kDeadId) index_[nodes[n].id] = n;
+      }
+    }
+    indexValid_ = true;
+  }
+
+  void moveOne(ItemId id, const Circle& old, const Circle& c) {
+    const int from = levelOf(old.radius), to = levelOf(c.radius);
+    ++counters_.nodesVisited;
+    const int at = levelIndex_[slotOfExponent(from)];
+    Level& level = levels_[at];
+    const CellMapping& map = level.shape.map;
+    const std::int32_t x0 = map.cellOf(old.center.x), y0 = map.cellOf(old.center.y);
+    if (from == to) {
+      const std::int32_t x1 = map.cellOf(c.center.x), y1 = map.cellOf(c.center.y);
+      if (x0 != x1 || y0 != y1) level.lists.relink(x0, y0, x1, y1, index_[id]);
+      level.lists.nodes()[index_[id]].circle = c;
+      level.maxRadius = std::max(level.maxRadius, c.radius);
+      return;
+    }
+    level.lists.unlink(x0, y0, index_[id]);
+    if (level.lists.liveNodes() == 0) dropLevel(at);
+    Level& target = levels_[levelFor(to)];
+    index_[id] = target.lists.link(target.shape.map.cellOf(c.center.x), target.shape.map.cellOf(c.center.y), id, c);
+    target.maxRadius = std::max(target.maxRadius, c.radius);
+  }
+
+  // -- scanning ---------------------------------------------------------------------------------------------
+
+  NodeInfo slotInfo(const Level& level, std::uint32_t slot) const {
+    const CellTable& table = level.lists.table();
+    return cellInfo(level.shape.map, table[slot].x, table[slot].y, levels_.back().exponent - level.exponent,
+                    level.lists.cellSize(slot));
+  }
+
+  template <class Predicate>
+  void scanCell(const Level& level, std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
+    const std::vector<Node>& nodes = level.lists.nodes();
+    ++counters_.nodesVisited;
+    if (tracing()) traceVisit(slotInfo(level, slot));
+    level.lists.forEachInCell(slot, [&](std::uint32_t n) {
+      ++counters_.candidates;
+      const bool hit = predicate(nodes[n].circle);
+      traceCandidate(nodes[n].id, hit);
+      if (hit) out.push_back(nodes[n].id);
+    });
+  }
+
+  /// Point and circle queries: in each level, the cells within radius + that level's largest radius.
+  template <class Predicate>
+  void queryAround(Vec2 centre, double radius, std::vector<ItemId>& out, Predicate&& predicate) {
+    for (const Level& level : levels_) {
+      const double reach = radius + level.maxRadius;
+      const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+      const CellRange range = centreRange(level.shape.map, centre.x, centre.y, centre.x, centre.y, reach);
+      visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+        const CellBounds cell = cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
+        if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
+          if (tracing()) tracePrune(slotInfo(level, slot), "cell farther than query radius + its level's largest radius");
+          return;
+        }
+        scanCell(level, slot, out, predicate);
+      });
+    }
+  }
+
+  /// Pairs between a finer and a coarser level: for each occupied fine cell, the coarse cells that can
+  /// hold the centre of a circle within reach of any centre in it (the fine cell widened by both levels'
+  /// largest radii); every fine item there is tested against every coarse item.
+  void crossLevelPairs(const Level& fine, const Level& coarse, PairWriter& writer, std::uint64_t& candidates,
+                       std::uint64_t& cells) {
+    const CellTable& fineTable = fine.lists.table();
+    const CellTable& coarseTable = coarse.lists.table();
+    const std::vector<Node>& fineNodes = fine.lists.nodes();
+    const std::vector<Node>& coarseNodes = coarse.lists.nodes();
+    const double reach = double(fine.maxRadius) + double(coarse.maxRadius);
+    for (std::uint32_t slot = 0; slot < fineTable.capacity(); ++slot) {
+      if (!fineTable.occupied(slot)) continue;
+      const CellBounds cell = cellBounds(fine.shape.map, fineTable[slot].x, fineTable[slot].y);
+      const CellRange range = centreRange(coarse.shape.map, cell.x0, cell.y0, cell.x1, cell.y1, reach);
+      members_.clear();
+      visitRange(coarseTable, range, [&](std::uint32_t coarseSlot) {
+        ++cells;
+        if (members_.empty()) fine.lists.forEachInCell(slot, [&](std::uint32_t n) { members_.push_back(n); });
+        coarse.lists.forEachInCell(coarseSlot, [&](std::uint32_t b) {
+          for (std::uint32_t a : members_) writer.test(fineNodes[a], coarseNodes[b], candidates);
+        });
+      });
+    }
+  }
+
+  double reference_ = 1.0;  // fit size of exponent 0
+  int minExponent_ = kMinExponent;
+  Box region_;              // where the levels' hash windows lie
+  std::vector<Level> levels_;  // non-empty levels, finest first
+  std::array<std::int16_t, kMaxExponent - kMinExponent + 1> levelIndex_{};  // exponent -> index in levels_
+  std::vector<std::uint32_t> index_;  // id -> node within its level; the sorts' scratch
+  bool indexValid_ = false;
+  std::vector<ItemId> departed_;
+  std::vector<Moving> moving_;
+  std::vector<std::uint32_t> members_;
+  std::vector<CellRange> rows_;
+  std::uint64_t lastCrossCandidates_ = 0;
+  std::uint64_t lastCrossCells_ = 0;
+  bool lastBatchRebuilt_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<SpatialIndex> makeHierarchicalGrid() { return std::make_unique<HierarchicalGrid>(); }
+
+}  // namespace st
