@@ -1,7 +1,682 @@
+// The interactive window: SDL2 + OpenGL 3.3 core + Dear ImGui. This file owns the frame loop; everything
+// shown comes from the demo parts in ui/ (panels and overlays that register themselves) and the renderers
+// in render/.
+
 #include "window_app.hpp"
 
-namespace st::app {
+#include <SDL.h>
 
-std::optional<int> runWindowApp(const RunConfig&) { return std::nullopt; }
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+
+#include "render/camera.hpp"
+#include "render/circle_renderer.hpp"
+#include "render/gl.hpp"
+#include "render/palette.hpp"
+#include "render/screenshot.hpp"
+#include "render/shape_batch.hpp"
+#include "ui/demo_model.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/settings.hpp"
+
+namespace st::app {
+namespace {
+
+using ui::Phase;
+
+constexpr int kDefaultWidth = 1280;
+constexpr int kDefaultHeight = 800;
+
+// ---------------------------------------------------------------------------------------------------------
+// SDL window and GL context, released in the right order whatever happens in between
+// ---------------------------------------------------------------------------------------------------------
+
+struct SdlWindow {
+  SDL_Window* window = nullptr;
+  SDL_GLContext context = nullptr;
+
+  SdlWindow() = default;
+  SdlWindow(const SdlWindow&) = delete;
+  SdlWindow& operator=(const SdlWindow&) = delete;
+  ~SdlWindow() {
+    if (context != nullptr) SDL_GL_DeleteContext(context);
+    if (window != nullptr) SDL_DestroyWindow(window);
+    SDL_Quit();
+  }
+
+  /// Opens the window with a 3.3 core context; false (printing nothing) when there is no usable display.
+  bool open(int width, int height, bool maximized) {
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) return false;
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+    SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    if (maximized) flags |= SDL_WINDOW_MAXIMIZED;
+    window = SDL_CreateWindow("spheretest", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
+    if (window == nullptr) return false;
+    context = SDL_GL_CreateContext(window);
+    if (context == nullptr) return false;
+    SDL_GL_MakeCurrent(window, context);
+    return render::gl::load([](const char* name) { return SDL_GL_GetProcAddress(name); })[0] == '\0';
+  }
+};
+
+/// ImGui's context and backends, shut down before the GL context goes.
+struct ImGuiSession {
+  bool started = false;
+  ImGuiSession() = default;
+  ImGuiSession(const ImGuiSession&) = delete;
+  ImGuiSession& operator=(const ImGuiSession&) = delete;
+  ~ImGuiSession() {
+    if (!started) return;
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+  }
+};
+
+std::string timestampedScreenshotName() {
+  const std::time_t now = std::time(nullptr);
+  char name[64];
+  std::strftime(name, sizeof name, "spheretest-%Y%m%d-%H%M%S.png", std::localtime(&now));
+  return name;
+}
+
+std::string partPrefix(const ui::PartInfo& info) {
+  std::string prefix = "part.";
+  prefix.append(info.name).push_back('.');
+  return prefix;
+}
+
+std::string pickStartStructure(const RunConfig& config) {
+  // Brute force has no nodes to show, so with several structures named (the default is all of them) the
+  // window opens on the first one that has.
+  if (config.structures.empty()) return appRegistry().all().front().name;
+  for (const std::string& name : config.structures) {
+    if (config.structures.size() == 1 || name != "brute") return name;
+  }
+  return config.structures.front();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The app
+// ---------------------------------------------------------------------------------------------------------
+
+class WindowApp {
+ public:
+  WindowApp(const RunConfig& config, SdlWindow& sdl, ui::DemoModel& model, bool persist, std::string settingsDir)
+      : config_(config), sdl_(sdl), model_(model), persist_(persist), settingsDir_(std::move(settingsDir)),
+        parts_(ui::createParts()), ctx_{model_, camera_, view_, parts_} {}
+
+  /// Sets up ImGui and the renderers; returns "" or the error.
+  std::string init(ImGuiSession& imgui, const ui::Settings& settings);
+  /// Runs until closed (or until the screenshot is saved); returns the exit code.
+  int run();
+  /// Writes the settings (only when persisting).
+  void saveSettings() const;
+
+ private:
+  void handleEvent(const SDL_Event& event, bool& quit);
+  void handleKey(const SDL_Keysym& key, bool& quit);
+  bool dispatchMouse(const ui::WorldMouse& mouse);
+  ui::WorldMouse mouseAt(float windowX, float windowY) const;
+  void applyRunConfigQuery();
+  void drawWorld();
+  void drawUi();
+  void drawMenuBar();
+  void syncViewport();
+  std::string takeScreenshot(const std::string& path);
+
+  const RunConfig& config_;
+  SdlWindow& sdl_;
+  ui::DemoModel& model_;
+  bool persist_;
+  std::string settingsDir_;
+  std::string iniPath_;
+  render::Camera camera_;
+  ui::ViewOptions view_;
+  std::vector<ui::PartSlot> parts_;
+  ui::DemoContext ctx_;
+  render::CircleRenderer circles_;
+  render::ShapeRenderer shapes_;
+  ui::WorldCanvas canvas_;
+  std::vector<render::CircleInstance> instances_;
+  std::vector<render::CircleInstance> visibleInstances_;
+  int drawableWidth_ = kDefaultWidth;
+  int drawableHeight_ = kDefaultHeight;
+  float pixelRatio_ = 1.0f;   // drawable pixels per window point (2 on high-DPI displays)
+  bool fitted_ = true;        // the view still shows the fitted world, so it refits on resize
+  bool appliedVsync_ = false;
+  bool fontFilterSet_ = false;
+  // Mouse drag in the world: which button, where it started, whether a part owns it or the camera pans.
+  int dragButton_ = 0;
+  float dragStartX_ = 0.0f, dragStartY_ = 0.0f;
+  float lastX_ = 0.0f, lastY_ = 0.0f;
+  Vec2 dragStartWorld_;
+  bool dragOwnedByPart_ = false;
+  bool dragMoved_ = false;
+};
+
+std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  if (persist_) {
+    iniPath_ = settingsDir_ + "/imgui.ini";
+    io.IniFilename = iniPath_.c_str();
+  } else {
+    io.IniFilename = nullptr;  // tests and screenshots never read or write the layout
+  }
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 5.0f;
+  style.FrameRounding = 3.0f;
+  style.GrabRounding = 3.0f;
+  style.Colors[ImGuiCol_WindowBg].w = 0.92f;
+
+  // High-DPI: the UI grows with the display's DPI unless a scale was saved; screenshots stay at 1.
+  float scale = 1.0f;
+  float ddpi = 0.0f;
+  if (persist_ && SDL_GetDisplayDPI(0, &ddpi, nullptr, nullptr) == 0 && ddpi > 120.0f) scale = ddpi / 96.0f;
+  scale = std::clamp(static_cast<float>(settings.getNumber("ui.scale", scale)), 0.75f, 3.0f);
+  style.ScaleAllSizes(scale);
+  const char* fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  std::error_code ignored;
+  if (std::filesystem::exists(fontPath, ignored)) {
+    io.Fonts->AddFontFromFileTTF(fontPath, std::round(15.0f * scale));
+  } else {
+    ImFontConfig font;
+    font.SizePixels = std::round(13.0f * scale);
+    io.Fonts->AddFontDefault(&font);
+  }
+
+  if (!ImGui_ImplSDL2_InitForOpenGL(sdl_.window, sdl_.context)) return "ImGui SDL backend failed";
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    ImGui_ImplSDL2_Shutdown();
+    return "ImGui OpenGL backend failed";
+  }
+  imgui.started = true;
+
+  if (std::string error = circles_.init(); !error.empty()) return error;
+  if (std::string error = shapes_.init(); !error.empty()) return error;
+
+  view_.vsync = settings.getBool("view.vsync", true) && !config_.screenshotPath;
+  const char* renderer = reinterpret_cast<const char*>(render::gl::GetString(GL_RENDERER));
+  view_.glRenderer = renderer != nullptr ? renderer : "unknown";
+  view_.softwareGl = view_.glRenderer.find("llvmpipe") != std::string::npos ||
+                     view_.glRenderer.find("softpipe") != std::string::npos ||
+                     view_.glRenderer.find("SWR") != std::string::npos;
+  const auto defaultMode = view_.softwareGl ? render::CircleMode::Splat : render::CircleMode::Pulled;
+  view_.circleMode = static_cast<render::CircleMode>(std::clamp(
+      static_cast<int>(settings.getNumber("view.circle_mode", static_cast<int>(defaultMode))), 0, render::kCircleModeCount - 1));
+  view_.minCirclePx = static_cast<float>(settings.getNumber("view.min_circle_px", view_.minCirclePx));
+  model_.speed = static_cast<float>(settings.getNumber("sim.speed", 1.0));
+  ui::Settings readable = settings;
+  for (ui::PartSlot& slot : parts_) {
+    ui::SettingsSection section(readable, partPrefix(*slot.info));
+    slot.shown = section.getBool("shown", slot.info->shownByDefault);
+    slot.part->loadSettings(section);
+  }
+  applyRunConfigQuery();
+  syncViewport();
+  camera_.fit(model_.simulation().world());
+  return "";
+}
+
+void WindowApp::saveSettings() const {
+  if (!persist_) return;
+  ui::Settings settings;
+  settings.load(settingsDir_ + "/settings.ini");
+  int w = 0, h = 0;
+  SDL_GetWindowSize(sdl_.window, &w, &h);
+  const bool maximized = (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_MAXIMIZED) != 0;
+  if (!maximized) {
+    settings.setNumber("window.width", w);
+    settings.setNumber("window.height", h);
+  }
+  settings.setBool("window.maximized", maximized);
+  settings.setBool("view.vsync", view_.vsync);
+  settings.setNumber("view.circle_mode", static_cast<int>(view_.circleMode));
+  settings.setNumber("view.min_circle_px", view_.minCirclePx);
+  settings.setNumber("sim.speed", model_.speed);
+  for (const ui::PartSlot& slot : parts_) {
+    ui::SettingsSection section(settings, partPrefix(*slot.info));
+    section.setBool("shown", slot.shown);
+    slot.part->saveSettings(section);
+  }
+  settings.save(settingsDir_ + "/settings.ini");
+}
+
+void WindowApp::applyRunConfigQuery() {
+  // --queries KIND:COUNT picks the query the window starts with; --query-size and --query-region shape it.
+  ui::QueryState& q = model_.query;
+  switch (config_.queryKind) {
+    case QueryKind::None: return;
+    case QueryKind::Point: q.mode = ui::QueryMode::Point; break;
+    case QueryKind::Circle: q.mode = ui::QueryMode::Circle; break;
+    case QueryKind::Box: q.mode = ui::QueryMode::Box; break;
+    case QueryKind::Ray: q.mode = ui::QueryMode::Ray; break;
+  }
+  const Box region = config_.queryRegion.value_or(model_.simulation().queryRegion());
+  q.anchor = {0.5f * (region.min.x + region.max.x), 0.5f * (region.min.y + region.max.y)};
+  const float side = std::max(region.max.x - region.min.x, region.max.y - region.min.y);
+  const float size = config_.querySize > 0.0f ? config_.querySize : 0.07f * side;
+  q.radius = size;
+  q.halfExtent = {size, size};
+  q.target = {q.anchor.x + size, q.anchor.y};
+  q.placed = true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Frame loop
+// ---------------------------------------------------------------------------------------------------------
+
+int WindowApp::run() {
+  const bool screenshotRun = config_.screenshotPath.has_value();
+  const int frameLimit = screenshotRun ? std::max(config_.frames, 1) : 0;
+  bool quit = false;
+  int frame = 0;
+  std::uint64_t frameStart = ui::nowNanoseconds();
+  const std::uint64_t runStart = frameStart;
+  while (!quit) {
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) handleEvent(event, quit);
+    syncViewport();
+    if (view_.vsync != appliedVsync_ || frame == 0) {
+      // Adaptive vsync first (tears instead of halving the rate on a late frame), plain vsync otherwise.
+      if (!view_.vsync || SDL_GL_SetSwapInterval(-1) != 0) SDL_GL_SetSwapInterval(view_.vsync ? 1 : 0);
+      appliedVsync_ = view_.vsync;
+    }
+    if (view_.fitRequested) {
+      camera_.fit(model_.simulation().world());
+      view_.fitRequested = false;
+      fitted_ = true;
+    }
+
+    ui::FrameRecord record;
+    model_.advance(record);
+    std::uint64_t start = ui::nowNanoseconds();
+    for (ui::PartSlot& slot : parts_) slot.part->update(ctx_);
+    record[Phase::Queries] = float(ui::millisecondsSince(start));
+
+    start = ui::nowNanoseconds();
+    drawWorld();
+    record[Phase::Draw] = float(ui::millisecondsSince(start));
+
+    start = ui::nowNanoseconds();
+    drawUi();
+    record[Phase::Ui] = float(ui::millisecondsSince(start));
+
+    ++frame;
+    if (screenshotRun && frame >= frameLimit) {
+      const std::string error = takeScreenshot(*config_.screenshotPath);
+      if (!error.empty()) {
+        std::cerr << "spheretest: " << error << "\n";
+        return 1;
+      }
+      const double seconds = ui::millisecondsSince(runStart) * 1e-3;
+      const ui::FrameRecord mean = model_.timings.average(ui::FrameTimings::kCapacity);
+      std::printf("screenshot %s (%dx%d) after %d frames, %.1f fps overall; mean ms: simulate %.2f, update %.2f, "
+                  "pairs %.2f, queries %.2f, draw %.2f, ui %.2f, swap %.2f\n",
+                  config_.screenshotPath->c_str(), drawableWidth_, drawableHeight_, frame, double(frame) / seconds,
+                  double(mean[Phase::Simulate]), double(mean[Phase::Update]), double(mean[Phase::Pairs]),
+                  double(mean[Phase::Queries]), double(mean[Phase::Draw]), double(mean[Phase::Ui]),
+                  double(mean[Phase::Swap]));
+      return 0;
+    }
+    if (view_.screenshotRequested) {
+      view_.screenshotRequested = false;
+      const std::string path = timestampedScreenshotName();
+      const std::string error = takeScreenshot(path);
+      view_.status = error.empty() ? "saved " + path : error;
+    }
+
+    start = ui::nowNanoseconds();
+    SDL_GL_SwapWindow(sdl_.window);
+    record[Phase::Swap] = float(ui::millisecondsSince(start));
+    const std::uint64_t now = ui::nowNanoseconds();
+    record.frameMs = float(double(now - frameStart) * 1e-6);
+    frameStart = now;
+    model_.timings.push(record);
+  }
+  return 0;
+}
+
+std::string WindowApp::takeScreenshot(const std::string& path) {
+  return render::saveBackBufferPng(path, drawableWidth_, drawableHeight_);
+}
+
+void WindowApp::syncViewport() {
+  int w = 0, h = 0, windowW = 0, windowH = 0;
+  SDL_GL_GetDrawableSize(sdl_.window, &w, &h);
+  SDL_GetWindowSize(sdl_.window, &windowW, &windowH);
+  if (w <= 0 || h <= 0) return;
+  pixelRatio_ = windowW > 0 ? float(w) / float(windowW) : 1.0f;
+  if (w == drawableWidth_ && h == drawableHeight_ && camera_.width() == float(w)) return;
+  drawableWidth_ = w;
+  drawableHeight_ = h;
+  camera_.setViewport(float(w), float(h));
+  if (fitted_) camera_.fit(model_.simulation().world());
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------------------------------------
+
+ui::WorldMouse WindowApp::mouseAt(float windowX, float windowY) const {
+  ui::WorldMouse m;
+  m.world = camera_.screenToWorld(windowX * pixelRatio_, windowY * pixelRatio_);
+  const SDL_Keymod mods = SDL_GetModState();
+  m.ctrl = (mods & KMOD_CTRL) != 0;
+  m.shift = (mods & KMOD_SHIFT) != 0;
+  return m;
+}
+
+bool WindowApp::dispatchMouse(const ui::WorldMouse& mouse) {
+  for (ui::PartSlot& slot : parts_) {
+    if (slot.part->onWorldMouse(ctx_, mouse)) return true;
+  }
+  return false;
+}
+
+void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
+  ImGui_ImplSDL2_ProcessEvent(&event);
+  const ImGuiIO& io = ImGui::GetIO();
+  switch (event.type) {
+    case SDL_QUIT: quit = true; break;
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_CLOSE && event.window.windowID == SDL_GetWindowID(sdl_.window)) quit = true;
+      break;
+    case SDL_KEYDOWN:
+      if (!io.WantCaptureKeyboard) handleKey(event.key.keysym, quit);
+      break;
+    case SDL_MOUSEBUTTONDOWN: {
+      if (io.WantCaptureMouse || dragButton_ != 0) break;
+      ui::WorldMouse m = mouseAt(float(event.button.x), float(event.button.y));
+      m.kind = ui::WorldMouse::Kind::Press;
+      m.button = event.button.button;
+      dragButton_ = event.button.button;
+      dragStartX_ = lastX_ = float(event.button.x);
+      dragStartY_ = lastY_ = float(event.button.y);
+      dragStartWorld_ = m.world;
+      dragMoved_ = false;
+      dragOwnedByPart_ = dispatchMouse(m);
+      break;
+    }
+    case SDL_MOUSEMOTION: {
+      const float x = float(event.motion.x), y = float(event.motion.y);
+      if (dragButton_ == 0) {
+        if (io.WantCaptureMouse) break;
+        ui::WorldMouse m = mouseAt(x, y);
+        m.kind = ui::WorldMouse::Kind::Move;
+        dispatchMouse(m);
+        break;
+      }
+      if (std::fabs(x - dragStartX_) + std::fabs(y - dragStartY_) > 3.0f) dragMoved_ = true;
+      if (dragOwnedByPart_) {
+        ui::WorldMouse m = mouseAt(x, y);
+        m.kind = ui::WorldMouse::Kind::Drag;
+        m.button = dragButton_;
+        m.pressWorld = dragStartWorld_;
+        m.dragged = dragMoved_;
+        dispatchMouse(m);
+      } else {
+        camera_.panPixels((x - lastX_) * pixelRatio_, (y - lastY_) * pixelRatio_);
+        fitted_ = false;
+      }
+      lastX_ = x;
+      lastY_ = y;
+      break;
+    }
+    case SDL_MOUSEBUTTONUP: {
+      if (event.button.button != dragButton_) break;
+      if (dragOwnedByPart_) {
+        ui::WorldMouse m = mouseAt(float(event.button.x), float(event.button.y));
+        m.kind = ui::WorldMouse::Kind::Release;
+        m.button = dragButton_;
+        m.pressWorld = dragStartWorld_;
+        m.dragged = dragMoved_;
+        dispatchMouse(m);
+      }
+      dragButton_ = 0;
+      dragOwnedByPart_ = false;
+      break;
+    }
+    case SDL_MOUSEWHEEL: {
+      if (io.WantCaptureMouse || event.wheel.y == 0) break;
+      int x = 0, y = 0;
+      SDL_GetMouseState(&x, &y);
+      ui::WorldMouse m = mouseAt(float(x), float(y));
+      m.kind = ui::WorldMouse::Kind::Wheel;
+      m.wheel = float(event.wheel.y);
+      if (!dispatchMouse(m)) {
+        camera_.zoomAround(float(x) * pixelRatio_, float(y) * pixelRatio_, std::pow(1.2f, m.wheel));
+        fitted_ = false;
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+void WindowApp::handleKey(const SDL_Keysym& key, bool& quit) {
+  (void)quit;
+  const auto& all = model_.registry().all();
+  switch (key.sym) {
+    case SDLK_SPACE: model_.paused = !model_.paused; break;
+    case SDLK_PERIOD:
+      model_.paused = true;
+      model_.requestStep();
+      break;
+    case SDLK_LEFTBRACKET: model_.cycleStructure(-1); break;
+    case SDLK_RIGHTBRACKET: model_.cycleStructure(+1); break;
+    case SDLK_f: view_.fitRequested = true; break;
+    case SDLK_F1: view_.hideUi = !view_.hideUi; break;
+    case SDLK_F12: view_.screenshotRequested = true; break;
+    default:
+      if (key.sym >= SDLK_0 && key.sym <= SDLK_9) {
+        const std::size_t index = key.sym == SDLK_0 ? 9 : static_cast<std::size_t>(key.sym - SDLK_1);
+        if (index < all.size()) model_.selectStructure(all[index].name);
+      }
+      break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Drawing
+// ---------------------------------------------------------------------------------------------------------
+
+void WindowApp::drawWorld() {
+  using namespace render;
+  gl::Viewport(0, 0, drawableWidth_, drawableHeight_);
+  gl::ClearColor(redOf(colours::kBackground), greenOf(colours::kBackground), blueOf(colours::kBackground), 1.0f);
+  gl::Clear(GL_COLOR_BUFFER_BIT);
+  gl::Enable(GL_BLEND);
+  gl::BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+
+  const Simulation& sim = model_.simulation();
+  const std::vector<Circle>& circles = sim.circles();
+  instances_.resize(circles.size());
+  for (std::size_t i = 0; i < circles.size(); ++i) {
+    const Circle& c = circles[i];
+    const int group = sim.group(static_cast<ItemId>(i));
+    instances_[i] = {c.center.x, c.center.y, c.radius, group < 0 ? colours::kStatic : groupColour(group), 0u};
+  }
+  canvas_.below.clear(camera_.pixelsPerUnit());
+  canvas_.above.clear(camera_.pixelsPerUnit());
+  canvas_.rings.clear();
+  for (ui::PartSlot& slot : parts_) {
+    if (slot.info->category == ui::PartCategory::Overlay && !slot.shown) continue;
+    slot.part->tintCircles(ctx_, instances_);
+    slot.part->drawWorld(ctx_, canvas_);
+  }
+
+  // Zoomed in, most circles are off screen: sending only the visible ones keeps llvmpipe's vertex work
+  // proportional to what is shown.
+  const Box view = camera_.visibleWorld();
+  const Box& world = sim.world();
+  std::span<const CircleInstance> toDraw = instances_;
+  const float viewArea = (view.max.x - view.min.x) * (view.max.y - view.min.y);
+  const float worldArea = (world.max.x - world.min.x) * (world.max.y - world.min.y);
+  if (viewArea < 0.5f * worldArea) {
+    const float margin = sim.maxRadius() + 2.0f / camera_.pixelsPerUnit();
+    const Box grown{{view.min.x - margin, view.min.y - margin}, {view.max.x + margin, view.max.y + margin}};
+    visibleInstances_.clear();
+    for (const CircleInstance& c : instances_) {
+      if (c.x >= grown.min.x && c.x <= grown.max.x && c.y >= grown.min.y && c.y <= grown.max.y) visibleInstances_.push_back(c);
+    }
+    toDraw = visibleInstances_;
+  }
+
+  shapes_.draw(canvas_.below, camera_);
+  const CircleMode mode = view_.circleMode;
+  circles_.draw(toDraw, camera_, mode, {view_.minCirclePx, 1.5f});
+  circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
+  shapes_.draw(canvas_.above, camera_);
+}
+
+void WindowApp::drawUi() {
+  ImGui_ImplOpenGL3_NewFrame();
+  if (!fontFilterSet_) {
+    // Glyphs are rasterized at the size they are drawn, so nearest sampling looks the same as linear and
+    // is much cheaper for software rasterizers, which sample every pixel of every panel.
+    fontFilterSet_ = true;
+    render::gl::BindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::uintptr_t>(ImGui::GetIO().Fonts->TexID)));
+    render::gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    render::gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  }
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  if (!view_.hideUi) {
+    drawMenuBar();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    for (ui::PartSlot& slot : parts_) {
+      if (slot.info->category != ui::PartCategory::Panel || !slot.shown) continue;
+      const ui::PanelPlacement p = slot.part->placement();
+      ImGui::SetNextWindowPos(ImVec2(std::max(0.0f, p.anchorX * display.x + p.offsetX),
+                                     std::max(0.0f, p.anchorY * display.y + p.offsetY)),
+                              ImGuiCond_FirstUseEver);
+      ImGui::SetNextWindowSize(ImVec2(p.width, p.height), ImGuiCond_FirstUseEver);
+      if (ImGui::Begin(slot.info->name.c_str(), &slot.shown)) slot.part->drawPanel(ctx_);
+      ImGui::End();
+    }
+  }
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void WindowApp::drawMenuBar() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  const auto& all = model_.registry().all();
+  if (ImGui::BeginMenu("Structure")) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const std::string key = i < 10 ? std::to_string((i + 1) % 10) : "";
+      if (ImGui::MenuItem(all[i].name.c_str(), key.c_str(), i == model_.structureIndex())) model_.selectStructure(all[i].name);
+      if (ImGui::IsItemHovered() && !all[i].summary.empty()) ImGui::SetTooltip("%s", all[i].summary.c_str());
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("previous", "[")) model_.cycleStructure(-1);
+    if (ImGui::MenuItem("next", "]")) model_.cycleStructure(+1);
+    ImGui::EndMenu();
+  }
+  for (const auto category : {ui::PartCategory::Panel, ui::PartCategory::Overlay}) {
+    if (ImGui::BeginMenu(category == ui::PartCategory::Panel ? "Panels" : "Overlays")) {
+      for (ui::PartSlot& slot : parts_) {
+        if (slot.info->category != category) continue;
+        ImGui::MenuItem(slot.info->name.c_str(), nullptr, &slot.shown);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", slot.info->description.c_str());
+      }
+      ImGui::EndMenu();
+    }
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("fit world", "F")) view_.fitRequested = true;
+    ImGui::MenuItem("hide panels", "F1", &view_.hideUi);
+    if (ImGui::MenuItem("screenshot", "F12")) view_.screenshotRequested = true;
+    ImGui::Separator();
+    ImGui::MenuItem("pause", "space", &model_.paused);
+    if (ImGui::MenuItem("single step", ".")) {
+      model_.paused = true;
+      model_.requestStep();
+    }
+    ImGui::Separator();
+    ImGui::MenuItem("vsync", nullptr, &view_.vsync);
+    for (int m = 0; m < render::kCircleModeCount; ++m) {
+      const auto mode = static_cast<render::CircleMode>(m);
+      if (ImGui::MenuItem(render::circleModeName(mode), nullptr, view_.circleMode == mode)) view_.circleMode = mode;
+    }
+    ImGui::EndMenu();
+  }
+  for (ui::PartSlot& slot : parts_) {
+    if (slot.info->name == "Help" && ImGui::MenuItem("Help", nullptr, slot.shown)) slot.shown = !slot.shown;
+  }
+  const ui::FrameRecord recent = model_.timings.average(30);
+  char status[256];
+  std::snprintf(status, sizeof status, "%s%s%s | %zu circles | %.0f fps%s", view_.status.c_str(),
+                view_.status.empty() ? "" : " | ", model_.structure().name().c_str(), model_.simulation().circles().size(),
+                recent.frameMs > 0.0f ? 1000.0 / double(recent.frameMs) : 0.0, model_.paused ? " | paused" : "");
+  const float width = ImGui::CalcTextSize(status).x;
+  ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - 16.0f, ImGui::GetCursorPosX() + 20.0f));
+  ImGui::TextUnformatted(status);
+  ImGui::EndMainMenuBar();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// Entry point
+// ---------------------------------------------------------------------------------------------------------
+
+std::optional<int> runWindowApp(const RunConfig& config) {
+  // Settings are neither read nor written for screenshots (that is how the tests run) or when asked not to.
+  const bool persist = !config.screenshotPath && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
+  const std::string settingsDir = persist ? ui::settingsDirectory() : "";
+  const bool canPersist = persist && !settingsDir.empty();
+  ui::Settings settings;
+  if (canPersist) settings.load(settingsDir + "/settings.ini");
+
+  const int width = config.screenshotPath ? kDefaultWidth : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
+  const int height = config.screenshotPath ? kDefaultHeight : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
+  SdlWindow sdl;
+  if (!sdl.open(std::clamp(width, 320, 16384), std::clamp(height, 240, 16384), settings.getBool("window.maximized", false))) {
+    return std::nullopt;
+  }
+  if (canPersist) {
+    std::error_code ignored;
+    std::filesystem::create_directories(settingsDir, ignored);
+  }
+
+  std::unique_ptr<Simulation> simulation = makeSimulation(config);
+  ui::SceneSetup setup;
+  setup.count = simulation->circles().size();
+  setup.scenario = config.scenario;
+  setup.seed = config.seed;
+  setup.config = config.scene;
+  ui::DemoModel model(appRegistry(), [&config](const std::string& name) { return makeStructure(config, name); },
+                      std::move(simulation), setup, pickStartStructure(config));
+
+  ImGuiSession imgui;
+  WindowApp app(config, sdl, model, canPersist, settingsDir);
+  if (const std::string error = app.init(imgui, settings); !error.empty()) {
+    std::cerr << "spheretest: window: " << error << "\n";
+    return 1;
+  }
+  const int code = app.run();
+  app.saveSettings();
+  return code;
+}
 
 }  // namespace st::app

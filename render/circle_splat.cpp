@@ -1,0 +1,198 @@
+#include "render/circle_splat.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "render/palette.hpp"
+#include "render/shader.hpp"
+
+namespace st::render {
+namespace {
+
+// A quad over the written rectangle that copies the image's texels 1:1 (premultiplied alpha).
+const char* kVertexShader = R"(#version 330 core
+uniform vec4 uRect;      // x0, y0, x1, y1 in pixels, y up
+uniform vec2 uViewport;  // pixels
+out vec2 vUv;
+void main() {
+  vec2 corner = vec2((gl_VertexID & 1) == 0 ? uRect.x : uRect.z, (gl_VertexID & 2) == 0 ? uRect.y : uRect.w);
+  vUv = corner / uViewport;
+  gl_Position = vec4(vUv * 2.0 - 1.0, 0.0, 1.0);
+}
+)";
+
+// A plain nearest-filtered sample rather than texelFetch: llvmpipe has a fast path for exactly this shape
+// of shader (one texture read, blended), which copies whole rows at a time.
+const char* kFragmentShader = R"(#version 330 core
+uniform sampler2D uImage;
+in vec2 vUv;
+out vec4 fragColor;
+void main() { fragColor = texture(uImage, vUv); }
+)";
+
+// Two channels per multiply: red and blue in one word, green and alpha in the other, each scaled by
+// t / 256 with t in [0, 256].
+inline std::uint32_t scalePacked(std::uint32_t c, std::uint32_t t) {
+  const std::uint32_t rb = (((c & 0x00ff00ffu) * t) >> 8) & 0x00ff00ffu;
+  const std::uint32_t ga = (((c >> 8) & 0x00ff00ffu) * t) & 0xff00ff00u;
+  return rb | ga;
+}
+
+inline std::uint32_t lerpPacked(std::uint32_t a, std::uint32_t b, std::uint32_t t) {
+  return scalePacked(a, 256u - t) + scalePacked(b, t);
+}
+
+}  // namespace
+
+CircleSplatter::~CircleSplatter() {
+  if (program_ == 0 || gl::DeleteProgram == nullptr) return;
+  gl::DeleteProgram(program_);
+  gl::DeleteTextures(1, &texture_);
+  gl::DeleteVertexArrays(1, &vao_);
+}
+
+std::string CircleSplatter::init() {
+  std::string error;
+  program_ = buildProgram(kVertexShader, kFragmentShader, error);
+  if (program_ == 0) return "splat program: " + error;
+  locRect_ = gl::GetUniformLocation(program_, "uRect");
+  locViewport_ = gl::GetUniformLocation(program_, "uViewport");
+  gl::GenVertexArrays(1, &vao_);
+  gl::GenTextures(1, &texture_);
+  return "";
+}
+
+void CircleSplatter::resize(int width, int height) {
+  width_ = width;
+  height_ = height;
+  image_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0u);
+  dirtyX0_ = dirtyY0_ = 0;
+  dirtyX1_ = dirtyY1_ = -1;
+  gl::BindTexture(GL_TEXTURE_2D, texture_);
+  gl::TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  gl::BindTexture(GL_TEXTURE_2D, 0);
+}
+
+void CircleSplatter::splat(const CircleInstance& c, float sx, float sy, float radiusPx, float rimPx) {
+  const float reach = radiusPx + 0.5f;
+  const int y0 = std::max(0, static_cast<int>(std::floor(sy - reach)));
+  const int y1 = std::min(height_ - 1, static_cast<int>(std::floor(sy + reach)));
+  const int xMin = std::max(0, static_cast<int>(std::floor(sx - reach)));
+  const int xMax = std::min(width_ - 1, static_cast<int>(std::floor(sx + reach)));
+  if (xMin > xMax || y0 > y1) return;
+  dirtyX0_ = std::min(dirtyX0_, xMin);
+  dirtyY0_ = std::min(dirtyY0_, y0);
+  dirtyX1_ = std::max(dirtyX1_, xMax);
+  dirtyY1_ = std::max(dirtyY1_, y1);
+
+  // The same rules as the fragment shader: coverage from the distance to the rim, then the rim band.
+  const float fillAlpha = alphaOf(c.fill);
+  const float rimAlpha = alphaOf(c.rim);
+  const std::uint32_t fillOpaque = c.fill | 0xff000000u;
+  const std::uint32_t rimOpaque = c.rim | 0xff000000u;
+  const float rimWidth = std::min(rimPx, std::max(0.4f * radiusPx, 0.6f));
+  const float outer = reach * reach;
+  // Pixels this close to the centre are fully covered and clear of the rim: an opaque fill is a store.
+  const float innerRadius = std::max(0.0f, std::min(radiusPx - 0.5f, radiusPx - rimWidth - 0.5f));
+  const float inner = fillAlpha >= 1.0f ? innerRadius * innerRadius : -1.0f;
+  for (int y = y0; y <= y1; ++y) {
+    const float dy = float(y) + 0.5f - sy;
+    const float span2 = outer - dy * dy;
+    if (span2 <= 0.0f) continue;
+    // Only the pixels whose centres can lie inside this row's chord.
+    const float span = std::sqrt(span2);
+    const int x0 = std::max(xMin, static_cast<int>(std::floor(sx - span - 0.5f)));
+    const int x1 = std::min(xMax, static_cast<int>(std::ceil(sx + span - 0.5f)));
+    std::uint32_t* row = image_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_);
+    for (int x = x0; x <= x1; ++x) {
+      const float dx = float(x) + 0.5f - sx;
+      const float d2 = dx * dx + dy * dy;
+      if (d2 <= inner) {
+        row[x] = fillOpaque;
+        continue;
+      }
+      if (d2 >= outer) continue;
+      const float d = std::sqrt(d2);
+      const float coverage = std::min(reach - d, 1.0f);
+      const float inRim = std::clamp(d - (radiusPx - rimWidth) + 0.5f, 0.0f, 1.0f) * rimAlpha;
+      const float alpha = std::max(fillAlpha, inRim) * coverage;
+      if (alpha <= 0.0f) continue;
+      const auto alpha8 = static_cast<std::uint32_t>(alpha * 256.0f);
+      const std::uint32_t colour = lerpPacked(fillOpaque, rimOpaque, static_cast<std::uint32_t>(inRim * 256.0f));
+      row[x] = scalePacked(colour, alpha8) + scalePacked(row[x], 256u - alpha8);
+    }
+  }
+}
+
+void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera& camera, const CircleStyle& style,
+                          std::vector<CircleInstance>& large) {
+  const int width = static_cast<int>(camera.width());
+  const int height = static_cast<int>(camera.height());
+  if (width != width_ || height != height_) resize(width, height);
+  // Only last frame's rectangle holds anything, so only it needs clearing.
+  for (int y = dirtyY0_; y <= dirtyY1_; ++y) {
+    std::memset(image_.data() + static_cast<std::size_t>(y) * width_ + dirtyX0_, 0,
+                static_cast<std::size_t>(dirtyX1_ - dirtyX0_ + 1) * sizeof(std::uint32_t));
+  }
+  dirtyX0_ = width_;
+  dirtyY0_ = height_;
+  dirtyX1_ = dirtyY1_ = -1;
+
+  const float scale = camera.pixelsPerUnit();
+  const Vec2 center = camera.center();
+  const float halfW = 0.5f * float(width), halfH = 0.5f * float(height);
+  // Circles come in id order, which is random on screen: splatting them so would miss the cache on nearly
+  // every row of every circle. Bucketing them into bands of rows first keeps the pixels being written in
+  // cache. Within a band the id order stands; between bands only which of two overlapping circles lies on
+  // top can change.
+  constexpr int kBandRows = 16;
+  const int bands = height_ / kBandRows + 1;
+  bandStart_.assign(static_cast<std::size_t>(bands) + 1, 0u);
+  pending_.clear();
+  for (std::size_t i = 0; i < circles.size(); ++i) {
+    const CircleInstance& c = circles[i];
+    const float radiusPx = std::max(c.radius * scale, style.minRadiusPx);
+    if (radiusPx > kMaxRadiusPx) {
+      large.push_back(c);
+      continue;
+    }
+    const float sx = (c.x - center.x) * scale + halfW, sy = (c.y - center.y) * scale + halfH;
+    if (sx < -radiusPx - 1.0f || sy < -radiusPx - 1.0f || sx > float(width_) + radiusPx + 1.0f ||
+        sy > float(height_) + radiusPx + 1.0f) {
+      continue;
+    }
+    pending_.push_back({sx, sy, radiusPx, static_cast<std::uint32_t>(i)});
+    ++bandStart_[static_cast<std::size_t>(std::clamp(static_cast<int>(sy) / kBandRows, 0, bands - 1)) + 1];
+  }
+  for (int b = 0; b < bands; ++b) bandStart_[b + 1] += bandStart_[b];
+  sorted_.resize(pending_.size());
+  for (const Pending& p : pending_) {
+    sorted_[bandStart_[static_cast<std::size_t>(std::clamp(static_cast<int>(p.sy) / kBandRows, 0, bands - 1))]++] = p;
+  }
+  for (const Pending& p : sorted_) splat(circles[p.index], p.sx, p.sy, p.radiusPx, style.rimPx);
+  if (dirtyX1_ < dirtyX0_) return;
+
+  const int w = dirtyX1_ - dirtyX0_ + 1, h = dirtyY1_ - dirtyY0_ + 1;
+  gl::BindTexture(GL_TEXTURE_2D, texture_);
+  gl::PixelStorei(GL_UNPACK_ROW_LENGTH, width_);
+  gl::TexSubImage2D(GL_TEXTURE_2D, 0, dirtyX0_, dirtyY0_, w, h, GL_RGBA, GL_UNSIGNED_BYTE,
+                    image_.data() + static_cast<std::size_t>(dirtyY0_) * width_ + dirtyX0_);
+  gl::PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  gl::UseProgram(program_);
+  gl::Uniform4f(locRect_, float(dirtyX0_), float(dirtyY0_), float(dirtyX1_ + 1), float(dirtyY1_ + 1));
+  gl::Uniform2f(locViewport_, float(width_), float(height_));
+  gl::Uniform1i(gl::GetUniformLocation(program_, "uImage"), 0);
+  gl::BindVertexArray(vao_);
+  gl::BlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  gl::DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  gl::BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  gl::BindVertexArray(0);
+  gl::BindTexture(GL_TEXTURE_2D, 0);
+}
+
+}  // namespace st::render

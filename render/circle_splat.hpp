@@ -1,0 +1,62 @@
+#pragma once
+/// \file Drawing small circles on the CPU into an image that is then blended over the frame in one quad.
+///
+/// On a software rasterizer (Mesa llvmpipe) every primitive, however small, costs triangle setup, binning
+/// and a shader run over whole 4x4 blocks; at 100,000 circles of a pixel or two that dominates the frame.
+/// Writing those few pixels directly is an order of magnitude cheaper there. Circles larger than a few
+/// pixels go back to the GPU path. The picture matches the shaders' (same coverage and rim rules).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "render/camera.hpp"
+#include "render/circle_renderer.hpp"
+#include "render/gl.hpp"
+
+namespace st::render {
+
+/// CPU rasterizer for small circles plus the texture and program that put its image on screen.
+class CircleSplatter {
+ public:
+  /// Circles with a larger on-screen radius (pixels) are handed back for the GPU path.
+  static constexpr float kMaxRadiusPx = 6.0f;
+
+  CircleSplatter() = default;
+  ~CircleSplatter();
+  CircleSplatter(const CircleSplatter&) = delete;
+  CircleSplatter& operator=(const CircleSplatter&) = delete;
+
+  /// Creates the GL objects with the current context; returns "" or the error.
+  std::string init();
+  /// Draws the small circles and appends the large ones to `large`, in order.
+  void draw(std::span<const CircleInstance> circles, const Camera& camera, const CircleStyle& style,
+            std::vector<CircleInstance>& large);
+
+ private:
+  void resize(int width, int height);
+  void splat(const CircleInstance& c, float sx, float sy, float radiusPx, float rimPx);
+
+  /// A circle waiting to be splatted, in screen pixels.
+  struct Pending {
+    float sx, sy, radiusPx;
+    std::uint32_t index;
+  };
+
+  std::vector<std::uint32_t> image_;  // premultiplied RGBA8, row 0 at the bottom as GL expects
+  std::vector<Pending> pending_;
+  std::vector<Pending> sorted_;
+  std::vector<std::uint32_t> bandStart_;
+  int width_ = 0;
+  int height_ = 0;
+  // Pixel rectangle written last frame (cleared before the next) and this frame (uploaded and drawn).
+  int dirtyX0_ = 0, dirtyY0_ = 0, dirtyX1_ = -1, dirtyY1_ = -1;
+  GLuint texture_ = 0;
+  GLuint program_ = 0;
+  GLuint vao_ = 0;
+  GLint locRect_ = -1;
+  GLint locViewport_ = -1;
+};
+
+}  // namespace st::render

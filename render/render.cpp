@@ -1,1 +1,0 @@
-// Placeholder translation unit so the render library exists before its drawing code does.

@@ -1,0 +1,115 @@
+// Checks a window screenshot the way a person glancing at it would: it exists, has the window's size, is
+// not blank (many distinct colours), and, when given brute force's screenshot of the same scene and frame,
+// shows the structure's nodes. Brute force has no nodes, and every structure moves the same circles and
+// finds the same pairs and query hits, so in the middle of the window (where no panel sits by default)
+// the pixels that are empty background in brute force's picture but not in this one are the structure's
+// node outlines and the query's walk through them.
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+#include <unordered_set>
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
+namespace {
+
+struct Image {
+  int width = 0;
+  int height = 0;
+  unsigned char* rgb = nullptr;
+  explicit Image(const char* path) {
+    int channels = 0;
+    rgb = stbi_load(path, &width, &height, &channels, 3);
+  }
+  ~Image() { stbi_image_free(rgb); }
+  Image(const Image&) = delete;
+  Image& operator=(const Image&) = delete;
+  const unsigned char* at(int x, int y) const { return rgb + 3 * (long(y) * width + x); }
+};
+
+int usage() {
+  std::fprintf(stderr, "usage: png_check FILE WIDTH HEIGHT MIN_COLOURS [BRUTE_FILE MIN_NODE_PIXELS]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5 && argc != 7) return usage();
+  const char* path = argv[1];
+  const int wantWidth = std::atoi(argv[2]);
+  const int wantHeight = std::atoi(argv[3]);
+  const std::size_t minColours = std::strtoul(argv[4], nullptr, 10);
+
+  const Image image(path);
+  if (image.rgb == nullptr) {
+    std::printf("%s: missing or not a PNG\n", path);
+    return 1;
+  }
+  bool ok = true;
+  if (image.width != wantWidth || image.height != wantHeight) {
+    std::printf("%s: %dx%d, expected %dx%d\n", path, image.width, image.height, wantWidth, wantHeight);
+    ok = false;
+  }
+  std::unordered_set<std::uint32_t> distinct;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const unsigned char* p = image.at(x, y);
+      distinct.insert(std::uint32_t(p[0]) | (std::uint32_t(p[1]) << 8) | (std::uint32_t(p[2]) << 16));
+    }
+  }
+  std::printf("%s: %dx%d, %zu distinct colours", path, image.width, image.height, distinct.size());
+  if (distinct.size() < minColours) {
+    std::printf("\n%s: fewer than %zu distinct colours: blank or nearly so", path, minColours);
+    ok = false;
+  }
+
+  if (argc == 7) {
+    const Image brute(argv[5]);
+    const long minNodePixels = std::atol(argv[6]);
+    if (brute.rgb == nullptr || brute.width != image.width || brute.height != image.height) {
+      std::printf("\n%s: brute force's screenshot is missing or of another size", argv[5]);
+      ok = false;
+    } else {
+      const int x0 = image.width * 3 / 10, x1 = image.width * 7 / 10;
+      const int y0 = image.height / 20, y1 = image.height * 3 / 4;
+      // The background is the commonest colour of brute force's picture there.
+      std::unordered_map<std::uint32_t, long> histogram;
+      for (int y = y0; y < y1; ++y) {
+        for (int x = x0; x < x1; ++x) {
+          const unsigned char* p = brute.at(x, y);
+          ++histogram[std::uint32_t(p[0]) | (std::uint32_t(p[1]) << 8) | (std::uint32_t(p[2]) << 16)];
+        }
+      }
+      std::uint32_t background = 0;
+      long best = -1;
+      for (const auto& [colour, n] : histogram) {
+        if (n > best) {
+          best = n;
+          background = colour;
+        }
+      }
+      long differing = 0;
+      for (int y = y0; y < y1; ++y) {
+        for (int x = x0; x < x1; ++x) {
+          const unsigned char* a = image.at(x, y);
+          const unsigned char* b = brute.at(x, y);
+          const std::uint32_t bruteColour = std::uint32_t(b[0]) | (std::uint32_t(b[1]) << 8) | (std::uint32_t(b[2]) << 16);
+          if (bruteColour != background) continue;
+          if (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 12) ++differing;
+        }
+      }
+      std::printf(", %ld node pixels (on brute force's empty background, in the middle)", differing);
+      if (differing < minNodePixels) {
+        std::printf("\n%s: fewer than %ld: the structure's nodes are not visible", path, minNodePixels);
+        ok = false;
+      }
+    }
+  }
+  std::printf("\n");
+  return ok ? 0 : 1;
+}

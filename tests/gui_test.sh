@@ -1,0 +1,68 @@
+#!/bin/bash
+# The window tested as a person would: for every registered structure, run the app under xvfb-run with
+# 5,000 circles, save a screenshot, and check that it has the window's size, is not blank and shows the
+# structure's nodes. One more run uses SDL's offscreen video driver instead of an X server.
+#
+# usage: gui_test.sh SPHERETEST PNG_CHECK OUTPUT_DIR
+# Exits 77 (skipped) when xvfb-run is not installed. Settings are never read or written: --screenshot
+# runs leave the user's configuration alone, and SPHERETEST_NO_SETTINGS makes sure of it.
+
+set -u
+app=$1
+check=$2
+out=$3
+frames=20
+count=5000
+
+if ! command -v xvfb-run > /dev/null; then
+  echo "xvfb-run not found (Debian package xvfb): skipping"
+  exit 77
+fi
+mkdir -p "$out"
+rm -f "$out"/*.png
+export SPHERETEST_NO_SETTINGS=1
+export XDG_CONFIG_HOME="$out/config-must-stay-empty"
+unset SDL_VIDEODRIVER
+
+structures=$("$app" --list-structures | sed -n 's/^  \([a-z0-9][a-z0-9_-]*\) .*/\1/p')
+if [ -z "$structures" ]; then
+  echo "no structures listed by $app --list-structures"
+  exit 1
+fi
+
+failures=0
+shoot() {  # NAME [extra env...]: one screenshot run; stdout and stderr go to NAME.log
+  local name=$1
+  shift
+  if ! env "$@" "${runner[@]}" "$app" --count $count --structure "$structure" --frames $frames \
+      --screenshot "$out/$name.png" > "$out/$name.log" 2>&1; then
+    echo "FAIL $name: the app exited with an error:"
+    cat "$out/$name.log"
+    failures=$((failures + 1))
+    return 1
+  fi
+}
+
+runner=(xvfb-run -a -s "-screen 0 1280x800x24")
+for structure in $structures; do
+  shoot "$structure" || continue
+  if [ "$structure" = brute ]; then
+    "$check" "$out/$structure.png" 1280 800 2000 || failures=$((failures + 1))
+  else
+    "$check" "$out/$structure.png" 1280 800 2000 "$out/brute.png" 1500 || failures=$((failures + 1))
+  fi
+done
+
+# SDL's offscreen driver renders through EGL without any X server.
+runner=()
+structure=$(echo "$structures" | grep -v '^brute$' | head -n 1)
+if shoot "offscreen-$structure" SDL_VIDEODRIVER=offscreen; then
+  "$check" "$out/offscreen-$structure.png" 1280 800 2000 "$out/brute.png" 1500 || failures=$((failures + 1))
+fi
+
+if [ -n "$(ls -A "$XDG_CONFIG_HOME" 2> /dev/null)" ]; then
+  echo "FAIL: a screenshot run wrote settings to $XDG_CONFIG_HOME"
+  failures=$((failures + 1))
+fi
+echo "screenshots in $out"
+[ $failures -eq 0 ]

@@ -1,0 +1,92 @@
+// The help panel: keys, what every colour means, and what each panel and overlay is for.
+
+#include <imgui.h>
+
+#include "render/palette.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
+
+namespace st::ui {
+namespace {
+
+namespace colours = render::colours;
+
+constexpr const char* kKeys[][2] = {
+    {"space", "pause / resume the simulation"},
+    {".", "single step (pauses)"},
+    {"1 .. 9, 0", "pick structure 1 .. 10 of the list"},
+    {"[  ]", "previous / next structure"},
+    {"F", "fit the world into the window"},
+    {"F1", "hide / show the panels"},
+    {"F12", "save a screenshot (PNG in the current directory)"},
+    {"left drag", "pan; with a query picked: place and size the query"},
+    {"right / middle drag", "pan"},
+    {"wheel", "zoom around the cursor"},
+    {"Ctrl + wheel", "resize the query shape"},
+};
+
+class HelpPanel final : public DemoPart {
+ public:
+  PanelPlacement placement() const override { return {0.5f, 0.0f, -230.0f, 60.0f, 460.0f, 560.0f}; }
+
+  void drawPanel(DemoContext& ctx) override {
+    if (ImGui::CollapsingHeader("keys and mouse", ImGuiTreeNodeFlags_DefaultOpen)) {
+      if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        for (const auto& [key, what] : kKeys) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(key);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(what);
+        }
+        ImGui::EndTable();
+      }
+      ImGui::TextDisabled("Keys and the mouse go to a panel while it is hovered or typing.");
+    }
+    if (ImGui::CollapsingHeader("colours", ImGuiTreeNodeFlags_DefaultOpen)) {
+      for (int g = 0; g < 8; ++g) {
+        if (g > 0) ImGui::SameLine(0.0f, 2.0f);
+        ImGui::PushID(g);
+        ImGui::ColorButton("group", toImVec4(render::groupColour(g)),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+        ImGui::PopID();
+      }
+      ImGui::SameLine();
+      ImGui::TextUnformatted("moving circles, by attraction group");
+      colourSwatch(colours::kStatic, "static circles (never move)");
+      colourSwatch(colours::kOverlapRim, "red rim: overlaps another circle this frame");
+      colourSwatch(colours::kPairLine, "red line: an overlapping pair");
+      colourSwatch(colours::kHit, "yellow fill: hit by the current query");
+      colourSwatch(colours::kCandidateRim, "cyan rim: tested by the query, missed");
+      colourSwatch(colours::kVisited, "green box/circle: node the query walked into");
+      colourSwatch(colours::kPruned, "pink box/circle: node the query pruned");
+      colourSwatch(colours::kEntered, "green rim: entered the view cone this frame");
+      colourSwatch(colours::kLeft, "orange rim: left the view cone this frame");
+      for (int d = 0; d < 10; ++d) {
+        if (d > 0) ImGui::SameLine(0.0f, 2.0f);
+        ImGui::PushID(d);
+      ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+        ImGui::PopID();
+      }
+      ImGui::SameLine();
+      ImGui::TextUnformatted("structure nodes by depth 0..9");
+    }
+    if (ImGui::CollapsingHeader("panels and overlays", ImGuiTreeNodeFlags_DefaultOpen)) {
+      for (const PartSlot& slot : ctx.parts) {
+        ImGui::BulletText("%s %s", slot.info->name.c_str(), slot.info->category == PartCategory::Overlay ? "(overlay)" : "");
+        ImGui::Indent();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", slot.info->description.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::Unindent();
+      }
+    }
+  }
+};
+
+const PartRegistrar registrar{{PartCategory::Panel, "Help", "keys, colours, panels and overlays", 90, false,
+                               [] { return std::make_unique<HelpPanel>(); }}};
+
+}  // namespace
+}  // namespace st::ui

@@ -1,0 +1,394 @@
+// The query tool: the mouse places a point, circle, box, ray or view cone; every frame the current
+// structure answers it (timed, untraced) and answers it again with a trace attached for the overlays.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <numbers>
+
+#include <imgui.h>
+
+#include "render/palette.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
+#include "ui/part_names.hpp"
+
+namespace st::ui {
+namespace {
+
+constexpr const char* kModeNames[] = {"off", "point", "circle", "box", "ray", "cone"};
+
+float worldSide(const Simulation& sim) {
+  const Box& w = sim.world();
+  return std::max(w.max.x - w.min.x, w.max.y - w.min.y);
+}
+
+Vec2 boxCentre(const Box& b) { return {0.5f * (b.min.x + b.max.x), 0.5f * (b.min.y + b.max.y)}; }
+
+class QueryTool final : public DemoPart {
+ public:
+  // -- input ------------------------------------------------------------------------------------------
+  bool onWorldMouse(DemoContext& ctx, const WorldMouse& mouse) override {
+    QueryState& q = ctx.model.query;
+    if (q.mode == QueryMode::Off) return false;
+    switch (mouse.kind) {
+      case WorldMouse::Kind::Wheel:
+        if (!mouse.ctrl) return false;
+        resize(q, std::pow(1.15f, mouse.wheel));
+        return true;
+      case WorldMouse::Kind::Move:
+        if (!q.followMouse) return false;
+        moveTo(q, mouse.world);
+        return false;  // hovering never blocks the camera
+      case WorldMouse::Kind::Press:
+        if (mouse.button != 1) return false;
+        moveTo(q, mouse.world);
+        return true;
+      case WorldMouse::Kind::Drag:
+      case WorldMouse::Kind::Release:
+        if (mouse.button != 1) return false;
+        if (mouse.dragged) shapeFromDrag(q, mouse.pressWorld, mouse.world);
+        return true;
+    }
+    return false;
+  }
+
+  // -- per frame ------------------------------------------------------------------------------------------
+  void update(DemoContext& ctx) override {
+    QueryState& q = ctx.model.query;
+    if (applyPending_) {
+      q.mode = static_cast<QueryMode>(std::clamp(modeFromSettings_, 0, 5));
+      q.followMouse = followFromSettings_;
+      applyPending_ = false;
+    }
+    savedMode_ = static_cast<int>(q.mode);
+    savedFollow_ = q.followMouse;
+    if (!q.placed) place(q, ctx.model.simulation());
+    if (ctx.model.generation() != generation_ || q.mode != lastMode_) {
+      // A new structure (or a new cone) starts with an empty visible set: its first cull reports every
+      // visible circle as entering, which the log would show as noise from the previous structure.
+      generation_ = ctx.model.generation();
+      lastMode_ = q.mode;
+      coneLog_.clear();
+    }
+    q.hits.clear();
+    q.rayHits.clear();
+    q.entered.clear();
+    q.left.clear();
+    q.trace.events.clear();
+    q.counters = {};
+    q.microseconds = 0;
+    q.error.clear();
+    if (q.mode == QueryMode::Off) return;
+
+    SpatialIndex& index = ctx.model.structure();
+    const bool traceWanted = ctx.isShown(part_names::kQueryTrace) || ctx.isShown(part_names::kCandidates);
+    try {
+      const std::uint64_t start = nowNanoseconds();
+      run(index, q);
+      q.microseconds = millisecondsSince(start) * 1000.0;
+      q.counters = index.lastCounters();
+      if (traceWanted) {
+        index.setTrace(&q.trace);
+        runTraced(index, q);
+        index.setTrace(nullptr);
+      }
+    } catch (const std::exception& e) {
+      index.setTrace(nullptr);
+      q.error = e.what();
+    }
+    if (q.mode == QueryMode::Cone && (!q.entered.empty() || !q.left.empty())) logConeEvents(ctx.model, q);
+  }
+
+  void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
+    const QueryState& q = ctx.model.query;
+    const std::uint32_t c = render::colours::kQueryShape;
+    render::ShapeBatch& out = canvas.above;
+    switch (q.mode) {
+      case QueryMode::Off: break;
+      case QueryMode::Point: out.cross(q.anchor, 9.0f, c); break;
+      case QueryMode::Circle:
+        out.circleOutline({q.anchor, q.radius}, c);
+        out.cross(q.anchor, 4.0f, c);
+        break;
+      case QueryMode::Box: out.boxOutline(queryBox(q), c); break;
+      case QueryMode::Ray:
+        out.line(q.anchor, q.target, c);
+        out.cross(q.anchor, 5.0f, c);
+        for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHitRim);
+        if (!q.rayHits.empty()) out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
+        break;
+      case QueryMode::Cone: {
+        const ViewCone cone = viewCone(q);
+        const float facing = std::atan2(cone.direction.y, cone.direction.x);
+        out.sectorOutline(cone.origin, cone.farDistance, facing - cone.halfAngle, facing + cone.halfAngle, c);
+        break;
+      }
+    }
+  }
+
+  // -- panel -------------------------------------------------------------------------------------------
+  PanelPlacement placement() const override { return {1.0f, 1.0f, -370.0f, -330.0f, 360.0f, 320.0f}; }
+
+  void drawPanel(DemoContext& ctx) override {
+    QueryState& q = ctx.model.query;
+    int mode = static_cast<int>(q.mode);
+    for (int m = 0; m < 6; ++m) {
+      if (m % 3 != 0) ImGui::SameLine(float(m % 3) * ImGui::GetFontSize() * 6.0f);
+      ImGui::RadioButton(kModeNames[m], &mode, m);
+    }
+    q.mode = static_cast<QueryMode>(mode);
+    if (q.mode == QueryMode::Off) {
+      ImGui::TextDisabled("Pick a query; then drag with the left button in the world.");
+      return;
+    }
+    ImGui::Checkbox("follow the mouse", &q.followMouse);
+    helpMarker("Left click moves the shape, left drag draws it (circle: centre to rim, box: corner to corner, "
+               "ray: start to end, cone: eye to far edge). Ctrl+wheel resizes. Right or middle drag pans.");
+    drawShapeControls(q, ctx.model.simulation());
+
+    ImGui::Separator();
+    if (!q.error.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", q.error.c_str());
+      return;
+    }
+    const std::size_t found = q.mode == QueryMode::Ray ? q.rayHits.size() : q.hits.size();
+    ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(), q.mode == QueryMode::Cone ? "visible" : "hits",
+                q.microseconds);
+    ImGui::Text("nodes visited %s, candidate tests %s", groupedNumber(q.counters.nodesVisited).c_str(),
+                groupedNumber(q.counters.candidates).c_str());
+    if (q.mode == QueryMode::Cone) drawConeEvents(q);
+    drawHitList(ctx.model, q);
+  }
+
+  void loadSettings(const SettingsSection& s) override {
+    modeFromSettings_ = static_cast<int>(s.getNumber("mode", static_cast<int>(QueryState{}.mode)));
+    followFromSettings_ = s.getBool("follow_mouse", false);
+    applyPending_ = true;
+  }
+  void saveSettings(SettingsSection& s) const override {
+    s.setNumber("mode", savedMode_);
+    s.setBool("follow_mouse", savedFollow_);
+  }
+
+ private:
+  // -- shapes --------------------------------------------------------------------------------------------
+  static Box queryBox(const QueryState& q) {
+    return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y}, {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
+  }
+
+  static ViewCone viewCone(const QueryState& q) {
+    ViewCone cone;
+    cone.origin = q.anchor;
+    const Vec2 d = q.target - q.anchor;
+    const float len = length(d);
+    cone.direction = len > 0.0f ? d : Vec2{1.0f, 0.0f};
+    cone.halfAngle = q.coneHalfAngle;
+    cone.farDistance = std::max(len, 1e-3f);
+    return cone;
+  }
+
+  static void place(QueryState& q, const Simulation& sim) {
+    const Box& region = sim.queryRegion();
+    const Vec2 c = boxCentre(region);
+    const float side = worldSide(sim);
+    q.anchor = c;
+    q.radius = 0.07f * side;
+    q.halfExtent = {0.09f * side, 0.06f * side};
+    q.target = {c.x + 0.3f * side, c.y + 0.08f * side};
+    q.placed = true;
+  }
+
+  static void moveTo(QueryState& q, Vec2 at) {
+    const Vec2 shift = at - q.anchor;
+    q.anchor = at;
+    q.target = q.target + shift;
+  }
+
+  static void resize(QueryState& q, float factor) {
+    q.radius *= factor;
+    q.halfExtent = q.halfExtent * factor;
+    q.target = q.anchor + (q.target - q.anchor) * factor;
+  }
+
+  static void shapeFromDrag(QueryState& q, Vec2 from, Vec2 to) {
+    switch (q.mode) {
+      case QueryMode::Off: break;
+      case QueryMode::Point: q.anchor = to; break;
+      case QueryMode::Circle:
+        q.anchor = from;
+        q.radius = length(to - from);
+        break;
+      case QueryMode::Box:
+        q.anchor = {0.5f * (from.x + to.x), 0.5f * (from.y + to.y)};
+        q.halfExtent = {0.5f * std::fabs(to.x - from.x), 0.5f * std::fabs(to.y - from.y)};
+        break;
+      case QueryMode::Ray:
+      case QueryMode::Cone:
+        q.anchor = from;
+        q.target = to;
+        break;
+    }
+  }
+
+  // -- running -------------------------------------------------------------------------------------------
+  static void run(SpatialIndex& index, QueryState& q) {
+    switch (q.mode) {
+      case QueryMode::Off: break;
+      case QueryMode::Point: index.queryPoint(q.anchor, q.hits); break;
+      case QueryMode::Circle: index.queryCircle({q.anchor, q.radius}, q.hits); break;
+      case QueryMode::Box: index.queryBox(queryBox(q), q.hits); break;
+      case QueryMode::Ray: index.rayCast({q.anchor, q.target}, q.rayHits); break;
+      case QueryMode::Cone:
+        index.cullView(viewCone(q), q.entered, q.left);
+        q.hits = index.visibleItems();
+        break;
+    }
+  }
+
+  void runTraced(SpatialIndex& index, QueryState& q) {
+    switch (q.mode) {
+      case QueryMode::Off: break;
+      case QueryMode::Point: index.queryPoint(q.anchor, scratchIds_); break;
+      case QueryMode::Circle: index.queryCircle({q.anchor, q.radius}, scratchIds_); break;
+      case QueryMode::Box: index.queryBox(queryBox(q), scratchIds_); break;
+      case QueryMode::Ray: index.rayCast({q.anchor, q.target}, scratchRay_); break;
+      case QueryMode::Cone: {
+        // Culling again would consume this frame's enter/leave events, so the trace shows the walk for
+        // the cone's bounding circle, which is where the default cull starts.
+        const ViewCone cone = viewCone(q);
+        index.queryCircle({cone.origin, cone.farDistance}, scratchIds_);
+        break;
+      }
+    }
+  }
+
+  void logConeEvents(const DemoModel& model, const QueryState& q) {
+    auto listIds = [](const std::vector<ItemId>& ids) {
+      std::string text;
+      const std::size_t shown = std::min<std::size_t>(ids.size(), 6);
+      for (std::size_t i = 0; i < shown; ++i) {
+        if (i > 0) text.push_back(' ');
+        text.append(std::to_string(ids[i]));
+      }
+      if (ids.size() > shown) text.append(" ...");
+      return text;
+    };
+    char line[96];
+    std::snprintf(line, sizeof line, "frame %llu: +%zu -%zu",
+                  static_cast<unsigned long long>(model.simulation().frame()), q.entered.size(), q.left.size());
+    std::string text = line;
+    if (!q.entered.empty()) text.append("  in: ").append(listIds(q.entered));
+    if (!q.left.empty()) text.append("  out: ").append(listIds(q.left));
+    coneLog_.push_front(std::move(text));
+    if (coneLog_.size() > 200) coneLog_.pop_back();
+  }
+
+  // -- panel pieces --------------------------------------------------------------------------------------
+  void drawShapeControls(QueryState& q, const Simulation& sim) {
+    const float side = worldSide(sim);
+    const float speed = side * 0.002f;
+    ImGui::PushItemWidth(-90.0f);
+    ImGui::DragFloat2("position", &q.anchor.x, speed, 0.0f, 0.0f, "%.1f");
+    switch (q.mode) {
+      case QueryMode::Circle:
+        ImGui::DragFloat("radius", &q.radius, speed, 0.0f, side, "%.2f");
+        break;
+      case QueryMode::Box:
+        ImGui::DragFloat2("half size", &q.halfExtent.x, speed, 0.0f, side, "%.2f");
+        break;
+      case QueryMode::Ray:
+        ImGui::DragFloat2("end", &q.target.x, speed, 0.0f, 0.0f, "%.1f");
+        break;
+      case QueryMode::Cone: {
+        float degrees = q.coneHalfAngle * 180.0f / std::numbers::pi_v<float>;
+        if (ImGui::SliderFloat("half angle", &degrees, 1.0f, 180.0f, "%.0f deg")) {
+          q.coneHalfAngle = degrees * std::numbers::pi_v<float> / 180.0f;
+        }
+        ImGui::DragFloat2("look at", &q.target.x, speed, 0.0f, 0.0f, "%.1f");
+        break;
+      }
+      default: break;
+    }
+    ImGui::PopItemWidth();
+    q.radius = std::max(q.radius, 0.0f);
+    q.halfExtent = {std::max(q.halfExtent.x, 0.0f), std::max(q.halfExtent.y, 0.0f)};
+  }
+
+  void drawConeEvents(const QueryState& q) {
+    ImGui::Text("this frame: entered %zu, left %zu", q.entered.size(), q.left.size());
+    ImGui::TextDisabled("trace: walk of the cone's bounding circle");
+    if (ImGui::BeginChild("cone events", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5.5f), true)) {
+      for (const std::string& line : coneLog_) ImGui::TextUnformatted(line.c_str());
+    }
+    ImGui::EndChild();
+  }
+
+  static void drawHitList(const DemoModel& model, const QueryState& q) {
+    if (!ImGui::CollapsingHeader("results")) return;
+    const bool ray = q.mode == QueryMode::Ray;
+    const std::size_t total = ray ? q.rayHits.size() : q.hits.size();
+    const std::size_t shown = std::min<std::size_t>(total, 500);
+    if (ImGui::BeginTable("hits", ray ? 3 : 4, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter,
+                          ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("id");
+      if (ray) {
+        ImGui::TableSetupColumn("t");
+        ImGui::TableSetupColumn("entry point");
+      } else {
+        ImGui::TableSetupColumn("x");
+        ImGui::TableSetupColumn("y");
+        ImGui::TableSetupColumn("radius");
+      }
+      ImGui::TableHeadersRow();
+      ImGuiListClipper clipper;
+      clipper.Begin(static_cast<int>(shown));
+      while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          if (ray) {
+            const RayHit& hit = q.rayHits[static_cast<std::size_t>(row)];
+            ImGui::Text("%u", hit.id);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", double(hit.t));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.1f, %.1f", double(hit.point.x), double(hit.point.y));
+          } else {
+            const ItemId id = q.hits[static_cast<std::size_t>(row)];
+            const Circle& c = model.simulation().circles()[id];
+            ImGui::Text("%u", id);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.1f", double(c.center.x));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.1f", double(c.center.y));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.2f", double(c.radius));
+          }
+        }
+      }
+      ImGui::EndTable();
+    }
+    if (shown < total) ImGui::TextDisabled("first %zu of %zu shown", shown, total);
+  }
+
+  std::uint64_t generation_ = ~std::uint64_t{0};
+  QueryMode lastMode_ = QueryMode::Off;
+  std::deque<std::string> coneLog_;
+  std::vector<ItemId> scratchIds_;
+  std::vector<RayHit> scratchRay_;
+  int modeFromSettings_ = 0;
+  bool followFromSettings_ = false;
+  bool applyPending_ = false;
+  int savedMode_ = static_cast<int>(QueryState{}.mode);
+  bool savedFollow_ = false;
+};
+
+const PartRegistrar registrar{{PartCategory::Panel, "Query",
+                               "mouse-driven point, circle, box, ray and view-cone queries with hits, time and work",
+                               20, true, [] { return std::make_unique<QueryTool>(); }}};
+
+}  // namespace
+}  // namespace st::ui

@@ -1,0 +1,114 @@
+// The stats panel: the structure's size, this frame's work against brute force, and its own counters.
+
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
+
+namespace st::ui {
+namespace {
+
+void row(const char* label, const std::string& value, const char* tooltip = nullptr) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(label);
+  if (tooltip != nullptr && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(value.c_str());
+}
+
+std::string number(double v) {
+  char text[48];
+  if (v == static_cast<double>(static_cast<std::uint64_t>(v)) && v >= 0 && v < 1e15) {
+    return groupedNumber(static_cast<std::uint64_t>(v));
+  }
+  std::snprintf(text, sizeof text, "%.4g", v);
+  return text;
+}
+
+class StatsPanel final : public DemoPart {
+ public:
+  PanelPlacement placement() const override { return {1.0f, 0.0f, -370.0f, 30.0f, 360.0f, 430.0f}; }
+
+  void drawPanel(DemoContext& ctx) override {
+    DemoModel& model = ctx.model;
+    const SpatialIndex& index = model.structure();
+    const Simulation& sim = model.simulation();
+    const std::size_t n = sim.circles().size();
+    const IndexStats stats = index.stats();
+    const double bruteTests = double(n) * double(n - (n > 0 ? 1 : 0)) / 2.0;
+    if (model.generation() != generation_) {
+      generation_ = model.generation();
+      validated_ = false;
+    }
+
+    ImGui::Text("%s: %s circles, %zu moving", index.name().c_str(), groupedNumber(n).c_str(), sim.movedIds().size());
+    if (!ImGui::BeginTable("stats", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) return;
+    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    row("nodes", groupedNumber(stats.nodes), "nodes or occupied cells");
+    row("max depth", std::to_string(stats.maxDepth));
+    row("memory", formatBytes(stats.memoryBytes), "capacity-based bytes, item table included");
+
+    if (model.pairsCurrent() || !model.pairs().empty()) {
+      const QueryCounters& pc = model.pairCounters();
+      row("pairs", groupedNumber(model.pairs().size()), "overlapping pairs this frame (touching counts)");
+      row("pair tests", groupedNumber(pc.candidates), "exact circle-circle tests in findPairs this frame");
+      row("brute n(n-1)/2", number(bruteTests), "what testing every pair costs");
+      if (pc.candidates > 0) {
+        char ratio[64];
+        std::snprintf(ratio, sizeof ratio, "%.3g%%", 100.0 * double(pc.candidates) / bruteTests);
+        row("tests / brute", ratio, "pair tests as a share of n(n-1)/2");
+        std::snprintf(ratio, sizeof ratio, "%.0fx", bruteTests / double(pc.candidates));
+        row("fewer tests than brute", ratio);
+      }
+      row("pair nodes visited", groupedNumber(pc.nodesVisited));
+    } else {
+      row("pairs", "(pair search off)");
+    }
+    const QueryCounters& uc = model.updateCounters();
+    row("update nodes visited", groupedNumber(uc.nodesVisited), "updateBatch + maintain, this frame");
+    row("update tests", groupedNumber(uc.candidates), "exact tests during update + maintain, this frame");
+    if (model.query.mode != QueryMode::Off) {
+      row("query nodes visited", groupedNumber(model.query.counters.nodesVisited), "the Query panel's query");
+      row("query tests", groupedNumber(model.query.counters.candidates));
+    }
+    extra_.clear();
+    index.extra(extra_);
+    for (const auto& [name, value] : extra_) row(name.c_str(), number(value), "structure-specific figure");
+    ImGui::EndTable();
+
+    if (ImGui::Button("validate")) {
+      const std::uint64_t start = nowNanoseconds();
+      validation_ = index.validate();
+      validationMs_ = millisecondsSince(start);
+      validated_ = true;
+    }
+    if (validated_) {
+      ImGui::SameLine();
+      if (validation_.empty()) {
+        ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "valid (%.1f ms)", validationMs_);
+      } else {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.45f, 1.0f), "%s", validation_.c_str());
+        ImGui::PopTextWrapPos();
+      }
+    }
+  }
+
+ private:
+  ExtraCounters extra_;
+  std::string validation_;
+  double validationMs_ = 0.0;
+  bool validated_ = false;
+  std::uint64_t generation_ = 0;
+};
+
+const PartRegistrar registrar{{PartCategory::Panel, "Stats",
+                               "nodes, depth, memory, pair tests against brute force, nodes visited, structure counters",
+                               30, true, [] { return std::make_unique<StatsPanel>(); }}};
+
+}  // namespace
+}  // namespace st::ui
