@@ -219,8 +219,9 @@ static_assert(sizeof(CellSlot) == 12, "the table is the grid's largest cost afte
 /// function keeps space coherent: the cells of a window (the region the items occupy, as the owner
 /// declares it) map one to one, row by row, onto the first slots, so inside the window there is no
 /// collision at all, a neighbour's home is a fixed offset from the cell's own, and walking the slots walks
-/// space. Cells outside the window are spread over the whole table by a mixing hash. The owner can switch
-/// the window off (a scrambled table) if probing ever degrades.
+/// space. Cells outside the window (all cells when the window does not fit the table, as for a level too
+/// sparse for its region) are spread by a mixing hash. The owner can switch the window off altogether (a
+/// scrambled table) if probing ever degrades.
 class CellTable {
  public:
   /// Empties the table and sizes it for `expectedCells` at a load of about two thirds, and for at least
@@ -273,7 +274,7 @@ class CellTable {
     wantHeight_ = scrambled ? 0 : height;
     if (!slots_.empty()) configureShape();
   }
-  /// Cells of the window as declared (it is cut to the table's size).
+  /// Cells of the window as declared (it is used only when the table has room for all of them).
   std::size_t windowCells() const { return std::size_t(wantWidth_) * wantHeight_; }
   /// Whether `extra` more insertions would push the load past 80%.
   bool nearlyFull(std::size_t extra = 1) const { return slots_.empty() || (used_ + extra) * 5 > capacity() * 4; }
@@ -387,7 +388,7 @@ class CellTable {
   std::uint32_t home(std::int32_t x, std::int32_t y) const {
     const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_, uy = static_cast<std::uint32_t>(y) - originY_;
     if (ux < width_ && uy < height_) return uy * width_ + ux;
-    return static_cast<std::uint32_t>(mixBits((std::uint64_t(static_cast<std::uint32_t>(y)) << 32) | static_cast<std::uint32_t>(x)) >> 20) & mask_;
+    return static_cast<std::uint32_t>(mixBits((std::uint64_t(uy) << 32) | ux) >> 20) & mask_;
   }
 
   /// Home of the first of `width` cells (x .. x + width - 1, y) and whether their homes are consecutive
@@ -402,9 +403,11 @@ class CellTable {
   void configureShape() {
     const std::size_t slotCount = slots_.size() - 1;
     mask_ = static_cast<std::uint32_t>(slotCount - 1);
-    width_ = static_cast<std::uint32_t>(std::min<std::size_t>(wantWidth_, slotCount));
-    height_ = width_ == 0 ? 0 : static_cast<std::uint32_t>(std::min<std::size_t>(wantHeight_, slotCount / width_));
-    if (height_ == 0) width_ = 0;
+    // A window cut down to the table would fill its first slots densely and make every cell outside it
+    // probe through them: it is used whole or not at all (tiles everywhere then).
+    const bool fits = std::size_t(wantWidth_) * wantHeight_ <= slotCount;
+    width_ = fits ? wantWidth_ : 0;
+    height_ = fits ? wantHeight_ : 0;
   }
 
   std::vector<CellSlot> slots_;
@@ -413,7 +416,7 @@ class CellTable {
   std::uint32_t originY_ = 0;
   std::uint32_t wantWidth_ = 0;   // window as declared
   std::uint32_t wantHeight_ = 0;
-  std::uint32_t width_ = 0;       // window as it fits the table
+  std::uint32_t width_ = 0;       // window in use (empty when it does not fit the table)
   std::uint32_t height_ = 0;
   std::size_t used_ = 0;
   std::size_t outside_ = 0;  // occupied cells outside the window

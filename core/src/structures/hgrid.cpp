@@ -41,9 +41,11 @@ class HierarchicalGrid final : public SpatialIndex {
     return "Hierarchical spatial hash (comments on seed 003): hashed grids like the mipmap levels of a texture, "
            "each level's cells twice the size of the level below. The reference level fits the largest circle "
            "(cell_scale x its diameter, or cell_size); a circle goes to the level whose fit size is the "
-           "smallest power-of-two multiple not below its diameter, so a level only holds circles between half a "
-           "cell and a cell across, and circles that grow later simply open coarser levels. Only non-empty "
-           "levels exist. Every level is a grid of its own (the same hashed, sorted lists as grid), so "
+           "smallest power-of-two multiple not below its diameter, so a level only holds circles between half "
+           "and all of its fit size, and circles that grow later simply open coarser levels. Only non-empty "
+           "levels exist. A level's cells are its fit size, or a power-of-two multiple of it when the level "
+           "is sparse (about one circle per cell at build), so a level of a few small circles does not pay a "
+           "lookup per empty neighbour. Every level is a grid of its own (the same hashed, sorted lists as grid), so "
            "like-sized circles cost exactly a plain grid; pair finding checks each level against itself and, "
            "for every occupied cell, against the few cells of each coarser level within reach (never the "
            "finer ones), so a few huge circles add a few coarse cells instead of making every cell huge. "
@@ -63,7 +65,7 @@ class HierarchicalGrid final : public SpatialIndex {
   IndexStats stats() const override {
     IndexStats st;
     st.memoryBytes = tableBytes() + index_.capacity() * sizeof(std::uint32_t) + levels_.capacity() * sizeof(Level) +
-                     moving_.capacity() * sizeof(Moving) + members_.capacity() * sizeof(std::uint32_t);
+                     moving_.capacity() * sizeof(Moving) + found_.capacity() * sizeof(std::uint32_t);
     for (const Level& level : levels_) {
       st.nodes += level.lists.table().used();
       st.memoryBytes += level.lists.memoryBytes();
@@ -107,6 +109,14 @@ class HierarchicalGrid final : public SpatialIndex {
     while (minExponent_ < kMaxExponent && fit(minExponent_) * 0x1.0p28 < shape.extent) ++minExponent_;
     levels_.clear();
     levelIndex_.fill(-1);
+    // Count each level's circles first: a level's cells are at least its fit size, and also large enough
+    // to hold about one circle each, so that a sparse level of small circles does not pay a lookup per
+    // empty neighbour.
+    std::array<std::uint32_t, kMaxExponent - kMinExponent + 1> counts{};
+    for (const Item& item : items) ++counts[slotOfExponent(levelOf(item.circle.radius))];
+    for (int e = kMinExponent; e <= kMaxExponent; ++e) {
+      if (counts[slotOfExponent(e)] > 0) levelFor(e, counts[slotOfExponent(e)]);
+    }
     for (const Item& item : items) {
       Level& level = levels_[levelFor(levelOf(item.circle.radius))];
       level.lists.nodes().push_back(Node{item.circle, item.id});
@@ -289,7 +299,8 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
  private:
-  /// One non-empty level: a hashed grid whose cells fit circles of diameter up to fit(exponent).
+  /// One non-empty level: a hashed grid for circles of diameter in (fit(exponent - 1), fit(exponent)], with
+  /// cells at least fit(exponent) across (a power-of-two multiple of it when the level is sparse).
   struct Level {
     int exponent = 0;      ///< fit size = reference x 2^exponent
     GridShape shape;       ///< cell size and hash window
@@ -319,13 +330,19 @@ class HierarchicalGrid final : public SpatialIndex {
     return e;
   }
 
-  /// Index of the level with this exponent, created (empty) if missing.
-  int levelFor(int exponent) {
+  /// Index of the level with this exponent, created (empty) if missing with cells sized for
+  /// `expectedItems` circles over the region (just the fit size when unknown).
+  int levelFor(int exponent, std::size_t expectedItems = 0) {
     const int existing = levelIndex_[slotOfExponent(exponent)];
     if (existing >= 0) return existing;
     Level level;
     level.exponent = exponent;
-    level.shape.map.size = fit(exponent) * kCellPadding;
+    double cell = fit(exponent);
+    const double area = (double(region_.max.x) - region_.min.x) * (double(region_.max.y) - region_.min.y);
+    for (int doubling = 0; doubling < 40 && expectedItems > 0 && cell * cell * double(expectedItems) < area; ++doubling) {
+      cell *= 2.0;
+    }
+    level.shape.map.size = cell * kCellPadding;
     level.shape.map.inverse = 1.0 / level.shape.map.size;
     setWindow(level.shape, region_);
     level.lists.table().configureHash(false, level.shape.originX, level.shape.originY, level.shape.windowWidth,
@@ -481,27 +498,34 @@ class HierarchicalGrid final : public SpatialIndex {
     }
   }
 
-  /// Pairs between a finer and a coarser level: for each occupied fine cell, the coarse cells that can
-  /// hold the centre of a circle within reach of any centre in it (the fine cell widened by both levels'
-  /// largest radii); every fine item there is tested against every coarse item.
+  /// Pairs between a finer and a coarser level: each fine item looks up the coarse cells that can hold the
+  /// centre of a circle within its radius plus the coarse level's largest radius, and is tested against
+  /// their items. Fine items are walked in table order, which follows space, so consecutive ones mostly
+  /// need the same coarse cells: those found for the previous range are kept.
   void crossLevelPairs(const Level& fine, const Level& coarse, PairWriter& writer, std::uint64_t& candidates,
                        std::uint64_t& cells) {
     const CellTable& fineTable = fine.lists.table();
     const CellTable& coarseTable = coarse.lists.table();
     const std::vector<Node>& fineNodes = fine.lists.nodes();
     const std::vector<Node>& coarseNodes = coarse.lists.nodes();
-    const double reach = double(fine.maxRadius) + double(coarse.maxRadius);
+    const double coarseReach = coarse.maxRadius;
+    CellRange lastRange{0, 0, -1, -1};
+    found_.clear();
     for (std::uint32_t slot = 0; slot < fineTable.capacity(); ++slot) {
       if (!fineTable.occupied(slot)) continue;
-      const CellBounds cell = cellBounds(fine.shape.map, fineTable[slot].x, fineTable[slot].y);
-      const CellRange range = centreRange(coarse.shape.map, cell.x0, cell.y0, cell.x1, cell.y1, reach);
-      members_.clear();
-      visitRange(coarseTable, range, [&](std::uint32_t coarseSlot) {
-        ++cells;
-        if (members_.empty()) fine.lists.forEachInCell(slot, [&](std::uint32_t n) { members_.push_back(n); });
-        coarse.lists.forEachInCell(coarseSlot, [&](std::uint32_t b) {
-          for (std::uint32_t a : members_) writer.test(fineNodes[a], coarseNodes[b], candidates);
-        });
+      fine.lists.forEachInCell(slot, [&](std::uint32_t a) {
+        const Circle& c = fineNodes[a].circle;
+        const CellRange range = centreRange(coarse.shape.map, c.center.x, c.center.y, c.center.x, c.center.y,
+                                            double(c.radius) + coarseReach);
+        if (range.x0 != lastRange.x0 || range.y0 != lastRange.y0 || range.x1 != lastRange.x1 || range.y1 != lastRange.y1) {
+          found_.clear();
+          visitRange(coarseTable, range, [&](std::uint32_t coarseSlot) { found_.push_back(coarseSlot); });
+          lastRange = range;
+        }
+        cells += found_.size();
+        for (std::uint32_t coarseSlot : found_) {
+          coarse.lists.forEachInCell(coarseSlot, [&](std::uint32_t b) { writer.test(fineNodes[a], coarseNodes[b], candidates); });
+        }
       });
     }
   }
@@ -515,7 +539,7 @@ class HierarchicalGrid final : public SpatialIndex {
   bool indexValid_ = false;
   std::vector<ItemId> departed_;
   std::vector<Moving> moving_;
-  std::vector<std::uint32_t> members_;
+  std::vector<std::uint32_t> found_;
   std::vector<CellRange> rows_;
   std::uint64_t lastCrossCandidates_ = 0;
   std::uint64_t lastCrossCells_ = 0;
