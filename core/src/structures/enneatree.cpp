@@ -12,13 +12,15 @@
 //      bounds its whole subtree. "Go down for smaller circles, up for larger ones, and down again into the
 //      neighbours' children where they can reach" is then a single walk from the root that enters every
 //      child box the query reaches: the path from the root supplies the larger circles, the pruned descent
-//      the smaller ones and the neighbours'. At most two boxes per axis contain a point at each depth.
+//      the smaller ones and the neighbours'. At each depth at most two distinct boxes per axis contain a
+//      point (one box can be held by two nodes: the high child of one node is the low child of the next).
 //   3. Pair finding is one top-down pass in which each node inherits, from its parent, the nodes of its own
-//      depth whose boxes touch its box (they are children of the parent's such neighbours: at most five per
-//      axis) and the larger circles that reach into its box, and tests each pair once, at its deeper node
-//      (radius_tree_enneatree_shared.hpp).
+//      depth whose circles may touch its circles (they are children of the parent's such neighbours: at
+//      most five boxes per axis) and the larger circles that reach into it, and tests each pair once, at
+//      its deeper node (radius_tree_enneatree_shared.hpp).
 // Node boxes are exact in double (corners are the root's corner plus multiples of a power-of-two fraction
-// of its width), so boxes of one depth sit exactly on one grid and the neighbour test never hesitates.
+// of its width), so a child's box computed from its parent during a walk is exactly the box it was built
+// with, and the fit that placed a circle is the fit that validate() checks.
 
 #include <algorithm>
 #include <cmath>
@@ -103,7 +105,7 @@ class Enneatree final : public SpatialIndex {
            "subtree, so going down for smaller circles, up for larger ones and down again into the neighbours' "
            "children is one top-down walk entering every child box a query reaches (at most two per axis and "
            "level for a point); and pair finding is one top-down pass in which each node inherits from its "
-           "parent the same-depth nodes whose boxes touch its own and the larger circles reaching into it, "
+           "parent the same-depth nodes whose circles may touch its own and the larger circles reaching into it, "
            "testing each pair once at its deeper node. Insert costs O(log(W/d)) for root width W and diameter "
            "d; an update that still fits its node is O(1), otherwise it walks up to the first ancestor that "
            "holds it and chooses again from there, centre first, so moving circles do not flip across deep "
