@@ -80,6 +80,7 @@ class HashedGrid final : public SpatialIndex {
     out.push_back({"hash_load", table.capacity() ? cells / double(table.capacity()) : 0.0});
     out.push_back({"hash_scrambled", table.scrambled() ? 1.0 : 0.0});
     out.push_back({"sorted_layout", lists_.sorted() ? 1.0 : 0.0});
+    out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"last_batch_cell_changes", double(lastBatchCellChanges_)});
     out.push_back({"rebuild_batches", double(rebuildBatches_)});
@@ -266,6 +267,7 @@ class HashedGrid final : public SpatialIndex {
         if (circlesOverlap(circle(oversize_[i]), circle(oversize_[j]))) writer.add(oversize_[i], oversize_[j]);
       }
     }
+    lastPretests_ = writer.pretests();
   }
 
   // -- validation ---------------------------------------------------------------------------------------
@@ -511,6 +513,7 @@ class HashedGrid final : public SpatialIndex {
   std::uint32_t windowWidth_ = 0;
   std::uint32_t windowHeight_ = 0;
   bool lastBatchRebuilt_ = false;
+  std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
   std::size_t lastBatchCellChanges_ = 0;
   std::uint64_t rebuildBatches_ = 0;
   std::uint64_t incrementalBatches_ = 0;

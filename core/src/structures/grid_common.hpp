@@ -892,6 +892,7 @@ class PairWriter {
 
   /// Pre-tests, then tests exactly, and keeps the pair when the circles overlap.
   void test(const Node& a, const Node& b, std::uint64_t& candidates) {
+    ++pretests_;
     if (!mayOverlap(a.circle, b.circle)) return;
     ++candidates;
     if (used_ == capacity_) grow();
@@ -905,6 +906,10 @@ class PairWriter {
   }
   /// Trims the output to the pairs written.
   void finish() { out_.resize(used_); }
+  /// Counts pre-tests done outside test() (the vector pre-test).
+  void countPretests(std::uint64_t n) { pretests_ += n; }
+  /// Pairs pre-tested so far: the pair search's real work, of which only the survivors count as candidates.
+  std::uint64_t pretests() const { return pretests_; }
 
  private:
   void grow() {
@@ -917,6 +922,7 @@ class PairWriter {
   Pair* data_ = nullptr;
   std::size_t used_ = 0;
   std::size_t capacity_ = 0;
+  std::uint64_t pretests_ = 0;
 };
 
 /// Node info of a cell, for tracing and drawing.
@@ -1029,6 +1035,7 @@ inline void quadPretest(const Node* nodes, std::uint32_t a, std::uint32_t first,
     return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
   };
   const std::uint32_t firstCount = firstEnd - first, secondCount = secondEnd - second;
+  writer.countPretests(firstCount + secondCount);
   unsigned mask = (group(first) & ((1u << firstCount) - 1u)) |
                   (((group(second) | (group(second + 4) << 4)) & ((1u << secondCount) - 1u)) << 4);
   while (mask != 0) {

@@ -72,6 +72,7 @@ class ReplicatedGrid final : public SpatialIndex {
     out.push_back({"max_copies_per_cell", double(maxPerCell)});
     out.push_back({"oversize_items", double(oversize_.size())});
     out.push_back({"hash_slots", double(table.capacity())});
+    out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
   }
@@ -270,6 +271,7 @@ class ReplicatedGrid final : public SpatialIndex {
         if (circlesOverlap(circle(oversize_[i]), circle(oversize_[j]))) writer.add(oversize_[i], oversize_[j]);
       }
     }
+    lastPretests_ = writer.pretests();
   }
 
   // -- validation ---------------------------------------------------------------------------------------
@@ -491,6 +493,7 @@ class ReplicatedGrid final : public SpatialIndex {
   std::uint32_t windowWidth_ = 0;
   std::uint32_t windowHeight_ = 0;
   bool lastBatchRebuilt_ = false;
+  std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
 };
 
 }  // namespace

@@ -85,6 +85,7 @@ class HierarchicalGrid final : public SpatialIndex {
       out.push_back({"level" + std::to_string(k) + "_items", double(level.lists.liveNodes())});
       out.push_back({"level" + std::to_string(k) + "_cells", double(level.lists.table().used())});
     }
+    out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"last_pairs_cross_level_cells", double(lastCrossCells_)});
     out.push_back({"last_pairs_cross_level_candidates", double(lastCrossCandidates_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
@@ -241,6 +242,7 @@ class HierarchicalGrid final : public SpatialIndex {
     }
     lastCrossCandidates_ = crossCandidates;
     lastCrossCells_ = crossCells;
+    lastPretests_ = writer.pretests();
     counters_.candidates += candidates + crossCandidates;
     counters_.nodesVisited += visited + crossCells;
   }
@@ -543,6 +545,7 @@ class HierarchicalGrid final : public SpatialIndex {
   std::vector<CellRange> rows_;
   std::uint64_t lastCrossCandidates_ = 0;
   std::uint64_t lastCrossCells_ = 0;
+  std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
   bool lastBatchRebuilt_ = false;
 };
 

@@ -1,0 +1,465 @@
+// Claims specific to the grid family: the whole-frame re-sort and the one-by-one path give the same exact
+// answers on a moving SphereTest scene (where the dense pair scan and its vector pre-test run); a
+// replicated grid reads one cell per point lookup and stores each circle once per covered cell; circles
+// larger than the reference go to the oversize list and stay exact; far, huge, zero-size and coincident
+// circles are kept; memory stays under 64 bytes per circle on the default scene; and the hierarchical hash
+// opens one level per size class and does not blow up when a few circles are huge, where the plain grid
+// does.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
+#include "spheretest/scene.hpp"
+#include "spheretest/structures.hpp"
+
+namespace st::testing {
+namespace {
+
+const char* const kGridFamily[] = {"grid", "grid-replicated", "hgrid"};
+
+double extraValue(const SpatialIndex& index, const std::string& key) {
+  ExtraCounters figures;
+  index.extra(figures);
+  for (const auto& [name, value] : figures) {
+    if (name == key) return value;
+  }
+  ADD_FAILURE() << index.name() << " reports no figure named " << key;
+  return 0.0;
+}
+
+std::unique_ptr<SpatialIndex> make(const std::string& name) { return StructureRegistry::withCoreStructures().create(name); }
+
+std::vector<ItemId> sorted(std::vector<ItemId> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+std::vector<Pair> pairsOf(SpatialIndex& index) {
+  std::vector<Pair> pairs;
+  index.findPairs(pairs);
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+// Every query kind and the pair search on `subject` against brute force holding the same items.
+void expectSameAnswers(SpatialIndex& subject, SpatialIndex& oracle, const std::vector<Vec2>& probes, float size,
+                       const std::string& when) {
+  ASSERT_EQ(subject.validate(), "") << subject.name() << " " << when;
+  std::vector<ItemId> got, want;
+  for (Vec2 p : probes) {
+    subject.queryPoint(p, got);
+    oracle.queryPoint(p, want);
+    EXPECT_EQ(sorted(got), sorted(want)) << subject.name() << " point, " << when;
+    subject.queryCircle({p, size}, got);
+    oracle.queryCircle({p, size}, want);
+    EXPECT_EQ(sorted(got), sorted(want)) << subject.name() << " circle, " << when;
+    subject.queryBox(boxFromCenter(p, size, size * 0.5f), got);
+    oracle.queryBox(boxFromCenter(p, size, size * 0.5f), want);
+    EXPECT_EQ(sorted(got), sorted(want)) << subject.name() << " box, " << when;
+    std::vector<RayHit> hits, wantHits;
+    subject.rayCast({p, {p.x + 3 * size, p.y - 2 * size}}, hits);
+    oracle.rayCast({p, {p.x + 3 * size, p.y - 2 * size}}, wantHits);
+    ASSERT_EQ(hits.size(), wantHits.size()) << subject.name() << " ray, " << when;
+    for (std::size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i].id, wantHits[i].id) << subject.name() << " ray, " << when;
+  }
+  EXPECT_EQ(pairsOf(subject), pairsOf(oracle)) << subject.name() << " pairs, " << when;
+}
+
+std::vector<Vec2> probesIn(const Box& box, int count, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Vec2> probes;
+  for (int i = 0; i < count; ++i) probes.push_back({rng.uniform(box.min.x, box.max.x), rng.uniform(box.min.y, box.max.y)});
+  return probes;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The frame path on a moving scene
+// ---------------------------------------------------------------------------------------------------------
+
+// A moving SphereTest scene, frame after frame, through the whole-frame re-sort (the default for 75% of
+// the circles moving) and through one-by-one moves (rebuild_fraction = 1): both exact every frame. This is
+// the scene the dense pair scan and its four-lane pre-test are built for (about one circle per cell).
+TEST(GridFamily, MovingSceneStaysExactThroughBothUpdatePaths) {
+  for (const char* name : kGridFamily) {
+    for (const bool wholeFrame : {true, false}) {
+      Simulation sim("spheretest", SceneConfig{}, 4000, 11);
+      auto subject = make(name);
+      auto oracle = makeBruteForce();
+      subject->setWorldHint(sim.world());
+      if (!wholeFrame) subject->setParam("rebuild_fraction", 1.0);
+      subject->build(sim.items());
+      oracle->build(sim.items());
+      const std::vector<Vec2> probes = probesIn(sim.world(), 12, 3);
+      for (int frame = 0; frame < 6; ++frame) {
+        for (int step = 0; step < 5; ++step) sim.step();  // several steps: many circles change cell
+        subject->updateBatch(sim.movedIds(), sim.movedCircles());
+        oracle->updateBatch(sim.movedIds(), sim.movedCircles());
+        subject->maintain();
+        EXPECT_EQ(extraValue(*subject, "last_batch_rebuilt"), wholeFrame ? 1.0 : 0.0) << name;
+        expectSameAnswers(*subject, *oracle, probes, 6.0f, std::string(wholeFrame ? "re-sort" : "one by one") +
+                                                               " frame " + std::to_string(frame));
+      }
+    }
+  }
+}
+
+// The same scene after single-item edits (the linked layout) and then a whole frame again (sorted layout):
+// the grid switches layouts in both directions without losing or duplicating anything.
+TEST(GridFamily, SwitchingBetweenLinkedAndSortedLayoutsKeepsEverything) {
+  for (const char* name : kGridFamily) {
+    Simulation sim("spheretest", SceneConfig{}, 3000, 5);
+    auto subject = make(name);
+    auto oracle = makeBruteForce();
+    subject->setWorldHint(sim.world());
+    subject->build(sim.items());
+    oracle->build(sim.items());
+    Rng rng(9);
+    for (int round = 0; round < 3; ++round) {
+      for (int k = 0; k < 40; ++k) {  // single edits: moves, removals, inserts
+        const ItemId id = static_cast<ItemId>(rng.below(3000));
+        if (!oracle->contains(id)) {
+          const Circle c{{rng.uniform(0, sim.world().max.x), rng.uniform(0, sim.world().max.y)}, rng.uniform(0.5f, 4.0f)};
+          subject->insert(id, c);
+          oracle->insert(id, c);
+        } else if (k % 5 == 0) {
+          subject->remove(id);
+          oracle->remove(id);
+        } else {
+          Circle c = oracle->circle(id);
+          c.center = {c.center.x + rng.uniform(-20, 20), c.center.y + rng.uniform(-20, 20)};
+          subject->update(id, c);
+          oracle->update(id, c);
+        }
+      }
+      expectSameAnswers(*subject, *oracle, probesIn(sim.world(), 6, 17 + round), 5.0f, "after single edits");
+      std::vector<ItemId> ids;
+      std::vector<Circle> circles;
+      for (ItemId id = 0; id < 3000; ++id) {
+        if (!oracle->contains(id)) continue;
+        Circle c = oracle->circle(id);
+        c.center.x += 1.5f;
+        ids.push_back(id);
+        circles.push_back(c);
+      }
+      subject->updateBatch(ids, circles);
+      oracle->updateBatch(ids, circles);
+      expectSameAnswers(*subject, *oracle, probesIn(sim.world(), 6, 29 + round), 5.0f, "after a whole frame");
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// grid
+// ---------------------------------------------------------------------------------------------------------
+
+// The cell is the largest diameter (padded by a hair so that the largest circle still reaches one cell),
+// a circle is stored once, pairs need the 3x3 neighbourhood, and on the default scene there is about one
+// circle per cell. A point query reads at most the 3x3 cells around it and tests only what they hold.
+TEST(Grid, CellSizeFollowsTheLargestDiameterAndLookupsStayLocal) {
+  Simulation sim("spheretest", SceneConfig{}, 20000, 2);
+  auto grid = make("grid");
+  grid->setWorldHint(sim.world());
+  grid->build(sim.items());
+  const double diameter = 2.0 * sim.maxRadius();
+  EXPECT_NEAR(extraValue(*grid, "cell_size"), diameter, diameter * 1e-3);
+  EXPECT_EQ(extraValue(*grid, "pair_reach_cells"), 1.0);
+  EXPECT_EQ(extraValue(*grid, "oversize_items"), 0.0);
+  EXPECT_EQ(extraValue(*grid, "sorted_layout"), 1.0);
+  const double perCell = extraValue(*grid, "items_per_cell");
+  EXPECT_GT(perCell, 1.0);
+  EXPECT_LT(perCell, 2.5);
+  std::vector<ItemId> out;
+  for (Vec2 p : probesIn(sim.world(), 200, 4)) {
+    grid->queryPoint(p, out);
+    EXPECT_LE(grid->lastCounters().nodesVisited, 9u);
+    EXPECT_LE(grid->lastCounters().candidates, 9u * extraValue(*grid, "max_items_per_cell"));
+  }
+  grid->setParam("cell_scale", 2.0);
+  EXPECT_NEAR(extraValue(*grid, "cell_size"), 2.0 * diameter, diameter * 2e-3);
+  grid->setParam("cell_size", 3.0);
+  EXPECT_NEAR(extraValue(*grid, "cell_size"), 3.0, 3e-3);
+  EXPECT_GT(extraValue(*grid, "pair_reach_cells"), 1.0);  // circles larger than a cell: a wider neighbourhood
+  EXPECT_EQ(grid->validate(), "");
+}
+
+// The frame path counts one candidate per exact test and visits each occupied cell once plus its found
+// neighbours; the float pre-test runs on every pair of neighbouring circles and leaves few misses.
+TEST(Grid, PairSearchCountsCellsAndExactTests) {
+  Simulation sim("spheretest", SceneConfig{}, 20000, 8);
+  auto grid = make("grid");
+  grid->setWorldHint(sim.world());
+  grid->build(sim.items());
+  std::vector<Pair> pairs;
+  grid->findPairs(pairs);
+  const QueryCounters counters = grid->lastCounters();
+  const double cells = extraValue(*grid, "occupied_cells");
+  EXPECT_GE(counters.nodesVisited, static_cast<std::uint64_t>(cells));
+  EXPECT_LE(counters.nodesVisited, static_cast<std::uint64_t>(5 * cells));
+  EXPECT_GE(counters.candidates, pairs.size());
+  EXPECT_LT(counters.candidates, 2 * pairs.size() + 100);
+  const double pretests = extraValue(*grid, "last_pairs_pretests");
+  EXPECT_GT(pretests, 3.0 * double(counters.candidates));
+  EXPECT_LT(pretests, 10.0 * 20000);  // a few neighbours per circle
+}
+
+// A circle that grows beyond the reference size goes to the oversize list and is still found by every
+// query and by pair finding; when it shrinks back it returns to a cell.
+TEST(Grid, CirclesLargerThanTheReferenceGoToTheOversizeList) {
+  Rng rng(21);
+  std::vector<Item> items;
+  for (ItemId id = 0; id < 800; ++id) items.push_back({id, {{rng.uniform(0, 200), rng.uniform(0, 200)}, rng.uniform(0.5f, 2.0f)}});
+  auto grid = make("grid");
+  auto oracle = makeBruteForce();
+  grid->build(items);
+  oracle->build(items);
+  const Circle huge{{100, 100}, 60.0f};
+  grid->update(7, huge);
+  oracle->update(7, huge);
+  EXPECT_EQ(extraValue(*grid, "oversize_items"), 1.0);
+  expectSameAnswers(*grid, *oracle, probesIn({{0, 0}, {200, 200}}, 20, 5), 4.0f, "with one oversize circle");
+  grid->update(7, {{30, 30}, 1.0f});
+  oracle->update(7, {{30, 30}, 1.0f});
+  EXPECT_EQ(extraValue(*grid, "oversize_items"), 0.0);
+  expectSameAnswers(*grid, *oracle, probesIn({{0, 0}, {200, 200}}, 20, 6), 4.0f, "after it shrank back");
+}
+
+// Memory stays under 64 bytes per circle on the default scene, frame after frame (the node arrays, the
+// table, the scratch of the sort and the item table included).
+TEST(Grid, MemoryStaysUnder64BytesPerCircle) {
+  Simulation sim("spheretest", SceneConfig{}, 100000, 1);
+  auto grid = make("grid");
+  grid->setWorldHint(sim.world());
+  grid->build(sim.items());
+  for (int frame = 0; frame < 3; ++frame) {
+    sim.step();
+    grid->updateBatch(sim.movedIds(), sim.movedCircles());
+    grid->maintain();
+    std::vector<Pair> pairs;
+    grid->findPairs(pairs);
+    EXPECT_LT(double(grid->stats().memoryBytes) / 100000.0, 64.0) << "frame " << frame;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// grid-replicated
+// ---------------------------------------------------------------------------------------------------------
+
+// Each circle is stored once per cell its bounds cover (one to four cells when the cell is the largest
+// diameter), so a point lookup reads exactly one cell, and the stored copies exceed the circles.
+TEST(ReplicatedGrid, PointLookupsReadOneCellAndCopiesFollowTheBounds) {
+  Simulation sim("spheretest", SceneConfig{}, 20000, 4);
+  auto replicated = make("grid-replicated");
+  auto grid = make("grid");
+  for (auto* s : {replicated.get(), grid.get()}) {
+    s->setWorldHint(sim.world());
+    s->build(sim.items());
+  }
+  const double copies = extraValue(*replicated, "copies_per_item");
+  EXPECT_GT(copies, 1.5);
+  EXPECT_LE(copies, 4.0);
+  EXPECT_LE(extraValue(*replicated, "max_copies_per_cell"), 4.0 * extraValue(*grid, "max_items_per_cell"));
+  std::vector<ItemId> got, want;
+  std::uint64_t replicatedTests = 0, gridTests = 0;
+  for (Vec2 p : probesIn(sim.world(), 300, 12)) {
+    replicated->queryPoint(p, got);
+    EXPECT_LE(replicated->lastCounters().nodesVisited, 1u);
+    replicatedTests += replicated->lastCounters().candidates;
+    grid->queryPoint(p, want);
+    gridTests += grid->lastCounters().candidates;
+    EXPECT_EQ(sorted(got), sorted(want));
+  }
+  EXPECT_LT(replicatedTests, gridTests);  // one cell of copies instead of up to nine cells of circles
+  EXPECT_GT(replicated->stats().memoryBytes, grid->stats().memoryBytes);
+  EXPECT_EQ(replicated->validate(), "");
+}
+
+// Two circles sharing several cells are tested once, in the first cell they share: the pair search's
+// candidates are at most one per pair of circles sharing a cell, and every pair comes out once.
+TEST(ReplicatedGrid, PairsSharingSeveralCellsAreTestedOnce) {
+  std::vector<Item> items;
+  // A lattice of circles each covering 2x2 cells, neighbours overlapping in pairs of cells.
+  for (ItemId i = 0; i < 30; ++i) {
+    for (ItemId j = 0; j < 30; ++j) items.push_back({i * 30 + j, {{float(i) * 3.0f + 1.5f, float(j) * 3.0f + 1.5f}, 1.6f}});
+  }
+  auto replicated = make("grid-replicated");
+  auto oracle = makeBruteForce();
+  replicated->build(items);
+  oracle->build(items);
+  const std::vector<Pair> pairs = pairsOf(*replicated);
+  EXPECT_EQ(pairs, pairsOf(*oracle));
+  EXPECT_EQ(std::adjacent_find(pairs.begin(), pairs.end()), pairs.end());
+  EXPECT_LE(replicated->lastCounters().candidates, 4 * pairs.size() + 100);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// hgrid
+// ---------------------------------------------------------------------------------------------------------
+
+// One level per size class: circles of one size make one level (so the hierarchy costs what a plain grid
+// costs), and sizes a factor of 1000 apart make two levels whose fit sizes follow the sizes.
+TEST(HierarchicalGrid, OneLevelPerSizeClass) {
+  Rng rng(31);
+  std::vector<Item> sameSize, twoSizes;
+  for (ItemId id = 0; id < 2000; ++id) {
+    const Circle c{{rng.uniform(0, 400), rng.uniform(0, 400)}, 1.0f};
+    sameSize.push_back({id, c});
+    twoSizes.push_back({id, {c.center, id % 100 == 0 ? 1000.0f : 1.0f}});
+  }
+  auto hgrid = make("hgrid");
+  hgrid->build(sameSize);
+  EXPECT_EQ(extraValue(*hgrid, "levels"), 1.0);
+  std::vector<Pair> pairs;
+  hgrid->findPairs(pairs);
+  EXPECT_EQ(extraValue(*hgrid, "last_pairs_cross_level_cells"), 0.0);
+  auto grid = make("grid");
+  grid->build(sameSize);
+  grid->findPairs(pairs);
+  const std::uint64_t gridTests = grid->lastCounters().candidates;
+  hgrid->findPairs(pairs);
+  EXPECT_EQ(hgrid->lastCounters().candidates, gridTests);
+
+  hgrid->build(twoSizes);
+  EXPECT_EQ(extraValue(*hgrid, "levels"), 2.0);
+  EXPECT_NEAR(extraValue(*hgrid, "coarsest_fit_size"), 2000.0, 1.0);
+  EXPECT_LE(extraValue(*hgrid, "finest_fit_size"), 2.0 * 2.0);
+  EXPECT_GE(extraValue(*hgrid, "finest_fit_size"), 2.0);
+  EXPECT_EQ(hgrid->validate(), "");
+}
+
+// A few huge circles among many small ones: the plain grid's cells grow to the huge diameter and its
+// pair search tests almost every pair, while the hierarchy keeps the small circles in small cells and
+// checks them against the few coarse cells nearby. Both stay exact.
+TEST(HierarchicalGrid, AFewHugeCirclesDoNotBlowUpThePairSearch) {
+  Simulation sim("uniform", SceneConfig{}, 3000, 13);
+  std::vector<Item> items = sim.items();
+  for (ItemId k = 0; k < 3; ++k) items[k * 1000].circle.radius = 0.2f * sim.world().max.x;
+  auto hgrid = make("hgrid");
+  auto grid = make("grid");
+  auto oracle = makeBruteForce();
+  hgrid->build(items);
+  grid->build(items);
+  oracle->build(items);
+  const std::vector<Pair> want = pairsOf(*oracle);
+  // The work is the pre-tests (the exact tests are only their survivors, about the pairs in both).
+  EXPECT_EQ(pairsOf(*hgrid), want);
+  const double hierarchyTests = extraValue(*hgrid, "last_pairs_pretests");
+  EXPECT_EQ(pairsOf(*grid), want);
+  const double gridTests = extraValue(*grid, "last_pairs_pretests");
+  EXPECT_LT(hierarchyTests * 20, gridTests);
+  EXPECT_LT(hierarchyTests, 20.0 * 3000);  // a few tests per small circle, plus the huge ones' neighbours
+  EXPECT_GT(gridTests, 0.2 * 3000 * 3000 / 2);  // the plain grid tests a good share of all pairs
+  expectSameAnswers(*hgrid, *oracle, probesIn(sim.world(), 10, 2), 8.0f, "with three huge circles");
+}
+
+// A circle that grows moves to a coarser level (opening it), and the level it left disappears when empty.
+TEST(HierarchicalGrid, ResizingMovesACircleBetweenLevels) {
+  std::vector<Item> items;
+  for (ItemId id = 0; id < 50; ++id) items.push_back({id, {{float(id) * 4.0f, 0.0f}, 1.0f}});
+  auto hgrid = make("hgrid");
+  auto oracle = makeBruteForce();
+  hgrid->build(items);
+  oracle->build(items);
+  EXPECT_EQ(extraValue(*hgrid, "levels"), 1.0);
+  hgrid->update(10, {{40, 0}, 50.0f});
+  oracle->update(10, {{40, 0}, 50.0f});
+  EXPECT_EQ(extraValue(*hgrid, "levels"), 2.0);
+  expectSameAnswers(*hgrid, *oracle, probesIn({{-10, -10}, {210, 10}}, 10, 7), 3.0f, "after growing");
+  hgrid->remove(10);
+  oracle->remove(10);
+  EXPECT_EQ(extraValue(*hgrid, "levels"), 1.0);
+  expectSameAnswers(*hgrid, *oracle, probesIn({{-10, -10}, {210, 10}}, 10, 8), 3.0f, "after removing it");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Degenerate input, all three
+// ---------------------------------------------------------------------------------------------------------
+
+// Far-away, negative, huge, zero-size and coincident circles, and circles far outside the world hint: all
+// kept and found exactly, by every structure of the family.
+TEST(GridFamily, KeepsFarHugeZeroAndCoincidentCircles) {
+  std::vector<Item> items;
+  Rng rng(41);
+  for (ItemId id = 0; id < 300; ++id) items.push_back({id, {{rng.uniform(0, 100), rng.uniform(0, 100)}, rng.uniform(0.1f, 3.0f)}});
+  items.push_back({300, {{1e15f, -1e15f}, 2.0f}});
+  items.push_back({301, {{-1e15f, 1e15f}, 0.0f}});
+  items.push_back({302, {{-1e15f, 1e15f}, 0.0f}});     // coincident with 301, both points
+  items.push_back({303, {{5e14f, 5e14f}, 1e15f}});      // reaches far and wide
+  items.push_back({304, {{50, 50}, 0.0f}});
+  items.push_back({305, {{50, 50}, 0.0f}});             // coincident points inside the world
+  items.push_back({306, {{-3000, -7000}, 5.0f}});       // well outside the hint
+  for (const char* name : kGridFamily) {
+    auto subject = make(name);
+    auto oracle = makeBruteForce();
+    subject->setWorldHint({{0, 0}, {100, 100}});
+    subject->build(items);
+    oracle->build(items);
+    std::vector<Vec2> probes = probesIn({{0, 0}, {100, 100}}, 10, 42);
+    probes.push_back({1e15f, -1e15f});
+    probes.push_back({-1e15f, 1e15f});
+    probes.push_back({50, 50});
+    probes.push_back({-3000, -7000});
+    expectSameAnswers(*subject, *oracle, probes, 5.0f, "degenerate circles");
+    // Move the far ones around and shrink the huge one: still exact.
+    for (ItemId id : {300u, 303u, 306u}) {
+      Circle c = oracle->circle(id);
+      c.center = {c.center.x * -0.5f, c.center.y * 0.25f};
+      c.radius = std::min(c.radius, 4.0f);
+      subject->update(id, c);
+      oracle->update(id, c);
+    }
+    expectSameAnswers(*subject, *oracle, probes, 5.0f, "after moving the far circles");
+  }
+}
+
+// Only points (every radius zero), some stacked: a usable cell size is still chosen and answers are exact.
+TEST(GridFamily, HandlesAllPointsAndStackedPoints) {
+  std::vector<Item> items;
+  Rng rng(51);
+  for (ItemId id = 0; id < 400; ++id) {
+    const Vec2 at = id % 4 == 0 && id > 0 ? items[id - 1].circle.center : Vec2{rng.uniform(-50, 50), rng.uniform(-50, 50)};
+    items.push_back({id, {at, 0.0f}});
+  }
+  for (const char* name : kGridFamily) {
+    auto subject = make(name);
+    auto oracle = makeBruteForce();
+    subject->build(items);
+    oracle->build(items);
+    expectSameAnswers(*subject, *oracle, probesIn({{-50, -50}, {50, 50}}, 10, 52), 2.0f, "points only");
+  }
+}
+
+// Queries are traced step by step: every visited cell and every exact test shows up in the trace, and the
+// counters agree with it.
+TEST(GridFamily, TracesMatchTheCounters) {
+  Simulation sim("uniform", SceneConfig{}, 2000, 61);
+  for (const char* name : kGridFamily) {
+    auto subject = make(name);
+    subject->setWorldHint(sim.world());
+    subject->build(sim.items());
+    QueryTrace trace;
+    subject->setTrace(&trace);
+    std::vector<ItemId> out;
+    const Vec2 centre{sim.world().max.x * 0.5f, sim.world().max.y * 0.5f};
+    subject->queryCircle({centre, 10.0f}, out);
+    subject->setTrace(nullptr);
+    std::uint64_t visits = 0, tests = 0, hits = 0;
+    for (const TraceEvent& e : trace.events) {
+      visits += e.kind == TraceEventKind::VisitNode;
+      tests += e.kind == TraceEventKind::Candidate || e.kind == TraceEventKind::Hit;
+      hits += e.kind == TraceEventKind::Hit;
+    }
+    EXPECT_EQ(visits, subject->lastCounters().nodesVisited) << name;
+    EXPECT_EQ(tests, subject->lastCounters().candidates) << name;
+    EXPECT_EQ(hits, out.size()) << name;
+    EXPECT_GT(visits, 0u) << name;
+  }
+}
+
+}  // namespace
+}  // namespace st::testing
