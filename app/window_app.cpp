@@ -133,6 +133,7 @@ class WindowApp {
   void handleKey(const SDL_Keysym& key, bool& quit);
   bool dispatchMouse(const ui::WorldMouse& mouse);
   ui::WorldMouse mouseAt(float windowX, float windowY) const;
+  bool mouseOverUi(float windowX, float windowY) const;
   void applyRunConfigQuery();
   void drawWorld();
   void drawUi();
@@ -155,6 +156,7 @@ class WindowApp {
   ui::WorldCanvas canvas_;
   std::vector<render::CircleInstance> instances_;
   std::vector<render::CircleInstance> visibleInstances_;
+  std::vector<ImVec4> uiRects_;  // last frame's panels and menu bar: min x, min y, max x, max y (window points)
   int drawableWidth_ = kDefaultWidth;
   int drawableHeight_ = kDefaultHeight;
   float pixelRatio_ = 1.0f;   // drawable pixels per window point (2 on high-DPI displays)
@@ -238,6 +240,9 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
 
 void WindowApp::saveSettings() const {
   if (!persist_) return;
+  // Saved here rather than by ImGui at shutdown: the path string belongs to this object, which is gone by then.
+  ImGui::SaveIniSettingsToDisk(iniPath_.c_str());
+  ImGui::GetIO().IniFilename = nullptr;
   ui::Settings settings;
   settings.load(settingsDir_ + "/settings.ini");
   int w = 0, h = 0;
@@ -376,6 +381,16 @@ void WindowApp::syncViewport() {
 // Input
 // ---------------------------------------------------------------------------------------------------------
 
+bool WindowApp::mouseOverUi(float windowX, float windowY) const {
+  // ImGui's WantCaptureMouse describes where the cursor was at the last frame; a move and a click that
+  // arrive together (a quick user on a slow frame) would go to the wrong side. The panels' rectangles from
+  // the last frame, tested at the event's own position, do not have that lag.
+  if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId) || ImGui::IsAnyItemActive()) return true;
+  return std::any_of(uiRects_.begin(), uiRects_.end(), [&](const ImVec4& r) {
+    return windowX >= r.x && windowX < r.z && windowY >= r.y && windowY < r.w;
+  });
+}
+
 ui::WorldMouse WindowApp::mouseAt(float windowX, float windowY) const {
   ui::WorldMouse m;
   m.world = camera_.screenToWorld(windowX * pixelRatio_, windowY * pixelRatio_);
@@ -404,7 +419,7 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
       if (!io.WantCaptureKeyboard) handleKey(event.key.keysym, quit);
       break;
     case SDL_MOUSEBUTTONDOWN: {
-      if (io.WantCaptureMouse || dragButton_ != 0) break;
+      if (dragButton_ != 0 || mouseOverUi(float(event.button.x), float(event.button.y))) break;
       ui::WorldMouse m = mouseAt(float(event.button.x), float(event.button.y));
       m.kind = ui::WorldMouse::Kind::Press;
       m.button = event.button.button;
@@ -419,7 +434,7 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
     case SDL_MOUSEMOTION: {
       const float x = float(event.motion.x), y = float(event.motion.y);
       if (dragButton_ == 0) {
-        if (io.WantCaptureMouse) break;
+        if (mouseOverUi(x, y)) break;
         ui::WorldMouse m = mouseAt(x, y);
         m.kind = ui::WorldMouse::Kind::Move;
         dispatchMouse(m);
@@ -456,9 +471,9 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
       break;
     }
     case SDL_MOUSEWHEEL: {
-      if (io.WantCaptureMouse || event.wheel.y == 0) break;
       int x = 0, y = 0;
       SDL_GetMouseState(&x, &y);
+      if (event.wheel.y == 0 || mouseOverUi(float(x), float(y))) break;
       ui::WorldMouse m = mouseAt(float(x), float(y));
       m.kind = ui::WorldMouse::Kind::Wheel;
       m.wheel = float(event.wheel.y);
@@ -560,6 +575,7 @@ void WindowApp::drawUi() {
   }
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
+  uiRects_.clear();
   if (!view_.hideUi) {
     drawMenuBar();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -571,6 +587,17 @@ void WindowApp::drawUi() {
                               ImGuiCond_FirstUseEver);
       ImGui::SetNextWindowSize(ImVec2(p.width, p.height), ImGuiCond_FirstUseEver);
       if (ImGui::Begin(slot.info->name.c_str(), &slot.shown)) slot.part->drawPanel(ctx_);
+      ImVec2 pos = ImGui::GetWindowPos();
+      const ImVec2 size = ImGui::GetWindowSize();
+      // After the window shrank (or a layout saved on a larger screen), keep a grabbable part of every panel
+      // on screen.
+      const ImVec2 reachable(std::max(0.0f, std::min(pos.x, display.x - std::min(size.x, 120.0f))),
+                             std::max(0.0f, std::min(pos.y, display.y - ImGui::GetFrameHeight())));
+      if (reachable.x != pos.x || reachable.y != pos.y) {
+        ImGui::SetWindowPos(reachable);
+        pos = reachable;
+      }
+      uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
       ImGui::End();
     }
   }
@@ -620,8 +647,12 @@ void WindowApp::drawMenuBar() {
     }
     ImGui::EndMenu();
   }
-  for (ui::PartSlot& slot : parts_) {
-    if (slot.info->name == "Help" && ImGui::MenuItem("Help", nullptr, slot.shown)) slot.shown = !slot.shown;
+  if (ImGui::BeginMenu("Help")) {
+    for (ui::PartSlot& slot : parts_) {
+      if (slot.info->name == "Help") ImGui::MenuItem("keys, colours, panels and overlays", nullptr, &slot.shown);
+    }
+    ImGui::TextDisabled("F1 hides every panel");
+    ImGui::EndMenu();
   }
   const ui::FrameRecord recent = model_.timings.average(30);
   char status[256];
@@ -631,6 +662,7 @@ void WindowApp::drawMenuBar() {
   const float width = ImGui::CalcTextSize(status).x;
   ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - 16.0f, ImGui::GetCursorPosX() + 20.0f));
   ImGui::TextUnformatted(status);
+  uiRects_.emplace_back(0.0f, 0.0f, ImGui::GetWindowWidth(), ImGui::GetWindowHeight());
   ImGui::EndMainMenuBar();
 }
 

@@ -40,7 +40,7 @@ inline constexpr std::uint32_t kPruned = rgba(255, 70, 160, 200);    ///< node t
 inline constexpr std::uint32_t kQueryShape = rgba(255, 255, 255, 230);
 inline constexpr std::uint32_t kAttractor = rgba(255, 255, 255);
 inline constexpr std::uint32_t kCone = rgba(255, 220, 90, 40);       ///< view cone fill
-inline constexpr std::uint32_t kEntered = rgba(120, 255, 140);       ///< entered the view cone this frame
+inline constexpr std::uint32_t kEntered = rgba(255, 255, 255);       ///< entered the view cone this frame
 inline constexpr std::uint32_t kLeft = rgba(255, 120, 60);           ///< left the view cone this frame
 }  // namespace colours
 
@@ -54,10 +54,10 @@ inline std::uint32_t groupColour(int g) {
   return kTable[static_cast<unsigned>(g) % 16u];
 }
 
-/// Colour of tree depth `d` for node outlines (warm at the root, cooling with depth).
+/// Colour of tree depth `d` for node outlines (pale at the root, then warm, cooling with depth).
 inline std::uint32_t depthColour(int d, std::uint32_t alpha = 170) {
   static constexpr std::uint32_t kTable[10] = {
-      rgba(255, 255, 255), rgba(255, 214, 90), rgba(255, 150, 60), rgba(240, 90, 110), rgba(200, 90, 220),
+      rgba(190, 200, 220), rgba(255, 214, 90), rgba(255, 150, 60), rgba(240, 90, 110), rgba(200, 90, 220),
       rgba(130, 110, 255), rgba(70, 160, 255), rgba(60, 220, 220), rgba(90, 230, 130), rgba(200, 240, 90)};
   return withAlpha(kTable[static_cast<unsigned>(d) % 10u], alpha);
 }

@@ -27,7 +27,7 @@ constexpr const char* kKeys[][2] = {
 
 class HelpPanel final : public DemoPart {
  public:
-  PanelPlacement placement() const override { return {0.5f, 0.0f, -230.0f, 60.0f, 460.0f, 560.0f}; }
+  PanelPlacement placement() const override { return {0.5f, 0.0f, -270.0f, 50.0f, 540.0f, 540.0f}; }
 
   void drawPanel(DemoContext& ctx) override {
     if (ImGui::CollapsingHeader("keys and mouse", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -60,7 +60,7 @@ class HelpPanel final : public DemoPart {
       colourSwatch(colours::kCandidateRim, "cyan rim: tested by the query, missed");
       colourSwatch(colours::kVisited, "green box/circle: node the query walked into");
       colourSwatch(colours::kPruned, "pink box/circle: node the query pruned");
-      colourSwatch(colours::kEntered, "green rim: entered the view cone this frame");
+      colourSwatch(colours::kEntered, "white rim: entered the view cone this frame");
       colourSwatch(colours::kLeft, "orange rim: left the view cone this frame");
       for (int d = 0; d < 10; ++d) {
         if (d > 0) ImGui::SameLine(0.0f, 2.0f);

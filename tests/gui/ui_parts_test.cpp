@@ -1,0 +1,362 @@
+// The window's parts without a window: the camera's transforms, the settings store, the frame-timing
+// ring, the demo model (switching, reseeding, stepping, the brute-force guard), the part registry, and
+// what the query tool and the overlays produce for one frame, checked against brute force.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "render/camera.hpp"
+#include "spheretest/registry.hpp"
+#include "ui/demo_model.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/frame_timings.hpp"
+#include "ui/part_names.hpp"
+#include "ui/settings.hpp"
+
+namespace st::ui {
+namespace {
+
+const StructureRegistry& registry() {
+  static const StructureRegistry r = StructureRegistry::withCoreStructures();
+  return r;
+}
+
+std::unique_ptr<DemoModel> makeModel(std::size_t count, const std::string& structure) {
+  SceneSetup setup;
+  setup.count = count;
+  auto simulation = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);
+  return std::make_unique<DemoModel>(registry(), [](const std::string& name) { return registry().create(name); },
+                                     std::move(simulation), setup, structure);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Camera
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(Camera, ScreenAndWorldRoundTrip) {
+  render::Camera camera;
+  camera.setViewport(1280, 800);
+  camera.fit({{0, 0}, {500, 500}});
+  for (Vec2 p : {Vec2{0, 0}, Vec2{250, 250}, Vec2{500, 17.5f}, Vec2{-30, 900}}) {
+    const Vec2 s = camera.worldToScreen(p);
+    const Vec2 back = camera.screenToWorld(s.x, s.y);
+    EXPECT_NEAR(back.x, p.x, 1e-3);
+    EXPECT_NEAR(back.y, p.y, 1e-3);
+  }
+  // World y points up, screen y down; the fitted world's centre is the viewport's.
+  const Vec2 centre = camera.worldToScreen({250, 250});
+  EXPECT_NEAR(centre.x, 640, 1e-3);
+  EXPECT_NEAR(centre.y, 400, 1e-3);
+  EXPECT_LT(camera.worldToScreen({250, 400}).y, centre.y);
+  const Box visible = camera.visibleWorld();
+  EXPECT_TRUE(boxContains(visible, {{0, 0}, {500, 500}}));
+}
+
+TEST(Camera, ZoomKeepsThePointUnderTheCursor) {
+  render::Camera camera;
+  camera.setViewport(1000, 600);
+  camera.fit({{-100, -100}, {100, 100}});
+  const Vec2 before = camera.screenToWorld(123, 456);
+  camera.zoomAround(123, 456, 3.0f);
+  const Vec2 after = camera.screenToWorld(123, 456);
+  EXPECT_NEAR(after.x, before.x, 1e-3);
+  EXPECT_NEAR(after.y, before.y, 1e-3);
+  const float scale = camera.pixelsPerUnit();
+  camera.panPixels(10, 0);
+  EXPECT_FLOAT_EQ(camera.pixelsPerUnit(), scale);
+  EXPECT_NEAR(camera.screenToWorld(133, 456).x, after.x, 1e-3);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Settings and timings
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(Settings, RoundTripThroughAFileWithSections) {
+  const std::string path = (std::filesystem::temp_directory_path() / "spheretest_ui_settings_test.ini").string();
+  {
+    Settings settings;
+    SettingsSection part(settings, "part.Query.");
+    part.setBool("follow_mouse", true);
+    part.setNumber("mode", 4);
+    settings.setString("title", "two\nlines");
+    settings.setNumber("view.min_circle_px", 0.8);
+    ASSERT_TRUE(settings.save(path));
+  }
+  Settings loaded;
+  loaded.load(path);
+  std::remove(path.c_str());
+  const SettingsSection part(loaded, "part.Query.");
+  EXPECT_TRUE(part.getBool("follow_mouse", false));
+  EXPECT_EQ(part.getNumber("mode", 0), 4);
+  EXPECT_TRUE(loaded.has("part.Query.mode"));
+  EXPECT_EQ(loaded.getString("title", ""), "two lines");
+  EXPECT_DOUBLE_EQ(loaded.getNumber("view.min_circle_px", 0), 0.8);
+  EXPECT_EQ(loaded.getNumber("missing", 7.5), 7.5);
+}
+
+TEST(Settings, MalformedValuesFallBack) {
+  Settings settings;
+  settings.setString("flag", "maybe");
+  settings.setString("number", "twelve");
+  EXPECT_TRUE(settings.getBool("flag", true));
+  EXPECT_FALSE(settings.getBool("flag", false));
+  EXPECT_EQ(settings.getNumber("number", 3), 3);
+}
+
+TEST(FrameTimings, KeepsTheLatestFramesAndAverages) {
+  FrameTimings timings;
+  for (std::size_t i = 0; i < FrameTimings::kCapacity + 10; ++i) {
+    FrameRecord r;
+    r[Phase::Pairs] = float(i);
+    r.frameMs = 2.0f * float(i);
+    timings.push(r);
+  }
+  EXPECT_EQ(timings.size(), FrameTimings::kCapacity);
+  EXPECT_EQ(timings.at(0)[Phase::Pairs], 10.0f);
+  EXPECT_EQ(timings.at(timings.size() - 1)[Phase::Pairs], float(FrameTimings::kCapacity + 9));
+  const FrameRecord last2 = timings.average(2);
+  EXPECT_FLOAT_EQ(last2[Phase::Pairs], float(FrameTimings::kCapacity) + 8.5f);
+  EXPECT_FLOAT_EQ(last2.frameMs, 2.0f * (float(FrameTimings::kCapacity) + 8.5f));
+  timings.clear();
+  EXPECT_EQ(timings.size(), 0u);
+  EXPECT_EQ(timings.average(10).frameMs, 0.0f);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Demo model
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(DemoModel, SwitchingBuildsTheNewStructureFromTheSameMovingCircles) {
+  auto model = makeModel(1500, "brute");
+  FrameRecord record;
+  for (int i = 0; i < 5; ++i) model->advance(record);
+  const std::vector<Circle> before = model->simulation().circles();
+  const std::uint64_t generation = model->generation();
+  std::vector<Pair> brutePairs = model->pairs();
+  std::sort(brutePairs.begin(), brutePairs.end());
+
+  const std::string other = registry().all().back().name;
+  ASSERT_TRUE(model->selectStructure(other));
+  EXPECT_EQ(model->structure().name(), other);
+  EXPECT_EQ(model->registry().all()[model->structureIndex()].name, other);
+  EXPECT_GT(model->generation(), generation);
+  EXPECT_EQ(model->structure().size(), before.size());
+  EXPECT_EQ(model->simulation().circles(), before);
+  EXPECT_EQ(model->structure().validate(), "");
+
+  // Pause: no step, but the pairs of the same circles are found again, by the new structure.
+  model->paused = true;
+  model->advance(record);
+  EXPECT_EQ(model->stepsLastFrame(), 0);
+  std::vector<Pair> pairs = model->pairs();
+  std::sort(pairs.begin(), pairs.end());
+  EXPECT_EQ(pairs, brutePairs);
+
+  model->requestStep();
+  model->advance(record);
+  EXPECT_EQ(model->stepsLastFrame(), 1);
+  EXPECT_EQ(model->structure().validate(), "");
+}
+
+TEST(DemoModel, CyclingWrapsAroundTheRegistry) {
+  auto model = makeModel(200, "brute");
+  model->cycleStructure(-1);
+  EXPECT_EQ(model->structureIndex(), registry().all().size() - 1);
+  model->cycleStructure(+1);
+  EXPECT_EQ(model->structureIndex(), 0u);
+}
+
+TEST(DemoModel, SpeedAccumulatesFractionalSteps) {
+  auto model = makeModel(100, "brute");
+  model->speed = 0.5f;
+  FrameRecord record;
+  int steps = 0;
+  for (int i = 0; i < 10; ++i) {
+    model->advance(record);
+    steps += model->stepsLastFrame();
+  }
+  EXPECT_EQ(steps, 5);
+  EXPECT_EQ(model->simulation().frame(), 5u);
+}
+
+TEST(DemoModel, ReseedAndRejectedInput) {
+  auto model = makeModel(300, registry().all().back().name);
+  SceneSetup setup = model->scene();
+  setup.count = 700;
+  setup.scenario = "uniform";
+  ASSERT_TRUE(model->reseed(setup));
+  EXPECT_EQ(model->simulation().circles().size(), 700u);
+  EXPECT_EQ(model->structure().size(), 700u);
+  EXPECT_EQ(model->scene().scenario, "uniform");
+
+  setup.scenario = "no-such-scene";
+  EXPECT_FALSE(model->reseed(setup));
+  EXPECT_FALSE(model->lastError().empty());
+  EXPECT_EQ(model->simulation().circles().size(), 700u);
+
+  EXPECT_FALSE(model->setParam("no_such_parameter", 1.0));
+  EXPECT_FALSE(model->lastError().empty());
+  EXPECT_FALSE(model->selectStructure("no-such-structure"));
+  EXPECT_EQ(model->structure().size(), 700u);
+}
+
+TEST(DemoModel, BruteForcePairSearchIsSwitchedOffAboveTheLimitAndBackOnAfter) {
+  auto model = makeModel(DemoModel::kBrutePairLimit + 1, "brute");
+  EXPECT_FALSE(model->pairSearch);
+  EXPECT_FALSE(model->pairSearchNote().empty());
+  ASSERT_TRUE(model->selectStructure(registry().all().back().name));
+  EXPECT_TRUE(model->pairSearch);
+  EXPECT_TRUE(model->pairSearchNote().empty());
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Parts
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(Parts, EveryIssuePanelAndOverlayIsRegisteredOnce) {
+  std::set<std::string> names;
+  for (const PartInfo& info : registeredParts()) {
+    EXPECT_TRUE(names.insert(info.name).second) << info.name;
+    EXPECT_FALSE(info.description.empty()) << info.name;
+  }
+  for (const char* expected : {"Control", "Query", "Stats", "Timings", "Help", "Overlays", "Structure nodes",
+                               "Overlapping circles", "Pair lines", "Attraction points", "View cone",
+                               part_names::kQueryTrace, part_names::kCandidates}) {
+    EXPECT_EQ(names.count(expected), 1u) << expected;
+  }
+  // Panels come before overlays, each group by its order.
+  const auto& parts = registeredParts();
+  EXPECT_TRUE(std::is_sorted(parts.begin(), parts.end(), [](const PartInfo& a, const PartInfo& b) {
+    return a.category != b.category ? a.category < b.category : a.order < b.order;
+  }));
+}
+
+struct Frame {
+  std::unique_ptr<DemoModel> model;
+  render::Camera camera;
+  ViewOptions view;
+  std::vector<PartSlot> parts = createParts();
+  DemoContext ctx{*model, camera, view, parts};
+  WorldCanvas canvas;
+  std::vector<render::CircleInstance> circles;
+
+  explicit Frame(std::unique_ptr<DemoModel> m) : model(std::move(m)) {
+    camera.setViewport(1280, 800);
+    camera.fit(model->simulation().world());
+  }
+  PartSlot& slot(const std::string& name) {
+    return *std::find_if(parts.begin(), parts.end(), [&](const PartSlot& s) { return s.info->name == name; });
+  }
+  void run() {
+    FrameRecord record;
+    model->advance(record);
+    for (PartSlot& s : parts) s.part->update(ctx);
+    circles.assign(model->simulation().circles().size(), render::CircleInstance{});
+    canvas.below.clear(camera.pixelsPerUnit());
+    canvas.above.clear(camera.pixelsPerUnit());
+    canvas.rings.clear();
+    for (PartSlot& s : parts) {
+      if (s.info->category == PartCategory::Overlay && !s.shown) continue;
+      s.part->tintCircles(ctx, circles);
+      s.part->drawWorld(ctx, canvas);
+    }
+  }
+};
+
+std::vector<ItemId> bruteCircleQuery(const Simulation& sim, const Circle& query) {
+  std::vector<ItemId> ids;
+  for (std::size_t i = 0; i < sim.circles().size(); ++i) {
+    if (circlesOverlap(sim.circles()[i], query)) ids.push_back(static_cast<ItemId>(i));
+  }
+  return ids;
+}
+
+TEST(Parts, QueryToolAnswersLikeBruteForceAndTracesTheWalk) {
+  const std::string structure = registry().all().back().name;
+  Frame frame(makeModel(2000, structure));
+  frame.run();
+  const QueryState& q = frame.model->query;
+  ASSERT_EQ(q.mode, QueryMode::Circle);
+  ASSERT_TRUE(q.error.empty()) << q.error;
+  std::vector<ItemId> hits = q.hits;
+  std::sort(hits.begin(), hits.end());
+  EXPECT_EQ(hits, bruteCircleQuery(frame.model->simulation(), {q.anchor, q.radius}));
+  EXPECT_FALSE(hits.empty());
+  // The traced run records one Hit per hit, and the structure visited nodes to find them.
+  const auto traceHits = std::count_if(q.trace.events.begin(), q.trace.events.end(),
+                                       [](const TraceEvent& e) { return e.kind == TraceEventKind::Hit; });
+  EXPECT_EQ(static_cast<std::size_t>(traceHits), hits.size());
+  EXPECT_GT(q.counters.candidates, 0u);
+  // Candidates and hits overlay: every hit is filled with the hit colour.
+  for (ItemId id : hits) EXPECT_NE(frame.circles[id].fill, 0u) << id;
+
+  // Without the overlays that need it, no trace is recorded.
+  frame.slot(part_names::kQueryTrace).shown = false;
+  frame.slot(part_names::kCandidates).shown = false;
+  frame.run();
+  EXPECT_TRUE(frame.model->query.trace.events.empty());
+}
+
+TEST(Parts, ViewConeReportsEnterAndLeaveAgainstItsVisibleSet) {
+  Frame frame(makeModel(2000, registry().all().back().name));
+  frame.model->query.mode = QueryMode::Cone;
+  frame.run();
+  const QueryState& q = frame.model->query;
+  ASSERT_TRUE(q.error.empty()) << q.error;
+  // The first cull of a structure reports every visible circle as entering.
+  EXPECT_EQ(q.entered, q.hits);
+  EXPECT_TRUE(q.left.empty());
+  std::set<ItemId> visible(q.hits.begin(), q.hits.end());
+  for (int i = 0; i < 10; ++i) {
+    frame.run();
+    for (ItemId id : frame.model->query.entered) EXPECT_TRUE(visible.insert(id).second);
+    for (ItemId id : frame.model->query.left) EXPECT_EQ(visible.erase(id), 1u);
+    EXPECT_EQ(std::vector<ItemId>(visible.begin(), visible.end()), frame.model->query.hits);
+  }
+}
+
+TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
+  Frame brute(makeModel(2000, "brute"));
+  brute.slot(part_names::kQueryTrace).shown = false;
+  brute.run();
+  const std::size_t bruteLines = brute.canvas.above.lines().size() + brute.canvas.rings.size();
+
+  for (const StructureInfo& info : registry().all()) {
+    if (info.name == "brute") continue;
+    Frame frame(makeModel(2000, info.name));
+    frame.slot(part_names::kQueryTrace).shown = false;
+    frame.run();
+    std::size_t nodes = 0;
+    frame.model->structure().visitNodes([&](const NodeInfo&) { ++nodes; });
+    if (nodes == 0) continue;
+    const std::size_t lines = frame.canvas.above.lines().size() + frame.canvas.rings.size();
+    EXPECT_GT(lines, bruteLines) << info.name << " has " << nodes << " nodes but the overlay drew none";
+  }
+}
+
+TEST(Parts, OverlappingCirclesGetARimAndHiddenOverlaysDrawNothing) {
+  Frame frame(makeModel(3000, registry().all().back().name));
+  frame.run();
+  ASSERT_FALSE(frame.model->pairs().empty());
+  for (const Pair& p : frame.model->pairs()) {
+    EXPECT_NE(frame.circles[p.a].rim, 0u);
+    EXPECT_NE(frame.circles[p.b].rim, 0u);
+  }
+  for (PartSlot& s : frame.parts) {
+    if (s.info->category == PartCategory::Overlay) s.shown = false;
+  }
+  frame.model->query.mode = QueryMode::Off;
+  frame.run();
+  EXPECT_TRUE(frame.canvas.above.empty());
+  EXPECT_TRUE(frame.canvas.below.empty());
+  EXPECT_TRUE(frame.canvas.rings.empty());
+  EXPECT_TRUE(std::all_of(frame.circles.begin(), frame.circles.end(),
+                          [](const render::CircleInstance& c) { return c.rim == 0u && c.fill == 0u; }));
+}
+
+}  // namespace
+}  // namespace st::ui
