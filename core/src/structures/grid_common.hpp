@@ -1015,35 +1015,53 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
 }
 
 #if defined(__SSE2__)
-/// Tests node a against the runs [first, firstEnd) (at most 4 nodes) and [second, secondEnd) (at most 8)
-/// with the float pre-test on four lanes at a time, then exactly on the lanes that pass. Reads whole groups
-/// of four past the run ends (the caller guarantees they lie in the array) and masks those lanes off, so
-/// the common case has no loop and one branch.
-inline void quadPretest(const Node* nodes, std::uint32_t a, std::uint32_t first, std::uint32_t firstEnd,
-                        std::uint32_t second, std::uint32_t secondEnd, PairWriter& writer, std::uint64_t& candidates) {
-  const Node& nodeA = nodes[a];
-  const __m128 ax = _mm_set1_ps(nodeA.circle.center.x), ay = _mm_set1_ps(nodeA.circle.center.y);
-  const __m128 ar = _mm_set1_ps(nodeA.circle.radius);
-  const __m128 scale = _mm_set1_ps(kPretestScale), floor = _mm_set1_ps(kPretestFloor);
-  auto group = [&](std::uint32_t b) {
-    __m128 n0 = _mm_loadu_ps(&nodes[b].circle.center.x), n1 = _mm_loadu_ps(&nodes[b + 1].circle.center.x);
-    __m128 n2 = _mm_loadu_ps(&nodes[b + 2].circle.center.x), n3 = _mm_loadu_ps(&nodes[b + 3].circle.center.x);
-    _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
-    const __m128 dx = _mm_sub_ps(n0, ax), dy = _mm_sub_ps(n1, ay), reach = _mm_add_ps(n2, ar);
-    const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
-    const __m128 limit = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(reach, reach), scale), floor);
-    return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
-  };
-  const std::uint32_t firstCount = firstEnd - first, secondCount = secondEnd - second;
-  writer.countPretests(firstCount + secondCount);
-  unsigned mask = (group(first) & ((1u << firstCount) - 1u)) |
-                  (((group(second) | (group(second + 4) << 4)) & ((1u << secondCount) - 1u)) << 4);
-  while (mask != 0) {
-    const unsigned lane = static_cast<unsigned>(__builtin_ctz(mask));
-    mask &= mask - 1;
-    const Node& nodeB = nodes[lane < 4 ? first + lane : second + (lane - 4)];
-    ++candidates;
-    if (circlesOverlap(nodeA.circle, nodeB.circle)) writer.add(nodeA.id, nodeB.id);
+/// Four nodes transposed into lanes: centres, radii and where they start in the node array.
+struct QuadGroup {
+  __m128 x, y, r;        ///< coordinates and radii, one node per lane
+  std::uint32_t first;   ///< node of lane 0
+};
+
+/// Loads four consecutive nodes (the caller guarantees they lie in the array).
+inline QuadGroup loadQuad(const Node* nodes, std::uint32_t first) {
+  __m128 n0 = _mm_loadu_ps(&nodes[first].circle.center.x), n1 = _mm_loadu_ps(&nodes[first + 1].circle.center.x);
+  __m128 n2 = _mm_loadu_ps(&nodes[first + 2].circle.center.x), n3 = _mm_loadu_ps(&nodes[first + 3].circle.center.x);
+  _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
+  return {n0, n1, n2, first};
+}
+
+/// Lanes of a group that pass the float pre-test against a circle, as a 4-bit mask.
+inline unsigned pretestQuad(const QuadGroup& g, __m128 ax, __m128 ay, __m128 ar) {
+  const __m128 dx = _mm_sub_ps(g.x, ax), dy = _mm_sub_ps(g.y, ay), reach = _mm_add_ps(g.r, ar);
+  const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+  const __m128 limit = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(reach, reach), _mm_set1_ps(kPretestScale)), _mm_set1_ps(kPretestFloor));
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
+}
+
+/// One cell's pairs when it is small: its own nodes and its right neighbour's, [begin, ownEnd), fit in one
+/// group of four and the three runs below, [below, belowEnd), in two. Each group is loaded once per cell;
+/// every node of the cell is pre-tested on all lanes at once (masked to the lanes that are real and, in its
+/// own group, after it), and tested exactly on the lanes that pass.
+inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t end, std::uint32_t ownEnd,
+                           std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer, std::uint64_t& candidates) {
+  const QuadGroup own = loadQuad(nodes, begin);
+  const QuadGroup low = loadQuad(nodes, below), high = loadQuad(nodes, below + 4);
+  const unsigned ownLanes = (1u << (ownEnd - begin)) - 1u, belowLanes = (1u << (belowEnd - below)) - 1u;
+  writer.countPretests(std::uint64_t(end - begin) * (belowEnd - below) + (end - begin) * (ownEnd - begin) -
+                       (end - begin) * (end - begin + 1) / 2);
+  for (std::uint32_t a = begin; a < end; ++a) {
+    const Node& nodeA = nodes[a];
+    const __m128 ax = _mm_set1_ps(nodeA.circle.center.x), ay = _mm_set1_ps(nodeA.circle.center.y);
+    const __m128 ar = _mm_set1_ps(nodeA.circle.radius);
+    const unsigned after = ownLanes & ~((2u << (a - begin)) - 1u);
+    unsigned mask = (pretestQuad(own, ax, ay, ar) & after) |
+                    (((pretestQuad(low, ax, ay, ar) | (pretestQuad(high, ax, ay, ar) << 4)) & belowLanes) << 4);
+    while (mask != 0) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(mask));
+      mask &= mask - 1;
+      const Node& nodeB = nodes[lane < 4 ? begin + lane : below + (lane - 4)];
+      ++candidates;
+      if (circlesOverlap(nodeA.circle, nodeB.circle)) writer.add(nodeA.id, nodeB.id);
+    }
   }
 }
 #endif
@@ -1098,8 +1116,8 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
       visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
                  (below3 > below2 ? 1u : 0u);
 #if defined(__SSE2__)
-      if (ownEnd - aBegin <= 5 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aEnd + 4 <= nodeCount) {
-        for (std::uint32_t a = aBegin; a < aEnd; ++a) quadPretest(nodes, a, a + 1, ownEnd, below0, below3, writer, candidates);
+      if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aBegin + 4 <= nodeCount) {
+        smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates);
         continue;
       }
 #endif
