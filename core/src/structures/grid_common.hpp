@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -40,7 +39,7 @@ inline constexpr double kIndexSlack = 1e-6;
 /// Relative widening of query ranges, far above the rounding of the double predicates.
 inline constexpr double kRangeSlack = 1e-7;
 
-/// splitmix64 finaliser: the scrambled hash and the tile rotation.
+/// splitmix64 finaliser: the hash of cells outside the window.
 inline std::uint64_t mixBits(std::uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;
@@ -404,7 +403,7 @@ class CellTable {
     const std::size_t slotCount = slots_.size() - 1;
     mask_ = static_cast<std::uint32_t>(slotCount - 1);
     // A window cut down to the table would fill its first slots densely and make every cell outside it
-    // probe through them: it is used whole or not at all (tiles everywhere then).
+    // probe through them: it is used whole or not at all.
     const bool fits = std::size_t(wantWidth_) * wantHeight_ <= slotCount;
     width_ = fits ? wantWidth_ : 0;
     height_ = fits ? wantHeight_ : 0;
