@@ -66,7 +66,7 @@ TEST(SphereTree, SmallMovesTakeTheFastPathAndQueueNothing) {
   Rng rng(1);
   const std::vector<Item> items = latticeScene(rng, 400, 200.0f);
   tree->build(items);
-  // A move of a hundredth of a unit stays inside a parent grown by gravity (3 units by default).
+  // A move of a hundredth of a unit stays inside a parent grown by gravity (1.5 units by default).
   for (const Item& item : items) {
     tree->update(item.id, {{item.circle.center.x + 0.01f, item.circle.center.y}, item.circle.radius});
   }
@@ -158,7 +158,7 @@ TEST(SphereTree, SuperSpheresRespectTheirSizeLimits) {
     }
   });
   EXPECT_EQ(itemsInLeaves, items.size());
-  // The point of a leaf is to gather: on a lattice of one circle per 80 square units, a leaf of radius 16
+  // The point of a leaf is to gather: on a lattice of one circle per 80 square units, a leaf of radius 24
   // holds several.
   EXPECT_GT(double(itemsInLeaves) / double(leaves), 3.0);
 }

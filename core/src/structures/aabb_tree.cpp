@@ -88,7 +88,7 @@ class AabbTree final : public SpatialIndex {
     s.maxDepth = root_ == kNull ? 0 : nodes_[root_].height;
     s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + leafOf_.capacity() * sizeof(std::uint32_t) +
                     stack_.capacity() * sizeof(StackEntry) + pairStack_.capacity() * sizeof(std::array<std::uint32_t, 2>) +
-                    escaped_.capacity() * sizeof(std::uint32_t);
+                    escaped_.capacity() * sizeof(std::uint32_t) + cullStack_.capacity() * sizeof(CullEntry);
     return s;
   }
 
@@ -228,6 +228,10 @@ class AabbTree final : public SpatialIndex {
   struct StackEntry {
     std::uint32_t node;
     std::uint32_t depth;
+  };
+  struct CullEntry {
+    std::uint32_t node;
+    bool inside;  // an ancestor lies wholly inside the cone: no tests below
   };
   struct BuildEntry {
     Box box;
@@ -390,11 +394,17 @@ class AabbTree final : public SpatialIndex {
     node.height = 1 + std::max(nodes_[node.child1].height, nodes_[node.child2].height);
   }
 
+  // Refits and rotates from `n` to the root, stopping at the first node whose box and height come out
+  // unchanged: nothing above it can change either.
   void refitUpwards(std::uint32_t n) {
     while (n != kNull) {
-      n = rotate(n);
-      refit(n);
-      n = nodes_[n].parent;
+      const Box before = nodes_[n].box;
+      const int heightBefore = nodes_[n].height;
+      const std::uint32_t top = rotate(n);
+      refit(top);
+      const Box& after = nodes_[top].box;
+      if (top == n && nodes_[n].height == heightBefore && after.min == before.min && after.max == before.max) return;
+      n = nodes_[top].parent;
     }
   }
 
@@ -561,6 +571,7 @@ class AabbTree final : public SpatialIndex {
   std::vector<StackEntry> stack_;
   std::vector<std::array<std::uint32_t, 2>> pairStack_;
   std::vector<std::uint32_t> escaped_;
+  std::vector<CullEntry> cullStack_;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -700,13 +711,11 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
   visibleNow.clear();
   if (root_ == kNull) return;
   const bvh::ConeClassifier classifier(cone);
-  struct Entry {
-    std::uint32_t node;
-    bool inside;
-  };
-  std::vector<Entry> stack{{root_, false}};
+  std::vector<CullEntry>& stack = cullStack_;
+  stack.clear();
+  stack.push_back({root_, false});
   while (!stack.empty()) {
-    const Entry e = stack.back();
+    const CullEntry e = stack.back();
     stack.pop_back();
     ++counters_.nodesVisited;
     const AabbNode& node = nodes_[e.node];

@@ -42,7 +42,7 @@ constexpr std::uint8_t kPartial = 1;
 constexpr std::uint8_t kVisible = 2;
 
 // Sibling sets larger than this are paired by a sweep along x instead of testing every pair.
-constexpr std::size_t kSweepThreshold = 12;
+constexpr std::size_t kSweepThreshold = 4;
 
 struct SphereNode {
   float x = 0.0f;  // bound centre (for items: the item's centre)
@@ -53,12 +53,13 @@ struct SphereNode {
   std::uint32_t nextSibling = kNull;  // free-list link while dead
   std::uint32_t prevSibling = kNull;
   std::uint32_t countOrItem = 0;      // child count of a super-sphere, the ItemId of an item
+  float reach = 0.0f;                 // radius grown by the pruning margin, kept for the pair sweeps
   std::uint8_t level = kDeadLevel;    // 0 item, 1 leaf super-sphere, 2 root super-sphere, ...
   std::uint8_t flags = 0;
   std::uint8_t cullState = kPartial;
   std::uint8_t spare = 0;
 };
-static_assert(sizeof(SphereNode) == 36, "sphere-tree nodes are kept at 36 bytes");
+static_assert(sizeof(SphereNode) == 40, "sphere-tree nodes are kept at 40 bytes");
 
 // A queued node with a hint: where to look first for its new home.
 struct QueueEntry {
@@ -120,9 +121,9 @@ bool discContains(const Disc& outer, const Disc& inner) {
 class SphereTree final : public SpatialIndex {
  public:
   SphereTree() : SpatialIndex("sphere-tree") {
-    addParam({"leaf_size", "largest radius of a leaf super-sphere's content (before gravity)", 16.0, 1e-3, 1e12, false});
+    addParam({"leaf_size", "largest radius of a leaf super-sphere's content (before gravity)", 24.0, 1e-3, 1e12, false});
     addParam({"root_size", "largest radius of a root super-sphere's content (before gravity)", 128.0, 1e-3, 1e12, false});
-    addParam({"gravity", "slop added around every super-sphere so members rarely leave it", 3.0, 0.0, 1e12, false});
+    addParam({"gravity", "slop added around every super-sphere so members rarely leave it", 1.5, 0.0, 1e12, false});
     addParam({"levels", "levels of super-spheres (2: leaf and root as in the seed; more stack root_size/leaf_size "
                         "times larger ones on top, for very large worlds)",
               2, 2, 8, true});
@@ -228,6 +229,7 @@ class SphereTree final : public SpatialIndex {
     node.x = c.center.x;
     node.y = c.center.y;
     node.radius = c.radius;
+    node.reach = inflateRadiusForPruning(c.radius, c.center);
     const std::uint32_t parent = node.parent;
     // NewPos: one squared distance against the binding distance; the root is unbounded.
     if (parent == kRoot || discContains(discOf(parent), discOf(n))) {
@@ -315,8 +317,9 @@ class SphereTree final : public SpatialIndex {
     std::uint32_t b;  // equal to a: pairs within a's subtree
   };
   struct SweepEntry {
-    double minX, maxX, minY, maxY;
+    float minX, maxX, minY, maxY;
     std::uint32_t node;
+    std::uint32_t side;  // across two subtrees: which one the node belongs to
   };
   struct CullEntry {
     std::uint32_t node;
@@ -388,6 +391,7 @@ class SphereTree final : public SpatialIndex {
     node.x = c.center.x;
     node.y = c.center.y;
     node.radius = c.radius;
+    node.reach = inflateRadiusForPruning(c.radius, c.center);
     node.countOrItem = id;
     nodeOf_[id] = n;
   }
@@ -454,6 +458,7 @@ class SphereTree final : public SpatialIndex {
     // Measure the radius from the rounded centre, then round it up: the bound never loses a member.
     const double dx = double(node.x) - d.x, dy = double(node.y) - d.y;
     node.radius = bvh::roundUpToFloat(d.r + std::sqrt(dx * dx + dy * dy));
+    node.reach = inflateRadiusForPruning(node.radius, {node.x, node.y});
   }
 
   NodeInfo nodeInfo(std::uint32_t n, int depth) const {
@@ -765,6 +770,13 @@ class SphereTree final : public SpatialIndex {
     if (bvh::circleBoundsMeet(na.x, na.y, na.radius, nb.x, nb.y, nb.radius)) pairStack_.push_back({a, b});
   }
 
+  // A node's extent along both axes for the sweeps, in float: the pruning margin in `reach` (a
+  // millionth of the magnitudes) is far wider than the rounding of these four subtractions.
+  SweepEntry sweepEntry(std::uint32_t n, std::uint32_t side) const {
+    const SphereNode& node = nodes_[n];
+    return {node.x - node.reach, node.x + node.reach, node.y - node.reach, node.y + node.reach, n, side};
+  }
+
   void pairsAmongChildren(std::uint32_t n, std::vector<Pair>& out);
   void pairsAcross(std::uint32_t a, std::uint32_t b, std::vector<Pair>& out);
 
@@ -783,7 +795,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<std::uint8_t> visibleById_;
   std::vector<ItemId> pendingLeft_;         // removed while visible: reported as left at the next cull
 
-  double leafSize_ = 16.0, rootSize_ = 128.0, gravity_ = 3.0;
+  double leafSize_ = 24.0, rootSize_ = 128.0, gravity_ = 1.5;
   int topLevel_ = 2;
   std::size_t budget_ = 0;
 
@@ -921,9 +933,7 @@ void SphereTree::pairsAmongChildren(std::uint32_t n, std::vector<Pair>& out) {
   for (std::uint32_t c = nodes_[n].firstChild; c != kNull; c = nodes_[c].nextSibling) {
     const SphereNode& cn = nodes_[c];
     if (cn.level != kItemLevel && cn.firstChild != kNull) pairStack_.push_back({c, c});
-    const double m = bvh::pruneMargin(std::fabs(double(cn.x)) + std::fabs(double(cn.y)) + cn.radius);
-    const double r = double(cn.radius) + m;
-    sweep_.push_back({cn.x - r, cn.x + r, cn.y - r, cn.y + r, c});
+    sweep_.push_back(sweepEntry(c, 0));
   }
   const std::size_t count = sweep_.size();
   if (count < 2) return;
@@ -943,14 +953,38 @@ void SphereTree::pairsAmongChildren(std::uint32_t n, std::vector<Pair>& out) {
   }
 }
 
-// Pairs between two subtrees whose bounds meet: split the larger super-sphere.
+// Pairs between two subtrees whose bounds meet. An item against a super-sphere meets each of its
+// children; two super-spheres keep only the children that reach the other's bound and pair those across
+// by a sweep along x, so that two crowded leaves do not test every item of one against every item of
+// the other.
 void SphereTree::pairsAcross(std::uint32_t a, std::uint32_t b, std::vector<Pair>& out) {
-  const SphereNode& na = nodes_[a];
-  const SphereNode& nb = nodes_[b];
-  const bool splitA = nb.level == kItemLevel || (na.level != kItemLevel && na.radius >= nb.radius);
-  const std::uint32_t split = splitA ? a : b;
-  const std::uint32_t other = splitA ? b : a;
-  for (std::uint32_t c = nodes_[split].firstChild; c != kNull; c = nodes_[c].nextSibling) pairUp(c, other, out);
+  if (nodes_[a].level == kItemLevel || nodes_[b].level == kItemLevel) {
+    const std::uint32_t split = nodes_[a].level == kItemLevel ? b : a;
+    const std::uint32_t other = split == a ? b : a;
+    for (std::uint32_t c = nodes_[split].firstChild; c != kNull; c = nodes_[c].nextSibling) pairUp(c, other, out);
+    return;
+  }
+  sweep_.clear();
+  std::size_t fromA = 0;
+  for (std::uint32_t side = 0; side < 2; ++side) {
+    const SweepEntry other = sweepEntry(side == 0 ? b : a, 0);
+    for (std::uint32_t c = nodes_[side == 0 ? a : b].firstChild; c != kNull; c = nodes_[c].nextSibling) {
+      const SweepEntry e = sweepEntry(c, side);
+      if (e.minX > other.maxX || other.minX > e.maxX || e.minY > other.maxY || other.minY > e.maxY) continue;
+      sweep_.push_back(e);
+      if (side == 0) ++fromA;
+    }
+  }
+  const std::size_t count = sweep_.size();
+  if (fromA == 0 || fromA == count) return;
+  std::sort(sweep_.begin(), sweep_.end(), [](const SweepEntry& x, const SweepEntry& y) { return x.minX < y.minX; });
+  for (std::size_t i = 0; i < count; ++i) {
+    const SweepEntry& x = sweep_[i];
+    for (std::size_t j = i + 1; j < count && sweep_[j].minX <= x.maxX; ++j) {
+      const SweepEntry& y = sweep_[j];
+      if (x.side != y.side && y.minY <= x.maxY && x.minY <= y.maxY) pairUp(x.node, y.node, out);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1038,6 +1072,7 @@ std::string SphereTree::doValidate() const {
       const ItemId id = node.countOrItem;
       if (!contains(id) || id >= nodeOf_.size() || nodeOf_[id] != n) return name + "item node not mapped by its id";
       if (!(itemCircle(node) == circle(id))) return name + "item node circle differs from the table";
+      if (node.reach != inflateRadiusForPruning(node.radius, {node.x, node.y})) return name + "stale sweep reach";
       continue;
     }
     if (n != kRoot) ++spheres;
