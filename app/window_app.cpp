@@ -162,6 +162,8 @@ class WindowApp {
   float pixelRatio_ = 1.0f;   // drawable pixels per window point (2 on high-DPI displays)
   bool fitted_ = true;        // the view still shows the fitted world, so it refits on resize
   bool appliedVsync_ = false;
+  render::CircleMode defaultCircleMode_ = render::CircleMode::Pulled;
+  std::uint64_t titleGeneration_ = ~std::uint64_t{0};
   bool fontFilterSet_ = false;
   // Mouse drag in the world: which button, where it started, whether a part owns it or the camera pans.
   int dragButton_ = 0;
@@ -221,9 +223,10 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
   view_.softwareGl = view_.glRenderer.find("llvmpipe") != std::string::npos ||
                      view_.glRenderer.find("softpipe") != std::string::npos ||
                      view_.glRenderer.find("SWR") != std::string::npos;
-  const auto defaultMode = view_.softwareGl ? render::CircleMode::Splat : render::CircleMode::Pulled;
-  view_.circleMode = static_cast<render::CircleMode>(std::clamp(
-      static_cast<int>(settings.getNumber("view.circle_mode", static_cast<int>(defaultMode))), 0, render::kCircleModeCount - 1));
+  defaultCircleMode_ = view_.softwareGl ? render::CircleMode::Splat : render::CircleMode::Pulled;
+  view_.circleMode = static_cast<render::CircleMode>(
+      std::clamp(static_cast<int>(settings.getNumber("view.circle_mode", static_cast<int>(defaultCircleMode_))), 0,
+                 render::kCircleModeCount - 1));
   view_.minCirclePx = static_cast<float>(settings.getNumber("view.min_circle_px", view_.minCirclePx));
   model_.speed = static_cast<float>(settings.getNumber("sim.speed", 1.0));
   ui::Settings readable = settings;
@@ -254,7 +257,12 @@ void WindowApp::saveSettings() const {
   }
   settings.setBool("window.maximized", maximized);
   settings.setBool("view.vsync", view_.vsync);
-  settings.setNumber("view.circle_mode", static_cast<int>(view_.circleMode));
+  // Only a mode the user picked is remembered: the default depends on the GL driver of each run.
+  if (view_.circleMode != defaultCircleMode_) {
+    settings.setNumber("view.circle_mode", static_cast<int>(view_.circleMode));
+  } else {
+    settings.erase("view.circle_mode");
+  }
   settings.setNumber("view.min_circle_px", view_.minCirclePx);
   settings.setNumber("sim.speed", model_.speed);
   for (const ui::PartSlot& slot : parts_) {
@@ -313,6 +321,12 @@ int WindowApp::run() {
 
     ui::FrameRecord record;
     model_.advance(record);
+    if (model_.generation() != titleGeneration_) {
+      titleGeneration_ = model_.generation();
+      const std::string title = "spheretest - " + model_.structure().name() + ", " +
+                                std::to_string(model_.simulation().circles().size()) + " circles";
+      SDL_SetWindowTitle(sdl_.window, title.c_str());
+    }
     std::uint64_t start = ui::nowNanoseconds();
     for (ui::PartSlot& slot : parts_) slot.part->update(ctx_);
     record[Phase::Queries] = float(ui::millisecondsSince(start));

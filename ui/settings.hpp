@@ -30,6 +30,8 @@ class Settings {
   void setNumber(const std::string& key, double value);
   /// Stores a string (newlines are not allowed and are replaced by spaces).
   void setString(const std::string& key, std::string value);
+  /// Forgets a key (it then reads as its fallback).
+  void erase(const std::string& key) { values_.erase(key); }
 
  private:
   std::map<std::string, std::string> values_;
