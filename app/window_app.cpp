@@ -130,7 +130,7 @@ class WindowApp {
 
  private:
   void handleEvent(const SDL_Event& event, bool& quit);
-  void handleKey(const SDL_Keysym& key, bool& quit);
+  void handleKey(const SDL_Keysym& key);
   bool dispatchMouse(const ui::WorldMouse& mouse);
   ui::WorldMouse mouseAt(float windowX, float windowY) const;
   bool mouseOverUi(float windowX, float windowY) const;
@@ -323,6 +323,8 @@ int WindowApp::run() {
     model_.advance(record);
     if (model_.generation() != titleGeneration_) {
       titleGeneration_ = model_.generation();
+      // A reseed may change the world's size; a view nobody moved follows it.
+      if (fitted_) camera_.fit(model_.simulation().world());
       const std::string title = "spheretest - " + model_.structure().name() + ", " +
                                 std::to_string(model_.simulation().circles().size()) + " circles";
       SDL_SetWindowTitle(sdl_.window, title.c_str());
@@ -430,7 +432,7 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
       if (event.window.event == SDL_WINDOWEVENT_CLOSE && event.window.windowID == SDL_GetWindowID(sdl_.window)) quit = true;
       break;
     case SDL_KEYDOWN:
-      if (!io.WantCaptureKeyboard) handleKey(event.key.keysym, quit);
+      if (!io.WantCaptureKeyboard) handleKey(event.key.keysym);
       break;
     case SDL_MOUSEBUTTONDOWN: {
       if (dragButton_ != 0 || mouseOverUi(float(event.button.x), float(event.button.y))) break;
@@ -501,8 +503,7 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
   }
 }
 
-void WindowApp::handleKey(const SDL_Keysym& key, bool& quit) {
-  (void)quit;
+void WindowApp::handleKey(const SDL_Keysym& key) {
   const auto& all = model_.registry().all();
   switch (key.sym) {
     case SDLK_SPACE: model_.paused = !model_.paused; break;
