@@ -271,6 +271,26 @@ void applyLine(const std::string& line, RunResult& result, std::string& phase, i
   }
 }
 
+// User plus system CPU time of a child process so far, from /proc (-1 when it cannot be read).
+double childCpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(in, text);
+  const std::size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return -1.0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  unsigned long long user = 0, system = 0;
+  for (int index = 3; fields >> field; ++index) {  // fields after the name start at number 3
+    if (index == 14) user = std::strtoull(field.c_str(), nullptr, 10);
+    if (index == 15) {
+      system = std::strtoull(field.c_str(), nullptr, 10);
+      break;
+    }
+  }
+  return double(user + system) / double(::sysconf(_SC_CLK_TCK));
+}
+
 std::string describeSeconds(double seconds) {
   std::ostringstream s;
   s.precision(3);
@@ -363,20 +383,25 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
   ::close(fds[1]);
   std::string buffer, phase = "start", error;
   int framesDone = 0;
-  bool done = false, timedOut = false;
-  // A wall-clock backstop for a run that stops using CPU (blocked) or a machine that is far too busy.
-  const double wallCapSeconds = 4.0 * plan.timeCapSeconds + 30.0;
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wallCapSeconds));
+  bool done = false, stalled = false;
+  // RLIMIT_CPU ends a run that computes too long; a run that stops computing (blocked, or starved on a busy
+  // machine) is ended here once its CPU time has not advanced for kStallSeconds.
+  constexpr double kStallSeconds = 120.0;
+  double lastCpu = -1.0;
+  auto lastProgress = start;
   char chunk[65536];
   while (true) {
     const auto now = Clock::now();
-    if (now >= deadline) {
-      timedOut = true;
+    const double cpu = childCpuSeconds(pid);
+    if (cpu != lastCpu) {
+      lastCpu = cpu;
+      lastProgress = now;
+    } else if (msBetween(lastProgress, now) > kStallSeconds * 1000.0) {
+      stalled = true;
       break;
     }
-    const int waitMs = static_cast<int>(std::min<double>(1000.0, msBetween(now, deadline) + 1.0));
     pollfd pfd{fds[0], POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, waitMs);
+    const int ready = ::poll(&pfd, 1, 1000);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t got = ::read(fds[0], chunk, sizeof chunk);
@@ -389,7 +414,7 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
       buffer.erase(0, newline + 1);
     }
   }
-  if (timedOut) ::kill(pid, SIGKILL);
+  if (stalled) ::kill(pid, SIGKILL);
   ::close(fds[0]);
   int status = 0;
   rusage usage{};
@@ -397,15 +422,15 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
   }
   result.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-  if (done && !timedOut) {
+  if (done && !stalled) {
     result.status = RunStatus::Ok;
     return result;
   }
   std::string where = "during " + phase;
   if (phase == "frames") where += " (" + std::to_string(framesDone) + " of " + std::to_string(plan.frames) + " timed frames done)";
-  if (timedOut) {
-    result.status = RunStatus::Skipped;
-    result.reason = "stopped after " + describeSeconds(wallCapSeconds) + " of wall-clock time " + where;
+  if (stalled) {
+    result.status = RunStatus::Failed;
+    result.reason = "stopped: no CPU progress for " + describeSeconds(kStallSeconds) + " " + where;
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) {
     result.status = RunStatus::Skipped;
     result.reason = "stopped at the " + describeSeconds(plan.timeCapSeconds) + " CPU time cap " + where;

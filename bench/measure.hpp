@@ -36,7 +36,7 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
 struct RunPlan {
   int frames = 30;                 ///< timed frames
   int settle = 2;                  ///< untimed frames after the build
-  double timeCapSeconds = 120.0;   ///< the run is stopped after this much CPU time (or 4x + 30 s wall clock)
+  double timeCapSeconds = 120.0;   ///< the run is stopped after this much CPU time
   double memoryCapGiB = 0.0;       ///< address-space limit (0: none)
   std::vector<std::pair<std::string, double>> params;  ///< NAME.KEY=VALUE settings; those for this structure apply
 };
