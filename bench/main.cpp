@@ -65,8 +65,8 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
   std::sort(earlier.begin(), earlier.end(), [](const RunResult* a, const RunResult* b) { return a->count < b->count; });
   const RunResult& last = *earlier.back();
   if (last.status != RunStatus::Ok) {
-    return "not started: at " + std::to_string(last.count) + " circles it was " +
-           (last.status == RunStatus::Skipped ? "skipped" : "failed") + " (" + last.reason + ")";
+    return "not started: it was " + std::string(last.status == RunStatus::Skipped ? "skipped" : "failed") + " at " +
+           std::to_string(last.count) + " circles";
   }
   // CPU times, as the cap counts them.
   const double lastFrame = summarize(last.frameCpuMs).median;
