@@ -146,7 +146,9 @@ class AabbTree final : public SpatialIndex {
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
     escaped_.clear();
+    constexpr std::size_t kAhead = 16;  // leaves are scattered in large trees: fetch ahead to overlap misses
     for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (i + kAhead < ids.size()) __builtin_prefetch(&nodes_[leafOf_[ids[i + kAhead]]]);
       const Circle& c = circle(ids[i]);
       if (fits(nodes_[leafOf_[ids[i]]].box, c, c.center - old[i].center)) continue;
       escaped_.push_back(static_cast<std::uint32_t>(i));

@@ -33,7 +33,8 @@ constexpr std::uint8_t kDeadLevel = 255;
 // Node flags.
 constexpr std::uint8_t kQueuedReintegrate = 1;
 constexpr std::uint8_t kQueuedRecompute = 2;
-// Something was linked somewhere below since the last view cull, so the cull must descend here.
+// A member that disagrees with this node's cull memory was linked somewhere below since the last view
+// cull, so the next cull must descend here even if the node's own state does not change.
 constexpr std::uint8_t kCullDirty = 4;
 
 // Last view-cull state of a super-sphere.
@@ -138,10 +139,13 @@ class SphereTree final : public SpatialIndex {
            "each grown by a gravity slop. A move costs one squared-distance comparison with the parent's bound "
            "while the circle stays inside (the seed's 99% case); a circle that pierces its parent is moved to the "
            "top in O(1) and queued for reintegration, its parent queued for a tighter recomputation, and "
-           "maintain() drains both queues (optionally within a budget). Queries walk the spheres top-down, with "
-           "inside/partial classification; the view-cone cull keeps each node's last state and reports only "
-           "visibility changes. Queries test more nodes than a well-balanced box tree, but maintenance is nearly "
-           "free: choose it for many moving objects, disparate speeds and frequent insert/remove.";
+           "maintain() drains both queues (optionally within a budget); a reintegration searches the old "
+           "neighbourhood first, else the top level. Insert and remove are O(1) plus one queued reintegration. "
+           "Queries walk the spheres top-down with inside/partial classification (a sphere wholly inside the query "
+           "reports its items untested); the view-cone cull keeps each node's last state and visits only what "
+           "may have changed, reporting visibility changes alone. The top level is scanned linearly, so very large "
+           "worlds want levels=3. Queries and pair search test more than a well-balanced box tree, but moves are "
+           "nearly free: choose it for many moving objects, disparate speeds, frequent insert/remove and culling.";
   }
 
   // -- introspection ------------------------------------------------------------------------------------
@@ -244,7 +248,18 @@ class SphereTree final : public SpatialIndex {
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
     batchMoves_ = 0;
     batchFastPath_ = 0;
-    for (std::size_t i = 0; i < ids.size(); ++i) doUpdate(ids[i], old[i], circle(ids[i]));
+    // In large trees each move is two cache misses (the item's node, then its parent's); fetching them
+    // a few moves ahead overlaps the misses instead of paying them one after another.
+    constexpr std::size_t kNodeAhead = 16, kParentAhead = 8;
+    const std::size_t n = ids.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kNodeAhead < n) __builtin_prefetch(&nodes_[nodeOf_[ids[i + kNodeAhead]]]);
+      if (i + kParentAhead < n) {
+        const std::uint32_t parent = nodes_[nodeOf_[ids[i + kParentAhead]]].parent;
+        if (parent != kNull) __builtin_prefetch(&nodes_[parent]);
+      }
+      doUpdate(ids[i], old[i], circle(ids[i]));
+    }
   }
 
   void doRemove(ItemId id, const Circle&) override {
@@ -837,6 +852,9 @@ void SphereTree::doBuild(std::span<const Item> items) {
     order.push_back({(std::uint64_t(cx) << 32) | cy, i});
   }
   std::sort(order.begin(), order.end());
+  // Items plus room for the super-spheres (a few percent) and their churn, so that the pool is not left
+  // at twice its size by the vector's doubling.
+  nodes_.reserve(nodes_.size() + items.size() + items.size() / 4 + 64);
   std::vector<std::uint32_t> current;
   current.reserve(items.size());
   for (const auto& [key, i] : order) {
