@@ -170,6 +170,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.set_help_flag("-h,--help", "Print this help and exit");
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
+  std::string soakText, switchEveryText;
   std::vector<std::string> settings;
   bool headless = false, listStructures = false, listScenarios = false, countGiven = false;
   cli.add_option("--count", countText, "Number of circles, 1..10000000 (default 2000)")->each([&](const std::string&) { countGiven = true; });
@@ -185,6 +186,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.add_option("--query-size", querySizeText, "Query radius, box half-extent or ray length");
   cli.add_option("--query-region", regionText, "X0,Y0,X1,Y1 where query positions fall (default: the scene's)");
   cli.add_option("--screenshot", screenshot, "Window mode: render --frames frames, save the window as PNG, exit");
+  cli.add_option("--soak", soakText, "Window long run: SECONDS of switching structures, each switch checked (exit 3 on a failure)");
+  cli.add_option("--switch-every", switchEveryText, "Seconds between structure switches in --soak (default 1)");
   cli.add_flag("--list-structures", listStructures, "List structures and their parameters");
   cli.add_flag("--list-scenarios", listScenarios, "List scenarios and scene parameters");
   try {
@@ -222,6 +225,18 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       config.querySize = static_cast<float>(size);
     }
     if (!regionText.empty()) parseQueryRegion(config, regionText);
+    const auto positiveSeconds = [](const std::string& option, const std::string& text) {
+      double value = 0;
+      if (!parseNumber(text, value) || value <= 0 || value > 1e7) {
+        throw InvalidInput(option + " must be a number of seconds in (0, 1e7] (got '" + text + "')");
+      }
+      return value;
+    };
+    if (!soakText.empty()) config.soakSeconds = positiveSeconds("--soak", soakText);
+    if (!switchEveryText.empty()) config.switchEverySeconds = positiveSeconds("--switch-every", switchEveryText);
+    if (config.soakSeconds > 0 && (headless || !screenshot.empty())) {
+      throw InvalidInput("--soak runs the window: it excludes --headless and --screenshot");
+    }
     config.headless = headless;
     if (!report.empty()) config.reportPath = report;
     if (!screenshot.empty()) config.screenshotPath = screenshot;

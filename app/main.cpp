@@ -54,8 +54,9 @@ int main(int argc, char** argv) {
       if (displayAvailable()) {
         if (const std::optional<int> code = st::app::runWindowApp(config)) return *code;
       }
-      if (config.screenshotPath) {
-        std::cerr << "spheretest: error: --screenshot needs a display (try xvfb-run or SDL_VIDEODRIVER=offscreen)\n";
+      if (config.screenshotPath || config.soakSeconds > 0) {
+        std::cerr << "spheretest: error: " << (config.soakSeconds > 0 ? "--soak" : "--screenshot")
+                  << " needs a display (try xvfb-run or SDL_VIDEODRIVER=offscreen)\n";
         return st::app::kExitBadInput;
       }
       std::cerr << "spheretest: no display available; running the headless report instead\n";

@@ -34,6 +34,8 @@ struct RunConfig {
   int queryCount = 0;                        ///< --queries count
   float querySize = 0.0f;                    ///< --query-size (0: a size derived from the scene)
   std::optional<Box> queryRegion;            ///< --query-region
+  double soakSeconds = 0;                    ///< --soak: window long run switching structures (0: off)
+  double switchEverySeconds = 1;             ///< --switch-every: interval between switches in a soak run
 };
 
 /// The registry the app uses: core structures, then the peers.

@@ -24,6 +24,7 @@
 #include "render/palette.hpp"
 #include "render/screenshot.hpp"
 #include "render/shape_batch.hpp"
+#include "soak.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/settings.hpp"
@@ -304,6 +305,8 @@ int WindowApp::run() {
   int frame = 0;
   std::uint64_t frameStart = ui::nowNanoseconds();
   const std::uint64_t runStart = frameStart;
+  std::optional<SoakMonitor> soak;
+  if (config_.soakSeconds > 0) soak.emplace(config_.soakSeconds, config_.switchEverySeconds);
   while (!quit) {
     SDL_Event event;
     while (SDL_PollEvent(&event)) handleEvent(event, quit);
@@ -357,6 +360,9 @@ int WindowApp::run() {
                   double(mean[Phase::Queries]), double(mean[Phase::Draw]), double(mean[Phase::Ui]),
                   double(mean[Phase::Swap]));
       return 0;
+    }
+    if (soak) {
+      if (const std::optional<int> code = soak->afterFrame(model_)) return *code;
     }
     if (view_.screenshotRequested) {
       view_.screenshotRequested = false;
@@ -689,7 +695,7 @@ void WindowApp::drawMenuBar() {
 
 std::optional<int> runWindowApp(const RunConfig& config) {
   // Settings are neither read nor written for screenshots (that is how the tests run) or when asked not to.
-  const bool persist = !config.screenshotPath && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
+  const bool persist = !config.screenshotPath && config.soakSeconds == 0 && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
   const std::string settingsDir = persist ? ui::settingsDirectory() : "";
   const bool canPersist = persist && !settingsDir.empty();
   ui::Settings settings;

@@ -194,6 +194,16 @@ TEST(Cli, BruteForceIsSkippedAboveTwentyThousandUnlessNamed) {
   EXPECT_NE(all.output.find("brute: skipped above 20,000"), std::string::npos) << all.output;
 }
 
+TEST(Cli, SoakOptionsAreValidated) {
+  EXPECT_EQ(run("--soak 0").exitCode, 2);
+  EXPECT_EQ(run("--soak -3").exitCode, 2);
+  EXPECT_EQ(run("--soak 5 --switch-every x").exitCode, 2);
+  EXPECT_EQ(run("--soak 5 --headless").exitCode, 2);
+  const Outcome o = run("--soak 5 --count 100");  // no display: the soak needs the window
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_NE(o.output.find("--soak needs a display"), std::string::npos) << o.output;
+}
+
 TEST(Cli, WithoutADisplayTheWindowFallsBackToTheReport) {
   const Outcome o = run("--count 300 --frames 2 --structure brute");
   EXPECT_EQ(o.exitCode, 0) << o.output;
