@@ -28,6 +28,7 @@
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/settings.hpp"
+#include "ui/teach_links.hpp"
 
 namespace st::app {
 namespace {
@@ -236,6 +237,7 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
     slot.shown = section.getBool("shown", slot.info->shownByDefault);
     slot.part->loadSettings(section);
   }
+  ui::applyOpenPanelsFromEnvironment(parts_);
   applyRunConfigQuery();
   syncViewport();
   camera_.fit(model_.simulation().world());

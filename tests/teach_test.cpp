@@ -1,0 +1,478 @@
+// The teaching features without a window: every structure has an explanation with the sections the Explain
+// panel promises; each source document's claim, measured as the Claims panel measures it, says what the
+// document says; a recorded walk steps to the structure's own counters; the comparison bench agrees with
+// brute force; the CSV export and the start-up requests parse as documented.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <set>
+#include <thread>
+
+#include "spheretest/peers.hpp"
+#include "spheretest/registry.hpp"
+#include "ui/claims_measure.hpp"
+#include "ui/compare_runner.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
+#include "ui/teach_background.hpp"
+#include "ui/teach_content.hpp"
+#include "ui/teach_links.hpp"
+#include "ui/teach_trace.hpp"
+
+namespace st::ui {
+namespace {
+
+const StructureRegistry& registry() {
+  static const StructureRegistry r = [] {
+    StructureRegistry all = StructureRegistry::withCoreStructures();
+    registerPeerStructures(all);
+    return all;
+  }();
+  return r;
+}
+
+std::unique_ptr<DemoModel> makeModel(std::size_t count, const std::string& structure, const std::string& scenario = "spheretest") {
+  SceneSetup setup;
+  setup.count = count;
+  setup.scenario = scenario;
+  auto simulation = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);
+  return std::make_unique<DemoModel>(registry(), [](const std::string& name) { return registry().create(name); },
+                                     std::move(simulation), setup, structure);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Explanations
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(Explanations, EveryStructureHasOneWithTheFourSectionsInOrder) {
+  for (const StructureInfo& info : registry().all()) {
+    SCOPED_TRACE(info.name);
+    const std::string text = loadAssetText(explanationPath(info.name));
+    ASSERT_FALSE(text.empty()) << "assets/" << explanationPath(info.name) << " is missing";
+    const std::vector<TextBlock> blocks = parseExplanation(text);
+    ASSERT_FALSE(blocks.empty());
+    EXPECT_EQ(blocks.front().kind, TextBlock::Kind::Title);
+    const std::vector<std::string> titles = sectionTitles(blocks);
+    std::size_t at = 0;
+    for (const char* wanted : explanationSections()) {
+      const auto found = std::find(titles.begin() + long(at), titles.end(), wanted);
+      ASSERT_NE(found, titles.end()) << "section '" << wanted << "' missing or out of order";
+      at = std::size_t(found - titles.begin()) + 1;
+    }
+    // Every section has text under it, and the cost section names insert, update and query costs.
+    std::string section, cost, source;
+    std::map<std::string, std::size_t> words;
+    for (const TextBlock& b : blocks) {
+      if (b.kind == TextBlock::Kind::Section) {
+        section = b.text;
+        continue;
+      }
+      words[section] += b.text.size();
+      if (section == "Cost") cost += b.text + "\n";
+      if (section == "Source document") source += b.text;
+    }
+    for (const std::string& title : titles) EXPECT_GT(words[title], 40u) << "section '" << title << "' is nearly empty";
+    for (const char* operation : {"Insert", "Update", "Query"}) {
+      EXPECT_NE(cost.find(operation), std::string::npos) << "the cost section does not mention " << operation;
+    }
+    // The registry's source document is named in the section about it.
+    if (!info.source.empty()) {
+      EXPECT_NE(source.find(info.source), std::string::npos) << source;
+    }
+  }
+}
+
+TEST(Explanations, MarkdownSubsetParses) {
+  const std::vector<TextBlock> blocks = parseExplanation(
+      "# Title\n\nA paragraph\nover two lines with `code`.\n\n## Cost\n\n- **Insert**: O(1),\n  continued here.\n"
+      "- Query: O(log n)\n\nAfter the list.\n");
+  ASSERT_EQ(blocks.size(), 6u);
+  EXPECT_EQ(blocks[0].kind, TextBlock::Kind::Title);
+  EXPECT_EQ(blocks[0].text, "Title");
+  EXPECT_EQ(blocks[1].kind, TextBlock::Kind::Paragraph);
+  EXPECT_EQ(blocks[1].text, "A paragraph over two lines with code.");
+  EXPECT_EQ(blocks[2].kind, TextBlock::Kind::Section);
+  EXPECT_EQ(blocks[3].kind, TextBlock::Kind::Bullet);
+  EXPECT_EQ(blocks[3].text, "Insert: O(1), continued here.");
+  EXPECT_EQ(blocks[4].text, "Query: O(log n)");
+  EXPECT_EQ(blocks[5].kind, TextBlock::Kind::Paragraph);
+  EXPECT_EQ(sectionTitles(blocks), std::vector<std::string>{"Cost"});
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The claims, measured as the Claims panel measures them
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(Claims, Seed002CellsPerLookupMatchTheSeedsTable) {
+  const CellsPerLookup r = measureCellsPerLookup(registry(), 60000, 3000, 2);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_EQ(r.rows.size(), seedCellTable().size());
+  for (const CellsPerLookupRow& row : r.rows) {
+    SCOPED_TRACE(row.multiplier);
+    // The seed's figure is (1 + 1/m)^2, the mean number of cells a square as wide as the search diameter
+    // overlaps; the grid reads exactly those when no cell in reach is empty.
+    EXPECT_NEAR(row.squareCells, row.seedCells, 0.06);
+    EXPECT_NEAR(row.seedCells, (1.0 + 1.0 / row.multiplier) * (1.0 + 1.0 / row.multiplier), 0.006);
+    // A round lookup never reads more than the square around it: its corner cells may be out of reach.
+    EXPECT_LE(row.roundCells, row.squareCells);
+  }
+  EXPECT_NEAR(r.rows.front().squareCells, 4.0, 0.01) << "cell = search diameter: always four cells";
+  EXPECT_GT(r.rows.back().itemsPerLookup, r.rows.front().itemsPerLookup * 20.0) << "larger cells are fuller";
+  EXPECT_EQ(r.replicatedCells, 1.0) << "the store-in-every-cell variant reads one cell per lookup";
+  EXPECT_GT(r.replicatedCopies, 3.9);
+  EXPECT_LE(r.replicatedCopies, 4.0);
+  EXPECT_EQ(findings(r).size(), 4u);
+}
+
+TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesAndTheEnneatreeDoesNot) {
+  const std::size_t counts[] = {1000, 4000, 16000};
+  const CentreLineCost r = measureCentreLineCost(registry(), counts, 200, 11);
+  ASSERT_EQ(r.rows.size(), 3u);
+  const double fitK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitLines.candidates; });
+  const double enneaK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaLines.candidates; });
+  EXPECT_GT(fitK, 0.9);
+  EXPECT_LT(enneaK, 0.2);
+  EXPECT_GT(r.rows.back().fitRootShare, 0.95) << "the centre lines keep every circle in the root";
+  EXPECT_GT(r.rows.back().fitLines.candidates, 50.0 * r.rows.back().enneaLines.candidates);
+  EXPECT_LT(r.rows.back().enneaUniform.candidates, 20.0);
+  EXPECT_EQ(findings(r).size(), 3u);
+}
+
+TEST(Claims, Seed000RemoteClusterLeavesTheRadiusTreesQueriesUnchanged) {
+  const std::size_t clusters[] = {0, 4000, 16000};
+  const RemoteCluster r = measureRemoteCluster(registry(), {"radius-tree", "brute"}, 1500, clusters, 500, 5);
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_TRUE(r.answersUnchanged);
+  for (const RemoteClusterRow& row : r.rows) {
+    EXPECT_EQ(row.cost[0].nodes, r.rows.front().cost[0].nodes) << row.clusterCircles;
+    EXPECT_EQ(row.cost[0].candidates, r.rows.front().cost[0].candidates) << row.clusterCircles;
+  }
+  EXPECT_EQ(r.rows[2].clusterCircles, 16000u);
+  EXPECT_GT(r.rows[2].nodes[0], r.rows[0].nodes[0] * 2) << "the cluster fills nodes of its own";
+  // Brute force tests every circle: the cluster shows up in every query.
+  EXPECT_EQ(r.rows[2].cost[1].candidates, 1500.0 + 16000.0);
+  EXPECT_FALSE(findings(r).empty());
+}
+
+TEST(Claims, Seed001MostMovesTakeTheSphereTreesFastPath) {
+  const FastPath r = measureFastPath(registry(), 2000, 240, 1);
+  ASSERT_EQ(r.frames, 240u);
+  ASSERT_EQ(r.perFrame.size(), 240u);
+  EXPECT_GT(r.overall, 0.97);
+  EXPECT_GT(r.settled, 0.97);
+  EXPECT_GT(r.detached, 0.0) << "some moves must leave their parent, or the scene does not exercise the slow path";
+  EXPECT_EQ(r.moves, 240.0 * 1500.0) << "a quarter of the circles are static";
+  ASSERT_EQ(r.peers.size(), 2u);
+  for (const FastPathPeer& p : r.peers) {
+    EXPECT_GT(p.ratio, 0.0) << p.structure;
+    EXPECT_LE(p.ratio, 1.0) << p.structure;
+  }
+}
+
+TEST(Claims, Seed004EveryStructureChecksFarFewerPairsThanBruteForceAndFindsTheSame) {
+  const Simulation start("spheretest", SceneConfig{}, 1500, 3);
+  const CollisionChecks r = measureCollisionChecks(registry(), start, 10, 20000);
+  ASSERT_EQ(r.frames, 10u);
+  EXPECT_TRUE(r.bruteRan);
+  EXPECT_EQ(r.bruteChecksPerFrame, 1500.0 * 1499.0 / 2.0);
+  EXPECT_EQ(r.rows.size(), registry().all().size() - 1);
+  for (const CollisionRow& row : r.rows) {
+    EXPECT_TRUE(row.agrees) << row.structure;
+    EXPECT_LT(row.checksPerFrame, r.bruteChecksPerFrame / 10.0) << row.structure;
+    EXPECT_GT(row.pairsPerFrame, 0.0) << row.structure;
+  }
+  EXPECT_EQ(r.smallCount, 90u) << "90 circles: brute force makes 4005 checks, the seed's 'more than 4000'";
+  EXPECT_EQ(r.smallBrute, 90.0 * 89.0 / 2.0);
+  EXPECT_LT(r.smallQuadtree, r.smallBrute);
+  EXPECT_FALSE(findings(r).empty());
+}
+
+TEST(Claims, CancelledMeasurementStopsEarly) {
+  std::atomic<bool> cancelled{true};
+  const std::size_t counts[] = {1000, 2000};
+  EXPECT_TRUE(measureCentreLineCost(registry(), counts, 10, 1, &cancelled).rows.empty());
+  EXPECT_TRUE(measureCellsPerLookup(registry(), 1000, 10, 1, &cancelled).rows.empty());
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Stepping through a walk
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(StepThrough, TheWholeWalkAddsUpToTheStructuresOwnCounters) {
+  const Simulation sim("spheretest", SceneConfig{}, 1500, 4);
+  const Box& world = sim.world();
+  const float side = world.max.x - world.min.x;
+  for (const StructureInfo& info : registry().all()) {
+    SCOPED_TRACE(info.name);
+    std::unique_ptr<SpatialIndex> index = info.create();
+    index->setWorldHint(world);
+    index->build(sim.items());
+    for (const QueryMode mode : {QueryMode::Point, QueryMode::Circle, QueryMode::Box, QueryMode::Ray}) {
+      SCOPED_TRACE(queryModeName(mode));
+      QueryState q;
+      q.mode = mode;
+      q.anchor = {world.min.x + 0.4f * side, world.min.y + 0.55f * side};
+      q.target = {world.min.x + 0.7f * side, world.min.y + 0.6f * side};
+      q.radius = 0.08f * side;
+      q.halfExtent = {0.06f * side, 0.04f * side};
+      ShapeAnswer untraced, traced;
+      runQueryShape(*index, q, untraced);
+      const QueryCounters counters = index->lastCounters();
+      QueryTrace trace;
+      traceQueryShape(*index, q, trace, traced);
+      EXPECT_EQ(traced.count(), untraced.count());
+      const TraceProgress all = progressAt(trace, trace.events.size());
+      EXPECT_EQ(all.hits, traced.count()) << "one Hit event per result";
+      // Every exact test is one Candidate or Hit event; the sphere tree also reports, without a test, the
+      // circles of a bound lying wholly inside the query.
+      if (info.name == "sphere-tree") {
+        EXPECT_GE(all.candidates, counters.candidates);
+      } else {
+        EXPECT_EQ(all.candidates, counters.candidates);
+      }
+      if (info.name != "brute" && !info.peer) {
+        EXPECT_GT(all.visited, 0u);
+      }
+      // Steps count up one event at a time.
+      TraceProgress previous;
+      for (std::size_t step = 1; step <= trace.events.size(); ++step) {
+        const TraceProgress p = progressAt(trace, step);
+        EXPECT_EQ(p.visited + p.pruned + p.candidates, step);
+        EXPECT_GE(p.hits, previous.hits);
+        previous = p;
+      }
+    }
+  }
+}
+
+TEST(StepThrough, EventsAreFoundAndDescribed) {
+  QueryTrace trace;
+  NodeInfo node;
+  node.box = {{0, 0}, {64, 64}};
+  node.depth = 2;
+  trace.events.push_back({TraceEventKind::VisitNode, node, 0, ""});
+  trace.events.push_back({TraceEventKind::PruneNode, node, 0, "query misses the cell"});
+  trace.events.push_back({TraceEventKind::Candidate, {}, 7, ""});
+  trace.events.push_back({TraceEventKind::Hit, {}, 9, ""});
+  EXPECT_EQ(nextEventOf(trace, 0, TraceEventKind::PruneNode), 1u);
+  EXPECT_EQ(nextEventOf(trace, 2, TraceEventKind::PruneNode), 4u);
+  EXPECT_EQ(nextEventOf(trace, 0, TraceEventKind::Hit), 3u);
+  EXPECT_NE(describeEvent(trace.events[1]).find("query misses the cell"), std::string::npos);
+  EXPECT_NE(describeEvent(trace.events[1]).find("depth 2"), std::string::npos);
+  EXPECT_NE(describeEvent(trace.events[3]).find("circle 9"), std::string::npos);
+  const TraceProgress p = progressAt(trace, 100);
+  EXPECT_EQ(p.visited, 1u);
+  EXPECT_EQ(p.pruned, 1u);
+  EXPECT_EQ(p.candidates, 2u);
+  EXPECT_EQ(p.hits, 1u);
+  EXPECT_TRUE(sameNode(trace.events[0].node, trace.events[1].node));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Comparison
+// ---------------------------------------------------------------------------------------------------------
+
+CompareSnapshot snapshotOf(const Simulation& sim, QueryMode mode) {
+  CompareSnapshot s;
+  s.circles = sim.circles();
+  s.world = sim.world();
+  s.frame = sim.frame();
+  s.sceneKey = "test";
+  s.query.mode = mode;
+  s.query.anchor = {0.5f * (sim.world().min.x + sim.world().max.x), 0.5f * (sim.world().min.y + sim.world().max.y)};
+  s.query.radius = 20.0f;
+  return s;
+}
+
+TEST(Compare, EveryStructureFindsBruteForcesPairsFrameAfterFrame) {
+  Simulation sim("spheretest", SceneConfig{}, 1200, 6);
+  CompareBench bench(registry());
+  for (int run = 0; run < 3; ++run) {
+    const CompareResult r = bench.run(snapshotOf(sim, QueryMode::Circle));
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    ASSERT_EQ(r.rows.size(), registry().all().size());
+    EXPECT_EQ(r.reference, "brute force");
+    const CompareRow& brute = r.rows.front();
+    ASSERT_EQ(brute.name, "brute");
+    EXPECT_EQ(brute.pairTests, 1200u * 1199u / 2u);
+    for (const CompareRow& row : r.rows) {
+      SCOPED_TRACE(row.name);
+      EXPECT_TRUE(row.note.empty()) << row.note;
+      EXPECT_EQ(row.built, run == 0) << "the first run builds, later ones bring the structures along";
+      EXPECT_TRUE(row.agrees);
+      EXPECT_EQ(row.pairs, brute.pairs);
+      EXPECT_TRUE(row.queryRan);
+      EXPECT_EQ(row.queryHits, brute.queryHits);
+      EXPECT_LE(row.pairTests, brute.pairTests);
+    }
+    for (int step = 0; step < 5; ++step) sim.step();
+  }
+}
+
+TEST(Compare, WorkerHandsBackOneResultPerSnapshot) {
+  const Simulation sim("uniform", SceneConfig{}, 800, 2);
+  CompareWorker worker(registry());
+  ASSERT_TRUE(worker.submit(snapshotOf(sim, QueryMode::Off)));
+  EXPECT_FALSE(worker.submit(snapshotOf(sim, QueryMode::Off))) << "one snapshot at a time";
+  std::optional<CompareResult> result;
+  for (int i = 0; i < 2000 && !result; ++i) {
+    result = worker.take();
+    if (!result) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->count, 800u);
+  for (const CompareRow& row : result->rows) EXPECT_FALSE(row.queryRan) << row.name;
+  EXPECT_FALSE(worker.busy());
+}
+
+TEST(Compare, BruteForcePairsAreSkippedAboveTheLimitAndTheMajorityDecides) {
+  const Simulation sim("uniform", SceneConfig{}, CompareBench::kBrutePairLimit + 1, 8);
+  CompareBench bench(registry());
+  const CompareResult r = bench.run(snapshotOf(sim, QueryMode::Off));
+  EXPECT_EQ(r.reference, "the majority");
+  EXPECT_FALSE(r.rows.front().pairsRan);
+  EXPECT_FALSE(r.rows.front().note.empty());
+  for (const CompareRow& row : r.rows) EXPECT_TRUE(row.agrees) << row.name;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Export, start-up requests, background work, registration
+// ---------------------------------------------------------------------------------------------------------
+
+std::vector<std::string> csvFields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back().push_back('"');
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back().push_back(c);
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back().push_back(c);
+    }
+  }
+  return fields;
+}
+
+TEST(Export, CsvHoldsTheCurrentStatsAndTheComparison) {
+  auto model = makeModel(900, "grid");
+  FrameRecord record;
+  model->advance(record);
+  CompareBench bench(registry());
+  CompareSnapshot snapshot = snapshotOf(model->simulation(), QueryMode::Off);
+  const CompareResult comparison = bench.run(snapshot);
+  const std::string csv = statsCsv(*model, &comparison);
+
+  std::set<std::string> keys;
+  std::size_t start = 0;
+  bool header = true;
+  while (start < csv.size()) {
+    const std::size_t end = csv.find('\n', start);
+    ASSERT_NE(end, std::string::npos) << "every row ends with a line break";
+    const std::vector<std::string> f = csvFields(csv.substr(start, end - start));
+    start = end + 1;
+    ASSERT_EQ(f.size(), 4u) << csv.substr(start, end - start);
+    if (header) {
+      EXPECT_EQ(f, (std::vector<std::string>{"section", "structure", "figure", "value"}));
+      header = false;
+      continue;
+    }
+    keys.insert(f[0] + "," + f[1] + "," + f[2]);
+    if (f[0] + f[2] == "scenecount") {
+      EXPECT_EQ(f[3], "900");
+    }
+    if (f[0] + f[2] == "framebrute_pair_tests") {
+      EXPECT_EQ(f[3], "404550");
+    }
+  }
+  for (const char* key : {"scene,,count", "scene,,scenario", "structure,grid,nodes", "structure,grid,memory_bytes",
+                          "frame,grid,pairs", "frame,grid,pair_tests", "extra,grid,cell_size", "parameter,grid,cell_scale",
+                          "compare,brute,pair_tests", "compare,enneatree,pairs_ms", "compare,grid,agrees"}) {
+    EXPECT_EQ(keys.count(key), 1u) << key;
+  }
+  EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csvField("plain"), "plain");
+}
+
+TEST(Requests, OpenPanelsListAndKeyValueRequests) {
+  std::vector<PartSlot> parts = createParts();
+  applyOpenPanels(parts, "Claims, Split view,-Pair lines,Attraction points");
+  for (const PartSlot& slot : parts) {
+    const std::string& name = slot.info->name;
+    if (slot.info->category == PartCategory::Panel) {
+      EXPECT_EQ(slot.shown, name == "Claims" || name == "Split view") << name;
+    } else if (name == "Pair lines") {
+      EXPECT_FALSE(slot.shown);
+    } else if (name == "Attraction points") {
+      EXPECT_TRUE(slot.shown);
+    }
+  }
+  EXPECT_EQ(requestValue("claim=seed-003; split = enneatree ;step=40", "split"), "enneatree");
+  EXPECT_EQ(requestValue("claim=seed-003;step=40", "step"), "40");
+  EXPECT_EQ(requestValue("claim=seed-003", "missing"), "");
+  EXPECT_EQ(splitList(" a, ,b ,c", ','), (std::vector<std::string>{"a", "b", "c"}));
+}
+
+TEST(Parts, TheTeachingPanelsAreRegisteredClosedByDefault) {
+  for (const char* name : {teach_names::kExplain, teach_names::kStep, teach_names::kSplit, teach_names::kCompare,
+                           teach_names::kClaims, teach_names::kExport}) {
+    const auto& parts = registeredParts();
+    const auto it = std::find_if(parts.begin(), parts.end(), [&](const PartInfo& p) { return p.name == name; });
+    ASSERT_NE(it, parts.end()) << name;
+    EXPECT_EQ(it->category, PartCategory::Panel);
+    EXPECT_FALSE(it->shownByDefault) << name;
+    EXPECT_FALSE(it->description.empty());
+  }
+}
+
+struct Answer {
+  std::string error;
+  int value = 0;
+};
+
+TEST(Background, ResultArrivesAndCancelStopsTheWork) {
+  BackgroundTask<Answer> task;
+  task.start([](const std::atomic<bool>&) { return Answer{"", 42}; });
+  std::optional<Answer> got;
+  for (int i = 0; i < 2000 && !got; ++i) {
+    got = task.take();
+    if (!got) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->value, 42);
+  EXPECT_FALSE(task.busy());
+
+  std::atomic<bool> sawCancel{false};
+  task.start([&](const std::atomic<bool>& cancelled) {
+    while (!cancelled) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    sawCancel = true;
+    return Answer{};
+  });
+  EXPECT_TRUE(task.busy());
+  task.cancel();
+  EXPECT_TRUE(sawCancel);
+  EXPECT_FALSE(task.take().has_value()) << "a cancelled result is dropped";
+
+  task.runHere([](const std::atomic<bool>&) -> Answer { throw std::runtime_error("no luck"); });
+  got = task.take();
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->error, "no luck");
+}
+
+}  // namespace
+}  // namespace st::ui

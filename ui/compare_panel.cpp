@@ -1,0 +1,257 @@
+// The comparison panel: every structure runs on the current frame's circles on a thread of its own, and
+// live bar charts show each one's milliseconds and candidate tests for the pair search or the Query panel's
+// query, with a check that all of them found the same pairs.
+
+#include <algorithm>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "render/palette.hpp"
+#include "ui/compare_runner.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
+#include "ui/teach_chart.hpp"
+#include "ui/teach_links.hpp"
+#include "ui/teach_trace.hpp"
+
+namespace st::ui {
+namespace {
+
+constexpr std::uint32_t kUpdateColour = render::rgba(100, 160, 255);
+constexpr std::uint32_t kPairsColour = render::rgba(255, 170, 60);
+constexpr std::uint32_t kQueryColour = render::rgba(120, 220, 140);
+constexpr std::uint32_t kTestsColour = render::rgba(40, 200, 235);
+constexpr std::uint32_t kWrongColour = render::rgba(255, 70, 70);
+
+/// Seconds between the end of one comparison run and the next: leaves the CPU to the window in between.
+constexpr double kRestSeconds = 0.2;
+
+std::string sceneKey(const DemoModel& model) {
+  const SceneSetup& s = model.scene();
+  std::string key = s.scenario;
+  key.append("|").append(std::to_string(s.seed)).append("|").append(std::to_string(s.count));
+  for (const ParamInfo& p : sceneParams()) key.append("|").append(std::to_string(sceneParam(s.config, p.key)));
+  return key;
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, v >= 100 ? "%.0f" : (v >= 1 ? "%.2f" : "%.3f"), v);
+  return text;
+}
+
+ChartBar singleBar(const std::string& label, double value, std::uint32_t colour, std::string text, bool highlight) {
+  ChartBar bar;
+  bar.label = label;
+  bar.segments.push_back(value);
+  bar.colours.push_back(colour);
+  bar.valueText = std::move(text);
+  bar.highlight = highlight;
+  return bar;
+}
+
+class ComparePanel final : public DemoPart {
+ public:
+  PanelPlacement placement() const override { return {0.5f, 0.0f, -330.0f, 30.0f, 660.0f, 700.0f}; }
+
+  void update(DemoContext& ctx) override {
+    if (!requestRead_) {
+      requestRead_ = true;
+      if (teachRequest("compare") == "query") showQuery_ = true;
+      if (teachRequest("compare_wait") == "1") waitForFirst_ = true;
+    }
+    if (!ctx.isShown(teach_names::kCompare)) return;
+    if (!worker_) worker_ = std::make_unique<CompareWorker>(ctx.model.registry());
+    if (waitForFirst_ && !latest_) {
+      // A screenshot run asked for a chart on its first frames: measure here, once, before drawing.
+      waitForFirst_ = false;
+      CompareBench bench(ctx.model.registry());
+      latest_ = bench.run(snapshot(ctx.model));
+      teachBoard().comparison = latest_;
+    }
+    if (std::optional<CompareResult> result = worker_->take()) {
+      latest_ = std::move(*result);
+      teachBoard().comparison = latest_;
+      finishedAt_ = nowNanoseconds();
+    }
+    const bool rested = double(nowNanoseconds() - finishedAt_) * 1e-9 >= kRestSeconds;
+    if (live_ && rested && !worker_->busy()) worker_->submit(snapshot(ctx.model));
+  }
+
+  void drawPanel(DemoContext& ctx) override {
+    ImGui::Checkbox("live", &live_);
+    helpMarker("Every structure (the peer libraries too) keeps its own copy of the circles on a worker thread. Each "
+               "run brings all of them to the window's current frame with one update batch, then times the pair "
+               "search and the Query panel's query. The times share the CPU with the window: compare them with "
+               "each other, not with the Timings panel.");
+    ImGui::SameLine();
+    ImGui::Checkbox("log scale", &logScale_);
+    ImGui::SameLine();
+    if (ImGui::RadioButton("pair search", !showQuery_)) showQuery_ = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("the query", showQuery_)) showQuery_ = true;
+    if (worker_ && worker_->busy()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("measuring...");
+    }
+    if (!latest_) {
+      ImGui::TextDisabled("The first run is on its way.");
+      return;
+    }
+    const CompareResult& r = *latest_;
+    if (!r.error.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", r.error.c_str());
+      return;
+    }
+    ImGui::TextDisabled("frame %llu, %s circles, %zu structures, run took %.0f ms", static_cast<unsigned long long>(r.frame),
+                        groupedNumber(r.count).c_str(), r.rows.size(), r.wallMs);
+    drawAgreement(r);
+    const std::string current = ctx.model.structure().name();
+    if (showQuery_) {
+      drawQueryCharts(r, current, ctx.model.query.mode);
+    } else {
+      drawPairCharts(r, current);
+    }
+    drawTable(r);
+  }
+
+ private:
+  CompareSnapshot snapshot(const DemoModel& model) const {
+    CompareSnapshot s;
+    s.circles = model.simulation().circles();
+    s.world = model.simulation().world();
+    s.frame = model.simulation().frame();
+    s.sceneKey = sceneKey(model);
+    s.query = model.query;
+    s.query.hits.clear();
+    s.query.rayHits.clear();
+    s.query.trace.events.clear();
+    return s;
+  }
+
+  static void drawAgreement(const CompareResult& r) {
+    std::string wrong;
+    std::size_t ran = 0;
+    std::uint64_t pairs = 0;
+    for (const CompareRow& row : r.rows) {
+      if (!row.pairsRan) continue;
+      ++ran;
+      pairs = row.pairs;
+      if (!row.agrees) wrong += (wrong.empty() ? "" : ", ") + row.name;
+    }
+    if (ran == 0) return;
+    if (wrong.empty()) {
+      ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "All %zu pair searches found the same %s pairs (checked against %s).",
+                         ran, groupedNumber(pairs).c_str(), r.reference.c_str());
+    } else {
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "Pair sets differ from %s's: %s", r.reference.c_str(), wrong.c_str());
+    }
+  }
+
+  void drawPairCharts(const CompareResult& r, const std::string& current) {
+    std::vector<ChartBar> time, tests;
+    for (const CompareRow& row : r.rows) {
+      ChartBar t;
+      t.label = row.name;
+      t.highlight = row.name == current;
+      t.segments = {row.updateMs, row.pairsRan ? row.pairsMs : 0.0};
+      t.colours = {kUpdateColour, kPairsColour};
+      t.valueText = row.pairsRan ? number(row.updateMs + row.pairsMs) + " ms" : row.note;
+      char tip[200];
+      std::snprintf(tip, sizeof tip, "%s: %s %.3f ms, pair search %.3f ms", row.name.c_str(),
+                    row.built ? "build" : "update batch", row.updateMs, row.pairsMs);
+      t.tooltip = tip;
+      time.push_back(t);
+
+      ChartBar c;
+      c.label = row.name;
+      c.highlight = t.highlight;
+      c.segments = {double(row.pairTests)};
+      c.colours = {row.agrees ? kTestsColour : kWrongColour};
+      c.valueText = row.pairsRan ? groupedNumber(row.pairTests) : row.note;
+      tests.push_back(c);
+    }
+    chartHeading("milliseconds: update batch + pair search");
+    colourSwatch(kUpdateColour, "update (build on the first run)");
+    ImGui::SameLine();
+    colourSwatch(kPairsColour, "pair search");
+    barChart("ms", time, logScale_, 130.0f);
+    chartHeading("candidate tests of the pair search (exact circle-circle tests)");
+    barChart("tests", tests, logScale_, 130.0f);
+  }
+
+  void drawQueryCharts(const CompareResult& r, const std::string& current, QueryMode mode) {
+    if (mode == QueryMode::Off) {
+      ImGui::TextDisabled("Pick a query in the Query panel to compare queries.");
+      return;
+    }
+    std::vector<ChartBar> time, tests;
+    for (const CompareRow& row : r.rows) {
+      if (!row.queryRan) continue;
+      const bool highlight = row.name == current;
+      time.push_back(singleBar(row.name, row.queryUs, kQueryColour, number(row.queryUs) + " us", highlight));
+      std::string text = groupedNumber(row.queryTests);
+      text.append(" (").append(groupedNumber(row.queryNodes)).append(" nodes)");
+      tests.push_back(singleBar(row.name, double(row.queryTests), kTestsColour, std::move(text), highlight));
+    }
+    chartHeading((std::string("microseconds of the ") + queryModeName(mode) + " query").c_str());
+    barChart("query us", time, logScale_, 130.0f);
+    chartHeading("candidate tests of the query (nodes visited in brackets)");
+    barChart("query tests", tests, logScale_, 130.0f);
+  }
+
+  static void drawTable(const CompareResult& r) {
+    if (!ImGui::CollapsingHeader("all figures")) return;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                                  ImGuiTableFlags_ScrollX;
+    if (!ImGui::BeginTable("figures", 9, flags)) return;
+    for (const char* h : {"structure", "update ms", "pairs ms", "pair tests", "pairs", "query us", "query tests", "nodes", "memory"}) {
+      ImGui::TableSetupColumn(h);
+    }
+    ImGui::TableHeadersRow();
+    for (const CompareRow& row : r.rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(row.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f%s", row.updateMs, row.built ? " (build)" : "");
+      ImGui::TableNextColumn();
+      if (row.pairsRan) ImGui::Text("%.3f", row.pairsMs); else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (row.pairsRan) ImGui::TextUnformatted(groupedNumber(row.pairTests).c_str()); else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (row.pairsRan) {
+        ImGui::TextColored(row.agrees ? ImVec4(1, 1, 1, 1) : ImVec4(1, 0.45f, 0.45f, 1), "%s", groupedNumber(row.pairs).c_str());
+      } else {
+        ImGui::TextDisabled("-");
+      }
+      ImGui::TableNextColumn();
+      if (row.queryRan) ImGui::Text("%.1f", row.queryUs); else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (row.queryRan) ImGui::TextUnformatted(groupedNumber(row.queryTests).c_str()); else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(groupedNumber(row.nodes).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(formatBytes(row.memoryBytes).c_str());
+    }
+    ImGui::EndTable();
+  }
+
+  std::unique_ptr<CompareWorker> worker_;
+  std::optional<CompareResult> latest_;
+  std::uint64_t finishedAt_ = 0;
+  bool live_ = true;
+  bool logScale_ = true;
+  bool showQuery_ = false;
+  bool requestRead_ = false;
+  bool waitForFirst_ = false;
+};
+
+const PartRegistrar registrar{{PartCategory::Panel, teach_names::kCompare,
+                               "every structure on the current frame in the background: live bars of milliseconds "
+                               "and candidate tests, and whether all found the same pairs",
+                               66, false, [] { return std::make_unique<ComparePanel>(); }}};
+
+}  // namespace
+}  // namespace st::ui

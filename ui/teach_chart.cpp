@@ -1,0 +1,271 @@
+#include "ui/teach_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace st::ui {
+namespace {
+
+constexpr ImU32 kAxis = IM_COL32(200, 200, 210, 140);
+constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 28);
+constexpr ImU32 kLabel = IM_COL32(220, 220, 230, 200);
+constexpr ImU32 kPlotBg = IM_COL32(20, 22, 28, 255);
+
+/// A value range mapped onto pixels, linear or logarithmic.
+struct Scale {
+  double lo = 0.0;
+  double hi = 1.0;
+  bool log = false;
+
+  double map(double v) const {
+    const double a = log ? std::log10(lo) : lo;
+    const double b = log ? std::log10(hi) : hi;
+    const double x = log ? std::log10(std::max(v, lo)) : v;
+    return b > a ? (x - a) / (b - a) : 0.5;
+  }
+};
+
+/// Ticks for a scale: powers of ten on a log scale, 1/2/5 steps on a linear one.
+std::vector<double> ticksFor(const Scale& s) {
+  std::vector<double> ticks;
+  if (s.log) {
+    for (double p = std::pow(10.0, std::floor(std::log10(s.lo))); p <= s.hi * 1.0001; p *= 10.0) {
+      if (p >= s.lo * 0.9999) ticks.push_back(p);
+    }
+    return ticks;
+  }
+  const double span = s.hi - s.lo;
+  if (span <= 0) return {s.lo};
+  const double raw = span / 4.0;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    step = m * magnitude;
+    if (step >= raw) break;
+  }
+  for (double t = std::ceil(s.lo / step) * step; t <= s.hi + step * 1e-9; t += step) ticks.push_back(t);
+  return ticks;
+}
+
+std::string tickText(double v) {
+  char text[32];
+  const double a = std::fabs(v);
+  if (a >= 1e6) {
+    std::snprintf(text, sizeof text, "%.3gM", v / 1e6);
+  } else if (a >= 1e4) {
+    std::snprintf(text, sizeof text, "%.3gk", v / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.4g", v);
+  }
+  return text;
+}
+
+Scale scaleOf(double lo, double hi, bool log, bool fromZero) {
+  Scale s;
+  s.log = log;
+  if (!(lo <= hi)) {
+    lo = log ? 1.0 : 0.0;
+    hi = log ? 10.0 : 1.0;
+  }
+  if (log) {
+    s.lo = std::pow(10.0, std::floor(std::log10(lo)));
+    s.hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    if (s.hi <= s.lo) s.hi = s.lo * 10.0;
+  } else if (fromZero) {
+    s.lo = std::min(0.0, lo);
+    s.hi = hi > s.lo ? hi * 1.08 : s.lo + 1.0;
+  } else {
+    const double margin = std::max(0.1 * (hi - lo), 1e-3 * std::max(std::fabs(hi), 1e-9));
+    s.lo = lo - margin;
+    s.hi = hi + margin;
+  }
+  return s;
+}
+
+}  // namespace
+
+void chartHeading(const char* text) {
+  ImGui::Spacing();
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", text);
+  ImGui::Separator();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Line chart
+// ---------------------------------------------------------------------------------------------------------
+
+void lineChart(const char* id, const std::vector<double>& xs, const std::vector<ChartSeries>& series,
+               const LineChartAxes& axes, ImVec2 size) {
+  ImGui::PushID(id);
+  if (size.x <= 0.0f) size.x = ImGui::GetContentRegionAvail().x;
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("chart", size);
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+
+  const float left = 52.0f, right = 10.0f, top = line + 4.0f, bottom = 2.0f * line + 6.0f;
+  const ImVec2 p0(origin.x + left, origin.y + top);
+  const ImVec2 p1(origin.x + size.x - right, origin.y + size.y - bottom);
+  draw->AddRectFilled(p0, p1, kPlotBg);
+
+  double xLo = std::numeric_limits<double>::max(), xHi = -xLo, yLo = xLo, yHi = -xLo;
+  for (double x : xs) {
+    if (axes.logX && x <= 0) continue;
+    xLo = std::min(xLo, x);
+    xHi = std::max(xHi, x);
+  }
+  for (const ChartSeries& s : series) {
+    for (double v : s.values) {
+      if (!std::isfinite(v) || (axes.logY && v <= 0)) continue;
+      yLo = std::min(yLo, v);
+      yHi = std::max(yHi, v);
+    }
+  }
+  Scale sx;
+  sx.log = axes.logX;
+  sx.lo = xLo;
+  sx.hi = xHi > xLo ? xHi : xLo + 1.0;
+  const Scale sy = scaleOf(yLo, yHi, axes.logY, axes.yFromZero);
+  auto px = [&](double x) { return float(p0.x + (p1.x - p0.x) * sx.map(x)); };
+  auto py = [&](double y) { return float(p1.y - (p1.y - p0.y) * sy.map(y)); };
+
+  for (double t : ticksFor(sy)) {
+    const float y = py(t);
+    draw->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), kGrid);
+    const std::string text = tickText(t);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    draw->AddText(ImVec2(p0.x - w - 4.0f, y - line * 0.5f), kLabel, text.c_str());
+  }
+  // Few x values get a tick each (the counts or multipliers measured); many get evenly spaced ticks.
+  std::vector<double> xTicks = xs;
+  if (xs.size() > 12) xTicks = ticksFor(sx);
+  float lastRight = -1e9f;
+  for (double x : xTicks) {
+    const float at = px(x);
+    draw->AddLine(ImVec2(at, p0.y), ImVec2(at, p1.y), kGrid);
+    const std::string text = tickText(x);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    if (at - w * 0.5f < lastRight + 4.0f) continue;  // crowded ticks keep their line, lose their label
+    draw->AddText(ImVec2(at - w * 0.5f, p1.y + 2.0f), kLabel, text.c_str());
+    lastRight = at + w * 0.5f;
+  }
+  draw->AddLine(ImVec2(p0.x, p1.y), ImVec2(p1.x, p1.y), kAxis);
+  draw->AddLine(ImVec2(p0.x, p0.y), ImVec2(p0.x, p1.y), kAxis);
+  draw->AddText(ImVec2(origin.x, origin.y), kLabel, axes.yLabel);
+  const float xLabelWidth = ImGui::CalcTextSize(axes.xLabel).x;
+  draw->AddText(ImVec2(p1.x - xLabelWidth, p1.y + line + 4.0f), kLabel, axes.xLabel);
+
+  std::vector<ImVec2> points;
+  for (const ChartSeries& s : series) {
+    points.clear();
+    for (std::size_t i = 0; i < xs.size() && i < s.values.size(); ++i) {
+      const double v = s.values[i];
+      if (!std::isfinite(v) || (axes.logY && v <= 0) || (axes.logX && xs[i] <= 0)) continue;
+      points.emplace_back(px(xs[i]), py(v));
+    }
+    const ImU32 colour = static_cast<ImU32>(s.colour);
+    if (s.ringsOnly) {
+      for (const ImVec2& p : points) draw->AddCircle(p, 6.0f, colour, 16, 2.0f);
+      continue;
+    }
+    if (points.size() > 1) draw->AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, 2.0f);
+    if (points.size() < 80) {
+      for (const ImVec2& p : points) draw->AddCircleFilled(p, 3.0f, colour);
+    }
+  }
+
+  // Legend across the top of the plot, wrapping onto more rows when it does not fit.
+  float lx = p0.x + 6.0f, ly = p0.y + 2.0f;
+  for (const ChartSeries& s : series) {
+    const float w = ImGui::CalcTextSize(s.label.c_str()).x;
+    if (lx > p0.x + 6.0f && lx + w + 14.0f > p1.x) {
+      lx = p0.x + 6.0f;
+      ly += line + 2.0f;
+    }
+    draw->AddRectFilled(ImVec2(lx, ly + 3.0f), ImVec2(lx + 10.0f, ly + 13.0f), static_cast<ImU32>(s.colour));
+    draw->AddText(ImVec2(lx + 14.0f, ly), kLabel, s.label.c_str());
+    lx += w + 30.0f;
+  }
+
+  if (hovered && !xs.empty()) {
+    const float mouseX = ImGui::GetIO().MousePos.x;
+    std::size_t nearest = 0;
+    for (std::size_t i = 1; i < xs.size(); ++i) {
+      if (std::fabs(px(xs[i]) - mouseX) < std::fabs(px(xs[nearest]) - mouseX)) nearest = i;
+    }
+    draw->AddLine(ImVec2(px(xs[nearest]), p0.y), ImVec2(px(xs[nearest]), p1.y), IM_COL32(255, 255, 255, 90));
+    ImGui::BeginTooltip();
+    ImGui::Text("%s = %.6g", axes.xLabel, xs[nearest]);
+    for (const ChartSeries& s : series) {
+      if (nearest < s.values.size()) ImGui::Text("%s: %.6g", s.label.c_str(), s.values[nearest]);
+    }
+    ImGui::EndTooltip();
+  }
+  ImGui::PopID();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bar chart
+// ---------------------------------------------------------------------------------------------------------
+
+void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, float labelWidth) {
+  ImGui::PushID(id);
+  const float rowHeight = ImGui::GetTextLineHeight() + 4.0f;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float valueWidth = 110.0f;
+  const float barSpace = std::max(width - labelWidth - valueWidth, 40.0f);
+  double largest = 0.0, smallest = std::numeric_limits<double>::max();
+  for (const ChartBar& bar : bars) {
+    double total = 0.0;
+    for (double v : bar.segments) total += std::max(v, 0.0);
+    largest = std::max(largest, total);
+    if (total > 0) smallest = std::min(smallest, total);
+  }
+  // On a log scale a bar's length is log10(total / floor) with the floor a decade below the smallest bar,
+  // so the smallest still shows and the segments of a bar keep their shares of its length.
+  const double floor = smallest < std::numeric_limits<double>::max() ? std::pow(10.0, std::floor(std::log10(smallest)) - 1.0) : 1.0;
+  auto length = [&](double total) {
+    if (total <= 0 || largest <= 0) return 0.0;
+    if (!logScale) return total / largest;
+    return std::log10(total / floor) / std::log10(largest / floor);
+  };
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const ChartBar& bar = bars[i];
+    ImGui::PushID(static_cast<int>(i));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("bar", ImVec2(width, rowHeight));
+    const bool hovered = ImGui::IsItemHovered();
+    if (bar.highlight || hovered) {
+      draw->AddRectFilled(at, ImVec2(at.x + width, at.y + rowHeight), IM_COL32(255, 255, 255, hovered ? 30 : 18));
+    }
+    draw->AddText(ImVec2(at.x + 2.0f, at.y + 2.0f), bar.highlight ? IM_COL32(255, 230, 120, 255) : kLabel,
+                  bar.label.c_str());
+    double total = 0.0;
+    for (double v : bar.segments) total += std::max(v, 0.0);
+    const float full = float(length(total) * barSpace);
+    float x = at.x + labelWidth;
+    for (std::size_t s = 0; s < bar.segments.size(); ++s) {
+      const float w = total > 0 ? float(std::max(bar.segments[s], 0.0) / total) * full : 0.0f;
+      if (w > 0.0f) {
+        const std::uint32_t colour = s < bar.colours.size() ? bar.colours[s] : 0xffc0c0c0u;
+        draw->AddRectFilled(ImVec2(x, at.y + 3.0f), ImVec2(x + w, at.y + rowHeight - 3.0f), static_cast<ImU32>(colour));
+      }
+      x += w;
+    }
+    if (bar.highlight) {
+      draw->AddRect(ImVec2(at.x + labelWidth - 1.0f, at.y + 2.0f), ImVec2(at.x + labelWidth + full + 1.0f, at.y + rowHeight - 2.0f),
+                    IM_COL32(255, 230, 120, 230));
+    }
+    draw->AddText(ImVec2(at.x + labelWidth + full + 6.0f, at.y + 2.0f), kLabel, bar.valueText.c_str());
+    if (hovered && !bar.tooltip.empty()) ImGui::SetTooltip("%s", bar.tooltip.c_str());
+    ImGui::PopID();
+  }
+  ImGui::PopID();
+}
+
+}  // namespace st::ui

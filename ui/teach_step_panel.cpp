@@ -1,0 +1,446 @@
+// The step-through panel: pause, pick a query, and replay the current structure's walk one event at a time.
+// The node being visited is highlighted in the world, a pruned node is shown with the name of the test that
+// rejected it, candidates and hits light up as the walk reaches them, and the counters follow each step.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numbers>
+
+#include <imgui.h>
+
+#include "render/palette.hpp"
+#include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
+#include "ui/part_names.hpp"
+#include "ui/teach_links.hpp"
+#include "ui/teach_trace.hpp"
+
+namespace st::ui {
+namespace {
+
+namespace colours = render::colours;
+
+constexpr std::uint32_t kCurrentFill = render::rgba(255, 240, 120, 46);
+constexpr std::uint32_t kCurrentEdge = render::rgba(255, 240, 120, 255);
+constexpr std::uint32_t kPrunedFill = render::rgba(255, 70, 160, 60);
+constexpr std::uint32_t kVisitedFaint = render::withAlpha(colours::kVisited, 110);
+constexpr std::uint32_t kTestedNow = render::rgba(255, 255, 255);
+
+constexpr std::uint32_t kNodeFaint = render::rgba(170, 180, 200, 45);
+constexpr const char* kHiddenWhileStepping[] = {part_names::kQueryTrace, part_names::kCandidates, "Structure nodes",
+                                               "Overlapping circles", "Pair lines"};
+
+constexpr QueryMode kSteppable[] = {QueryMode::Point, QueryMode::Circle, QueryMode::Box, QueryMode::Ray};
+
+ImVec4 kindColour(TraceEventKind kind) {
+  switch (kind) {
+    case TraceEventKind::VisitNode: return toImVec4(colours::kVisited);
+    case TraceEventKind::PruneNode: return toImVec4(colours::kPruned);
+    case TraceEventKind::Candidate: return toImVec4(colours::kCandidateRim);
+    case TraceEventKind::Hit: return toImVec4(colours::kHit);
+  }
+  return ImVec4(1, 1, 1, 1);
+}
+
+class StepPanel final : public DemoPart {
+ public:
+  PanelPlacement placement() const override { return {1.0f, 0.0f, -440.0f, 30.0f, 430.0f, 600.0f}; }
+
+  // -- per frame ------------------------------------------------------------------------------------------
+  void update(DemoContext& ctx) override {
+    if (!requestRead_) readRequest(ctx);
+    if (!active_) return;
+    if (ctx.model.generation() != generation_ || ctx.model.simulation().frame() != frame_) stale_ = true;
+    if (playing_) {
+      const std::uint64_t now = nowNanoseconds();
+      playCredit_ += double(now - lastTick_) * 1e-9 * double(eventsPerSecond_);
+      lastTick_ = now;
+      const auto whole = static_cast<std::size_t>(playCredit_);
+      playCredit_ -= double(whole);
+      step_ = std::min(step_ + whole, trace_.events.size());
+      if (step_ == trace_.events.size()) playing_ = false;
+      scrollToCurrent_ = whole > 0;
+    }
+  }
+
+  void tintCircles(DemoContext& ctx, std::span<render::CircleInstance> circles) override {
+    if (!visible(ctx)) return;
+    for (std::size_t i = 0; i < step_; ++i) {
+      const TraceEvent& e = trace_.events[i];
+      if (e.id >= circles.size()) continue;
+      if (e.kind == TraceEventKind::Candidate) circles[e.id].rim = colours::kCandidateRim;
+      if (e.kind == TraceEventKind::Hit) {
+        circles[e.id].fill = colours::kHit;
+        circles[e.id].rim = colours::kHitRim;
+      }
+    }
+  }
+
+  void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
+    if (!visible(ctx)) return;
+    const float px = 1.0f / canvas.above.pixelsPerUnit();
+    const Box view = ctx.camera.visibleWorld();
+    ctx.model.structure().visitNodes([&](const NodeInfo& node) {
+      const Box bounds = node.shape == NodeShape::Circle ? boundsOf(node.circle) : node.box;
+      if (!boxesOverlap(bounds, view) || (bounds.max.x - bounds.min.x) < 6.0f * px) return;
+      outline(canvas, node, kNodeFaint, 1, px);
+    });
+    for (std::size_t i = 0; i < step_; ++i) {
+      const TraceEvent& e = trace_.events[i];
+      if (e.kind == TraceEventKind::VisitNode) outline(canvas, e.node, kVisitedFaint, 1, px);
+      if (e.kind == TraceEventKind::PruneNode) outline(canvas, e.node, colours::kPruned, 1, px);
+    }
+    // The node whose items are being tested is the last one the walk entered.
+    if (const TraceEvent* node = currentNode()) {
+      fill(canvas, node->node, node->kind == TraceEventKind::PruneNode ? kPrunedFill : kCurrentFill);
+      outline(canvas, node->node, node->kind == TraceEventKind::PruneNode ? colours::kPruned : kCurrentEdge, 3, px);
+    }
+    if (step_ > 0) {
+      const TraceEvent& e = trace_.events[step_ - 1];
+      const std::vector<Circle>& all = ctx.model.simulation().circles();
+      if ((e.kind == TraceEventKind::Candidate || e.kind == TraceEventKind::Hit) && e.id < all.size()) {
+        const Circle& c = all[e.id];
+        canvas.ring({c.center, c.radius + 3.0f * px}, kTestedNow);
+        canvas.ring({c.center, c.radius + 5.0f * px}, kTestedNow);
+      }
+    }
+    drawShape(canvas.above, captured_);
+  }
+
+  // -- panel -------------------------------------------------------------------------------------------
+  void drawPanel(DemoContext& ctx) override {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("1. pause   2. pick a query (shape: Query panel or left drag)   3. step");
+    ImGui::PopTextWrapPos();
+    QueryState& q = ctx.model.query;
+    for (std::size_t i = 0; i < std::size(kSteppable); ++i) {
+      if (i > 0) ImGui::SameLine();
+      if (ImGui::RadioButton(queryModeName(kSteppable[i]), q.mode == kSteppable[i])) q.mode = kSteppable[i];
+    }
+    if (ImGui::Button(active_ ? "capture again" : "start (pauses)")) start(ctx);
+    if (active_) {
+      ImGui::SameLine();
+      if (ImGui::Button("stop")) stop(ctx);
+    }
+    if (active_) {
+      ImGui::SameLine();
+      if (ImGui::Button("zoom to it")) zoomToQuery(ctx);
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("on %s", ctx.model.structure().name().c_str());
+    if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
+    if (!active_) return;
+
+    drawControls();
+    drawCounters();
+    drawCurrentEvent(ctx);
+    drawEventList();
+  }
+
+ private:
+  bool visible(DemoContext& ctx) const { return active_ && ctx.isShown(teach_names::kStep); }
+
+  // -- capture -----------------------------------------------------------------------------------------
+  void start(DemoContext& ctx) {
+    DemoModel& model = ctx.model;
+    QueryState& q = model.query;
+    if (std::find(std::begin(kSteppable), std::end(kSteppable), q.mode) == std::end(kSteppable)) q.mode = QueryMode::Circle;
+    model.paused = true;
+    error_.clear();
+    try {
+      traceQueryShape(model.structure(), q, trace_, answer_);
+      counters_ = model.structure().lastCounters();
+    } catch (const std::exception& e) {
+      error_ = e.what();
+      active_ = false;
+      return;
+    }
+    captured_ = q;
+    structure_ = model.structure().name();
+    generation_ = model.generation();
+    frame_ = model.simulation().frame();
+    step_ = 0;
+    playing_ = false;
+    stale_ = false;
+    if (!active_) hideLiveOverlays(ctx);
+    active_ = true;
+  }
+
+  void stop(DemoContext& ctx) {
+    active_ = false;
+    playing_ = false;
+    trace_.events.clear();
+    restoreLiveOverlays(ctx);
+  }
+
+  // The live overlays draw the whole walk of the moving query; over a replay they would show its end. The
+  // node overlay's depth colours and the overlap rims would compete with the walk's colours, so they are
+  // hidden too and the replay draws the nodes faintly itself. Each overlay's own setting comes back on stop.
+  void hideLiveOverlays(DemoContext& ctx) {
+    hidden_.clear();
+    for (PartSlot& slot : ctx.parts) {
+      if (slot.info->category != PartCategory::Overlay || !slot.shown) continue;
+      for (const char* name : kHiddenWhileStepping) {
+        if (slot.info->name != name) continue;
+        slot.shown = false;
+        hidden_.push_back(slot.info->name);
+      }
+    }
+  }
+  void restoreLiveOverlays(DemoContext& ctx) {
+    for (PartSlot& slot : ctx.parts) {
+      if (std::find(hidden_.begin(), hidden_.end(), slot.info->name) != hidden_.end()) slot.shown = true;
+    }
+    hidden_.clear();
+  }
+
+  /// Fits the window's view around the captured query.
+  void zoomToQuery(DemoContext& ctx) const {
+    Box shape;
+    switch (captured_.mode) {
+      case QueryMode::Circle: shape = boundsOf({captured_.anchor, captured_.radius}); break;
+      case QueryMode::Box: shape = queryBoxOf(captured_); break;
+      case QueryMode::Ray:
+        shape = {{std::min(captured_.anchor.x, captured_.target.x), std::min(captured_.anchor.y, captured_.target.y)},
+                 {std::max(captured_.anchor.x, captured_.target.x), std::max(captured_.anchor.y, captured_.target.y)}};
+        break;
+      default: shape = {captured_.anchor, captured_.anchor};
+    }
+    const Box& world = ctx.model.simulation().world();
+    const float side = std::max(world.max.x - world.min.x, world.max.y - world.min.y);
+    const float half = std::max({shape.max.x - shape.min.x, shape.max.y - shape.min.y, 0.05f * side}) * 1.5f;
+    const Vec2 c{0.5f * (shape.min.x + shape.max.x), 0.5f * (shape.min.y + shape.max.y)};
+    ctx.camera.fit(boxFromCenter(c, half, half));
+  }
+
+  void readRequest(DemoContext& ctx) {
+    requestRead_ = true;
+    const std::string steps = teachRequest("step");
+    if (steps.empty()) return;
+    start(ctx);
+    step_ = std::min<std::size_t>(std::strtoull(steps.c_str(), nullptr, 10), trace_.events.size());
+    if (teachRequest("step_zoom") == "1") zoomToQuery(ctx);
+    const std::string stopAt = teachRequest("step_stop");
+    const TraceEventKind kinds[] = {TraceEventKind::VisitNode, TraceEventKind::PruneNode, TraceEventKind::Hit};
+    const char* names[] = {"visit", "prune", "hit"};
+    for (int k = 0; k < 3; ++k) {
+      if (stopAt == names[k]) step_ = std::min(nextEventOf(trace_, step_, kinds[k]) + 1, trace_.events.size());
+    }
+  }
+
+  // -- panel pieces --------------------------------------------------------------------------------------
+  void drawControls() {
+    const std::size_t total = trace_.events.size();
+    auto jump = [&](std::size_t to) {
+      step_ = std::min(to, total);
+      playing_ = false;
+      scrollToCurrent_ = true;
+    };
+    if (ImGui::Button("|<")) jump(0);
+    ImGui::SameLine();
+    if (ImGui::Button("<") && step_ > 0) jump(step_ - 1);
+    ImGui::SameLine();
+    if (ImGui::Button(">")) jump(step_ + 1);
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) jump(total);
+    ImGui::SameLine();
+    if (ImGui::Button(playing_ ? "pause" : "play")) {
+      playing_ = !playing_ && step_ < total;
+      lastTick_ = nowNanoseconds();
+      playCredit_ = 0.0;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::SliderFloat("##speed", &eventsPerSecond_, 1.0f, 500.0f, "%.0f steps/s", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::Button("next visit")) jump(nextEventOf(trace_, step_, TraceEventKind::VisitNode) + 1);
+    ImGui::SameLine();
+    if (ImGui::Button("next prune")) jump(nextEventOf(trace_, step_, TraceEventKind::PruneNode) + 1);
+    ImGui::SameLine();
+    if (ImGui::Button("next hit")) jump(nextEventOf(trace_, step_, TraceEventKind::Hit) + 1);
+    int at = static_cast<int>(step_);
+    char format[48];
+    std::snprintf(format, sizeof format, "step %%d of %zu", total);
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::SliderInt("##step", &at, 0, static_cast<int>(total), format)) jump(std::size_t(at));
+  }
+
+  void drawCounters() {
+    const TraceProgress now = progressAt(trace_, step_);
+    const TraceProgress all = progressAt(trace_, trace_.events.size());
+    if (ImGui::BeginTable("counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("so far");
+      ImGui::TableSetupColumn("of the whole walk");
+      ImGui::TableSetupColumn("");
+      auto row = [](const char* label, std::size_t a, std::size_t b, ImVec4 colour) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(colour, "%s", label);
+        ImGui::TableNextColumn();
+        ImGui::Text("%zu", a);
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("of %zu", b);
+      };
+      row("nodes visited", now.visited, all.visited, toImVec4(colours::kVisited));
+      row("nodes pruned", now.pruned, all.pruned, toImVec4(colours::kPruned));
+      row("candidates reached", now.candidates, all.candidates, toImVec4(colours::kCandidateRim));
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a "
+                          "bound lying wholly inside the query, accepted without a test.");
+      }
+      row("hits", now.hits, all.hits, toImVec4(colours::kHit));
+      ImGui::EndTable();
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s's own counters for this %s query: %llu nodes visited, %llu candidate tests; %zu results",
+                        structure_.c_str(), queryModeName(captured_.mode),
+                        static_cast<unsigned long long>(counters_.nodesVisited),
+                        static_cast<unsigned long long>(counters_.candidates), answer_.count());
+    if (stale_) {
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "The circles or the structure changed since the capture: "
+                                                         "this is the walk as it was. 'capture again' retakes it.");
+    }
+    ImGui::PopTextWrapPos();
+  }
+
+  void drawCurrentEvent(DemoContext& ctx) {
+    ImGui::Separator();
+    if (step_ == 0) {
+      ImGui::TextUnformatted("Before the first step: press > or play.");
+      return;
+    }
+    const TraceEvent& e = trace_.events[step_ - 1];
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kindColour(e.kind), "%s", describeEvent(e).c_str());
+    ImGui::PopTextWrapPos();
+    if (e.kind == TraceEventKind::PruneNode) {
+      const Box bounds = e.node.shape == NodeShape::Circle ? boundsOf(e.node.circle) : e.node.box;
+      if (boxesOverlap(bounds, ctx.camera.visibleWorld())) {
+        labelInWorld(ctx, e);
+      } else {
+        ImGui::TextDisabled("(the pruned node is outside the view)");
+      }
+    }
+  }
+
+  /// Writes the pruning test beside the pruned node, over the world (under the panels).
+  static void labelInWorld(DemoContext& ctx, const TraceEvent& e) {
+    const Vec2 corner = e.node.shape == NodeShape::Circle
+                            ? Vec2{e.node.circle.center.x - e.node.circle.radius, e.node.circle.center.y}
+                            : Vec2{e.node.box.min.x, e.node.box.max.y};
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const Vec2 screen = ctx.camera.worldToScreen(corner);
+    const char* text = e.test && *e.test ? e.test : "pruned";
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    // Inside the node's top-left corner, kept on screen.
+    const ImVec2 at(std::clamp(screen.x / std::max(scale.x, 1e-3f) + 6.0f, 4.0f, std::max(display.x - size.x - 4.0f, 4.0f)),
+                    std::clamp(screen.y / std::max(scale.y, 1e-3f) + 6.0f, 24.0f, std::max(display.y - size.y - 4.0f, 24.0f)));
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    draw->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2), IM_COL32(40, 10, 30, 220), 3.0f);
+    draw->AddRect(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
+                  static_cast<ImU32>(colours::kPruned), 3.0f);
+    draw->AddText(at, IM_COL32(255, 220, 240, 255), text);
+  }
+
+  void drawEventList() {
+    ImGui::Separator();
+    if (!ImGui::BeginChild("events", ImVec2(0, 0), true)) {
+      ImGui::EndChild();
+      return;
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(trace_.events.size()));
+    if (scrollToCurrent_ && step_ > 0) {
+      clipper.ForceDisplayRangeByIndices(static_cast<int>(step_ - 1), static_cast<int>(step_));
+    }
+    while (clipper.Step()) {
+      for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+        const TraceEvent& e = trace_.events[static_cast<std::size_t>(row)];
+        const bool current = static_cast<std::size_t>(row) + 1 == step_;
+        const bool future = static_cast<std::size_t>(row) >= step_;
+        char label[320];
+        std::string text = describeEvent(e);
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        std::snprintf(label, sizeof label, "%5d  %s", row + 1, text.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, future ? ImVec4(0.5f, 0.5f, 0.55f, 1.0f) : kindColour(e.kind));
+        if (ImGui::Selectable(label, current)) {
+          step_ = static_cast<std::size_t>(row) + 1;
+          playing_ = false;
+        }
+        ImGui::PopStyleColor();
+        if (current && scrollToCurrent_) ImGui::SetScrollHereY(0.5f);
+      }
+    }
+    scrollToCurrent_ = false;
+    ImGui::EndChild();
+  }
+
+  // -- drawing -------------------------------------------------------------------------------------------
+  const TraceEvent* currentNode() const {
+    for (std::size_t i = step_; i-- > 0;) {
+      const TraceEvent& e = trace_.events[i];
+      if (e.kind == TraceEventKind::VisitNode || e.kind == TraceEventKind::PruneNode) return &e;
+    }
+    return nullptr;
+  }
+
+  static void outline(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour, int width, float px) {
+    for (int k = 0; k < width; ++k) {
+      const float inset = float(k) * px;
+      if (node.shape == NodeShape::Circle) {
+        canvas.above.circleOutline({node.circle.center, std::max(node.circle.radius - inset, 0.0f)}, colour);
+      } else {
+        const Box b{{node.box.min.x + inset, node.box.min.y + inset}, {node.box.max.x - inset, node.box.max.y - inset}};
+        if (b.min.x <= b.max.x && b.min.y <= b.max.y) canvas.above.boxOutline(b, colour);
+      }
+    }
+  }
+
+  static void fill(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
+    if (node.shape == NodeShape::Circle) {
+      canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 2.0f * std::numbers::pi_v<float>, colour);
+    } else {
+      canvas.below.boxFill(node.box, colour);
+    }
+  }
+
+  static void drawShape(render::ShapeBatch& out, const QueryState& q) {
+    const std::uint32_t c = colours::kQueryShape;
+    switch (q.mode) {
+      case QueryMode::Point: out.cross(q.anchor, 11.0f, c); break;
+      case QueryMode::Circle: out.circleOutline({q.anchor, q.radius}, c); break;
+      case QueryMode::Box: out.boxOutline(queryBoxOf(q), c); break;
+      case QueryMode::Ray: out.line(q.anchor, q.target, c); break;
+      default: break;
+    }
+  }
+
+  bool requestRead_ = false;
+  bool active_ = false;
+  bool stale_ = false;
+  QueryTrace trace_;
+  ShapeAnswer answer_;
+  QueryCounters counters_;
+  QueryState captured_;
+  std::string structure_;
+  std::uint64_t generation_ = 0;
+  std::uint64_t frame_ = 0;
+  std::size_t step_ = 0;
+  bool playing_ = false;
+  float eventsPerSecond_ = 6.0f;
+  double playCredit_ = 0.0;
+  std::uint64_t lastTick_ = 0;
+  bool scrollToCurrent_ = false;
+  std::vector<std::string> hidden_;
+  std::string error_;
+};
+
+const PartRegistrar registrar{{PartCategory::Panel, teach_names::kStep,
+                               "pause, pick a query and replay the structure's walk node by node: visits, prunes "
+                               "with their test, candidates and hits, counters per step",
+                               62, false, [] { return std::make_unique<StepPanel>(); }}};
+
+}  // namespace
+}  // namespace st::ui

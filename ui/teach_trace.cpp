@@ -1,0 +1,124 @@
+#include "ui/teach_trace.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace st::ui {
+
+Box queryBoxOf(const QueryState& q) {
+  return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y}, {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
+}
+
+ViewCone viewConeOf(const QueryState& q) {
+  ViewCone cone;
+  cone.origin = q.anchor;
+  const Vec2 d = q.target - q.anchor;
+  const float len = length(d);
+  cone.direction = len > 0.0f ? d : Vec2{1.0f, 0.0f};
+  cone.halfAngle = q.coneHalfAngle;
+  cone.farDistance = std::max(len, 1e-3f);
+  return cone;
+}
+
+void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer) {
+  answer.ids.clear();
+  answer.rayHits.clear();
+  switch (q.mode) {
+    case QueryMode::Off: break;
+    case QueryMode::Point: index.queryPoint(q.anchor, answer.ids); break;
+    case QueryMode::Circle: index.queryCircle({q.anchor, q.radius}, answer.ids); break;
+    case QueryMode::Box: index.queryBox(queryBoxOf(q), answer.ids); break;
+    case QueryMode::Ray: index.rayCast({q.anchor, q.target}, answer.rayHits); break;
+    case QueryMode::Cone: {
+      const ViewCone cone = viewConeOf(q);
+      index.queryCircle({cone.origin, cone.farDistance}, answer.ids);
+      break;
+    }
+  }
+}
+
+void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer) {
+  trace.events.clear();
+  index.setTrace(&trace);
+  try {
+    runQueryShape(index, q, answer);
+  } catch (...) {
+    index.setTrace(nullptr);
+    throw;
+  }
+  index.setTrace(nullptr);
+}
+
+const char* queryModeName(QueryMode mode) {
+  switch (mode) {
+    case QueryMode::Off: return "off";
+    case QueryMode::Point: return "point";
+    case QueryMode::Circle: return "circle";
+    case QueryMode::Box: return "box";
+    case QueryMode::Ray: return "ray";
+    case QueryMode::Cone: return "cone";
+  }
+  return "?";
+}
+
+TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {
+  TraceProgress p;
+  const std::size_t n = std::min(steps, trace.events.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (trace.events[i].kind) {
+      case TraceEventKind::VisitNode: ++p.visited; break;
+      case TraceEventKind::PruneNode: ++p.pruned; break;
+      case TraceEventKind::Candidate: ++p.candidates; break;
+      case TraceEventKind::Hit:
+        ++p.candidates;
+        ++p.hits;
+        break;
+    }
+  }
+  return p;
+}
+
+std::size_t nextEventOf(const QueryTrace& trace, std::size_t from, TraceEventKind kind) {
+  for (std::size_t i = from; i < trace.events.size(); ++i) {
+    if (trace.events[i].kind == kind) return i;
+  }
+  return trace.events.size();
+}
+
+namespace {
+
+std::string nodeText(const NodeInfo& node) {
+  char text[192];
+  if (node.shape == NodeShape::Circle) {
+    std::snprintf(text, sizeof text, "depth %d, sphere at (%.1f, %.1f) r %.2f, %u items", node.depth,
+                  double(node.circle.center.x), double(node.circle.center.y), double(node.circle.radius),
+                  node.itemCount);
+  } else {
+    std::snprintf(text, sizeof text, "depth %d, box %.1f..%.1f x %.1f..%.1f, %u items", node.depth,
+                  double(node.box.min.x), double(node.box.max.x), double(node.box.min.y), double(node.box.max.y),
+                  node.itemCount);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string describeEvent(const TraceEvent& event) {
+  switch (event.kind) {
+    case TraceEventKind::VisitNode: return "visit node: " + nodeText(event.node);
+    case TraceEventKind::PruneNode:
+      return "prune node: " + nodeText(event.node) + "\n  because: " + (event.test && *event.test ? event.test : "(no test named)");
+    case TraceEventKind::Candidate: return "exact test of circle " + std::to_string(event.id) + ": miss";
+    case TraceEventKind::Hit: return "exact test of circle " + std::to_string(event.id) + ": HIT";
+  }
+  return "";
+}
+
+bool sameNode(const NodeInfo& a, const NodeInfo& b) {
+  if (a.shape != b.shape || a.depth != b.depth) return false;
+  if (a.shape == NodeShape::Circle) return a.circle == b.circle;
+  return a.box.min.x == b.box.min.x && a.box.min.y == b.box.min.y && a.box.max.x == b.box.max.x &&
+         a.box.max.y == b.box.max.y;
+}
+
+}  // namespace st::ui

@@ -1,0 +1,67 @@
+#pragma once
+/// \file What the teaching views share about one query: running the Query panel's shape on any structure,
+/// and reading a recorded walk (QueryTrace) step by step.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "spheretest/spatial_index.hpp"
+#include "ui/demo_model.hpp"
+
+namespace st::ui {
+
+// ---------------------------------------------------------------------------------------------------------
+// The Query panel's shape on any structure
+// ---------------------------------------------------------------------------------------------------------
+
+/// The box of a box query.
+Box queryBoxOf(const QueryState& q);
+
+/// The view cone of a cone query.
+ViewCone viewConeOf(const QueryState& q);
+
+/// Answers of one query run.
+struct ShapeAnswer {
+  std::vector<ItemId> ids;      ///< point, circle, box (and a cone's bounding circle)
+  std::vector<RayHit> rayHits;  ///< ray
+  /// Number of results, whichever list holds them.
+  std::size_t count() const { return ids.size() + rayHits.size(); }
+};
+
+/// Runs the query `q` describes on `index`. A cone runs as its bounding circle, the walk a cull starts
+/// with, so that it can be traced without consuming the structure's enter/leave state. Does nothing for
+/// QueryMode::Off. Throws InvalidInput for a shape the structure rejects.
+void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer);
+
+/// Runs the query with `trace` attached (cleared first), then detaches it, also when the query throws.
+void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer);
+
+/// Short name of a query mode: "point", "circle", ...
+const char* queryModeName(QueryMode mode);
+
+// ---------------------------------------------------------------------------------------------------------
+// Stepping through a recorded walk
+// ---------------------------------------------------------------------------------------------------------
+
+/// The work a walk has done after its first `steps` events.
+struct TraceProgress {
+  std::size_t visited = 0;     ///< nodes walked into
+  std::size_t pruned = 0;      ///< nodes skipped by a bounds test
+  std::size_t candidates = 0;  ///< exact tests (misses and hits)
+  std::size_t hits = 0;        ///< exact tests that matched
+};
+
+/// Counts the first `steps` events of `trace` (all of them when steps is larger).
+TraceProgress progressAt(const QueryTrace& trace, std::size_t steps);
+
+/// Index of the first event at or after `from` of kind `kind`, or trace.events.size() if none.
+std::size_t nextEventOf(const QueryTrace& trace, std::size_t from, TraceEventKind kind);
+
+/// One line telling what an event means, e.g. "pruned node at depth 3 (box 0..64 x 0..64): <test>".
+std::string describeEvent(const TraceEvent& event);
+
+/// Whether two nodes are the same drawn shape (same kind, bounds and depth).
+bool sameNode(const NodeInfo& a, const NodeInfo& b);
+
+}  // namespace st::ui
