@@ -303,6 +303,82 @@ TEST(SphereTree, CullEventsMatchBruteForceThroughASimulation) {
   }
 }
 
+// Culls interleaved with every kind of mutation, and small super-spheres, so that super-spheres holding
+// changes no cull has seen yet get detached, regrown, rehomed and freed between culls: validate() (which
+// checks the cull memory's invariant) and the events must hold after every step.
+TEST(SphereTree, CullMemorySurvivesInterleavedMutations) {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    auto tree = make("sphere-tree");
+    auto oracle = make("brute");
+    tree->setParam("leaf_size", 3);
+    tree->setParam("root_size", 9);
+    tree->setParam("levels", double(2 + seed % 4));
+    Rng rng(seed);
+    auto randomCircle = [&] {
+      return Circle{{rng.uniform(0, 100), rng.uniform(0, 100)}, rng.chance(0.1) ? 0.0f : rng.uniform(0.0f, 4.0f)};
+    };
+    for (int step = 0; step < 300; ++step) {
+      const ItemId id = static_cast<ItemId>(rng.below(64));
+      const double pick = rng.unit();
+      if (pick < 0.3) {
+        if (!oracle->contains(id)) {
+          const Circle c = randomCircle();
+          tree->insert(id, c);
+          oracle->insert(id, c);
+        }
+      } else if (pick < 0.55) {
+        if (oracle->contains(id)) {
+          Circle c = oracle->circle(id);
+          c.center = {c.center.x + rng.uniform(-2, 2), c.center.y + rng.uniform(-2, 2)};
+          tree->update(id, c);
+          oracle->update(id, c);
+        }
+      } else if (pick < 0.7) {
+        if (oracle->contains(id)) {
+          const Circle c = randomCircle();
+          tree->update(id, c);
+          oracle->update(id, c);
+        }
+      } else if (pick < 0.8) {
+        if (oracle->contains(id)) {
+          tree->remove(id);
+          oracle->remove(id);
+        }
+      } else if (pick < 0.95) {
+        std::vector<ItemId> ids;
+        std::vector<Circle> circles;
+        const float dx = rng.uniform(-8, 8);
+        for (ItemId k = 0; k < 64; ++k) {
+          if (!oracle->contains(k)) continue;
+          Circle c = oracle->circle(k);
+          c.center.x += dx;
+          ids.push_back(k);
+          circles.push_back(c);
+        }
+        tree->updateBatch(ids, circles);
+        oracle->updateBatch(ids, circles);
+      } else {
+        tree->setParam("budget", double(rng.below(4)));
+      }
+      tree->maintain();
+      oracle->maintain();
+      for (int look = 0; look < 2; ++look) {
+        const ViewCone cone{{rng.uniform(0, 100), rng.uniform(0, 100)},
+                            {rng.uniform(-1, 1), rng.uniform(-1, 1)},
+                            rng.uniform(0.1f, 3.2f),
+                            rng.uniform(1.0f, 60.0f)};
+        std::vector<ItemId> entered, left, wantEntered, wantLeft;
+        tree->cullView(cone, entered, left);
+        oracle->cullView(cone, wantEntered, wantLeft);
+        ASSERT_EQ(entered, wantEntered) << "seed " << seed << " step " << step;
+        ASSERT_EQ(left, wantLeft) << "seed " << seed << " step " << step;
+      }
+      ASSERT_EQ(tree->validate(), "") << "seed " << seed << " step " << step;
+    }
+    expectAgrees(*tree, *oracle, seed, "after interleaved mutations and culls");
+  }
+}
+
 TEST(SphereTree, FastPathDominatesTheSphereTestScene) {
   auto tree = make("sphere-tree");
   Simulation sim("spheretest", SceneConfig{}, 2000, 3);

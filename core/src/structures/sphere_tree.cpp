@@ -1096,6 +1096,8 @@ std::string SphereTree::doValidate() const {
     if (n != kRoot) ++spheres;
     std::uint32_t count = 0;
     std::uint32_t prev = kNull;
+    // The cull skips a clean, wholly hidden or visible node whose state holds: everything below it must
+    // then be clean and in that same state. (Under a Partial node anything goes: the cull always enters it.)
     const bool uniformClean = n != kRoot && node.cullState != kPartial && !(node.flags & kCullDirty);
     for (std::uint32_t c = node.firstChild; c != kNull; c = nodes_[c].nextSibling) {
       const SphereNode& cn = nodes_[c];
@@ -1117,7 +1119,6 @@ std::string SphereTree::doValidate() const {
           return name + "cull memory of a sphere disagrees with its clean parent";
         }
       }
-      if ((cn.flags & kCullDirty) && !(node.flags & kCullDirty)) return name + "dirty node under a clean parent";
       prev = c;
       ++count;
       stack.push_back(c);
