@@ -26,6 +26,9 @@ constexpr std::uint32_t kWrongColour = render::rgba(255, 70, 70);
 
 /// Seconds between the end of one comparison run and the next: leaves the CPU to the window in between.
 constexpr double kRestSeconds = 0.2;
+/// Above this many circles the panel starts paused: every structure's copy of a million circles is a lot of
+/// memory and each run takes seconds, so it waits to be asked.
+constexpr std::size_t kLiveLimit = 200000;
 
 std::string sceneKey(const DemoModel& model) {
   const SceneSetup& s = model.scene();
@@ -62,7 +65,10 @@ class ComparePanel final : public DemoPart {
       if (teachRequest("compare_wait") == "1") waitForFirst_ = true;
     }
     if (!ctx.isShown(teach_names::kCompare)) return;
-    if (!worker_) worker_ = std::make_unique<CompareWorker>(ctx.model.registry());
+    if (!worker_) {
+      worker_ = std::make_unique<CompareWorker>(ctx.model.registry());
+      live_ = ctx.model.simulation().circles().size() <= kLiveLimit;
+    }
     if (waitForFirst_ && !latest_) {
       // A screenshot run asked for a chart on its first frames: measure here, once, before drawing.
       waitForFirst_ = false;
@@ -76,7 +82,7 @@ class ComparePanel final : public DemoPart {
       finishedAt_ = nowNanoseconds();
     }
     const bool rested = double(nowNanoseconds() - finishedAt_) * 1e-9 >= kRestSeconds;
-    if (live_ && rested && !worker_->busy()) worker_->submit(snapshot(ctx.model));
+    if ((live_ || runOnce_) && rested && !worker_->busy() && worker_->submit(snapshot(ctx.model))) runOnce_ = false;
   }
 
   void drawPanel(DemoContext& ctx) override {
@@ -85,6 +91,10 @@ class ComparePanel final : public DemoPart {
                "run brings all of them to the window's current frame with one update batch, then times the pair "
                "search and the Query panel's query. The times share the CPU with the window: compare them with "
                "each other, not with the Timings panel.");
+    if (!live_) {
+      ImGui::SameLine();
+      if (ImGui::Button("run once")) runOnce_ = true;
+    }
     ImGui::SameLine();
     ImGui::Checkbox("log scale", &logScale_);
     ImGui::SameLine();
@@ -242,6 +252,7 @@ class ComparePanel final : public DemoPart {
   std::optional<CompareResult> latest_;
   std::uint64_t finishedAt_ = 0;
   bool live_ = true;
+  bool runOnce_ = false;
   bool logScale_ = true;
   bool showQuery_ = false;
   bool requestRead_ = false;

@@ -23,7 +23,7 @@ std::string timestamped(const char* pattern) {
 
 class ExportPanel final : public DemoPart {
  public:
-  PanelPlacement placement() const override { return {0.0f, 1.0f, 10.0f, -330.0f, 420.0f, 320.0f}; }
+  PanelPlacement placement() const override { return {0.0f, 1.0f, 10.0f, -200.0f, 330.0f, 190.0f}; }
 
   void update(DemoContext& ctx) override {
     // A start-up request writes once, after the first frame's pair search, for scripts and tests.

@@ -112,7 +112,8 @@ class StepPanel final : public DemoPart {
   // -- panel -------------------------------------------------------------------------------------------
   void drawPanel(DemoContext& ctx) override {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("1. pause   2. pick a query (shape: Query panel or left drag)   3. step");
+    ImGui::TextDisabled("1. pause   2. pick a query (shape: Query panel or left drag)   3. step (buttons or the "
+                        "arrow keys)");
     ImGui::PopTextWrapPos();
     QueryState& q = ctx.model.query;
     for (std::size_t i = 0; i < std::size(kSteppable); ++i) {
@@ -238,6 +239,11 @@ class StepPanel final : public DemoPart {
       playing_ = false;
       scrollToCurrent_ = true;
     };
+    // The arrow keys step too while this panel has the focus.
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) {
+      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) jump(step_ + 1);
+      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && step_ > 0) jump(step_ - 1);
+    }
     if (ImGui::Button("|<")) jump(0);
     ImGui::SameLine();
     if (ImGui::Button("<") && step_ > 0) jump(step_ - 1);
