@@ -35,13 +35,15 @@ const StructureRegistry& registry() {
   return r;
 }
 
-std::unique_ptr<DemoModel> makeModel(std::size_t count, const std::string& structure, const std::string& scenario = "spheretest") {
+std::unique_ptr<DemoModel> makeModel(std::size_t count, const std::string& structure,
+                                     const std::string& scenario = "spheretest") {
   SceneSetup setup;
   setup.count = count;
   setup.scenario = scenario;
   auto simulation = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);
-  return std::make_unique<DemoModel>(registry(), [](const std::string& name) { return registry().create(name); },
-                                     std::move(simulation), setup, structure);
+  return std::make_unique<DemoModel>(
+      registry(), [](const std::string& name) { return registry().create(name); }, std::move(simulation),
+      setup, structure);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -75,7 +77,8 @@ TEST(Explanations, EveryStructureHasOneWithTheFourSectionsInOrder) {
       if (section == "Cost") cost += b.text + "\n";
       if (section == "Source document") source += b.text;
     }
-    for (const std::string& title : titles) EXPECT_GT(words[title], 40u) << "section '" << title << "' is nearly empty";
+    for (const std::string& title : titles)
+      EXPECT_GT(words[title], 40u) << "section '" << title << "' is nearly empty";
     for (const char* operation : {"Insert", "Update", "Query"}) {
       EXPECT_NE(cost.find(operation), std::string::npos) << "the cost section does not mention " << operation;
     }
@@ -88,8 +91,8 @@ TEST(Explanations, EveryStructureHasOneWithTheFourSectionsInOrder) {
 
 TEST(Explanations, MarkdownSubsetParses) {
   const std::vector<TextBlock> blocks = parseExplanation(
-      "# Title\n\nA paragraph\nover two lines with `code`.\n\n## Cost\n\n- **Insert**: O(1),\n  continued here.\n"
-      "- Query: O(log n)\n\nAfter the list.\n");
+      "# Title\n\nA paragraph\nover two lines with `code`.\n\n## Cost\n\n- **Insert**: O(1),\n  continued "
+      "here.\n- Query: O(log n)\n\nAfter the list.\n");
   ASSERT_EQ(blocks.size(), 6u);
   EXPECT_EQ(blocks[0].kind, TextBlock::Kind::Title);
   EXPECT_EQ(blocks[0].text, "Title");
@@ -132,8 +135,10 @@ TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesAndTheEnneatreeDoesNot
   const std::size_t counts[] = {1000, 4000, 16000};
   const CentreLineCost r = measureCentreLineCost(registry(), counts, 200, 11);
   ASSERT_EQ(r.rows.size(), 3u);
-  const double fitK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitLines.candidates; });
-  const double enneaK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaLines.candidates; });
+  const double fitK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitLines.candidates; });
+  const double enneaK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaLines.candidates; });
   EXPECT_GT(fitK, 0.9);
   EXPECT_LT(enneaK, 0.2);
   EXPECT_GT(r.rows.back().fitRootShare, 0.95) << "the centre lines keep every circle in the root";
@@ -164,7 +169,8 @@ TEST(Claims, Seed001MostMovesTakeTheSphereTreesFastPath) {
   ASSERT_EQ(r.perFrame.size(), 240u);
   EXPECT_GT(r.overall, 0.97);
   EXPECT_GT(r.settled, 0.97);
-  EXPECT_GT(r.detached, 0.0) << "some moves must leave their parent, or the scene does not exercise the slow path";
+  EXPECT_GT(r.detached, 0.0)
+      << "some moves must leave their parent, or the scene does not exercise the slow path";
   EXPECT_EQ(r.moves, 240.0 * 1500.0) << "a quarter of the circles are static";
   ASSERT_EQ(r.peers.size(), 2u);
   for (const FastPathPeer& p : r.peers) {
@@ -283,7 +289,8 @@ CompareSnapshot snapshotOf(const Simulation& sim, QueryMode mode) {
   s.frame = sim.frame();
   s.sceneKey = "test";
   s.query.mode = mode;
-  s.query.anchor = {0.5f * (sim.world().min.x + sim.world().max.x), 0.5f * (sim.world().min.y + sim.world().max.y)};
+  s.query.anchor = {0.5f * (sim.world().min.x + sim.world().max.x),
+                    0.5f * (sim.world().min.y + sim.world().max.y)};
   s.query.radius = 20.0f;
   return s;
 }
@@ -399,9 +406,10 @@ TEST(Export, CsvHoldsTheCurrentStatsAndTheComparison) {
       EXPECT_EQ(f[3], "404550");
     }
   }
-  for (const char* key : {"scene,,count", "scene,,scenario", "structure,grid,nodes", "structure,grid,memory_bytes",
-                          "frame,grid,pairs", "frame,grid,pair_tests", "extra,grid,cell_size", "parameter,grid,cell_scale",
-                          "compare,brute,pair_tests", "compare,enneatree,pairs_ms", "compare,grid,agrees"}) {
+  for (const char* key :
+       {"scene,,count", "scene,,scenario", "structure,grid,nodes", "structure,grid,memory_bytes",
+        "frame,grid,pairs", "frame,grid,pair_tests", "extra,grid,cell_size", "parameter,grid,cell_scale",
+        "compare,brute,pair_tests", "compare,enneatree,pairs_ms", "compare,grid,agrees"}) {
     EXPECT_EQ(keys.count(key), 1u) << key;
   }
   EXPECT_EQ(csvField("a,b"), "\"a,b\"");
@@ -429,10 +437,11 @@ TEST(Requests, OpenPanelsListAndKeyValueRequests) {
 }
 
 TEST(Parts, TheTeachingPanelsAreRegisteredClosedByDefault) {
-  for (const char* name : {teach_names::kExplain, teach_names::kStep, teach_names::kSplit, teach_names::kCompare,
-                           teach_names::kClaims, teach_names::kExport}) {
+  for (const char* name : {teach_names::kExplain, teach_names::kStep, teach_names::kSplit,
+                           teach_names::kCompare, teach_names::kClaims, teach_names::kExport}) {
     const auto& parts = registeredParts();
-    const auto it = std::find_if(parts.begin(), parts.end(), [&](const PartInfo& p) { return p.name == name; });
+    const auto it =
+        std::find_if(parts.begin(), parts.end(), [&](const PartInfo& p) { return p.name == name; });
     ASSERT_NE(it, parts.end()) << name;
     EXPECT_EQ(it->category, PartCategory::Panel);
     EXPECT_FALSE(it->shownByDefault) << name;

@@ -12,10 +12,12 @@
 namespace st::ui {
 namespace {
 
-bool stopped(const std::atomic<bool>* cancelled) { return cancelled != nullptr && cancelled->load(); }
+bool stopped(const std::atomic<bool>* cancelled) {
+  return cancelled != nullptr && cancelled->load();
+}
 
-std::unique_ptr<SpatialIndex> buildOver(const StructureRegistry& registry, const std::string& name, const Box& world,
-                                        std::span<const Item> items) {
+std::unique_ptr<SpatialIndex> buildOver(const StructureRegistry& registry, const std::string& name,
+                                        const Box& world, std::span<const Item> items) {
   std::unique_ptr<SpatialIndex> index = registry.create(name);
   index->setWorldHint(world);
   index->build(items);
@@ -47,7 +49,7 @@ std::string format(const char* pattern, ...) {
 
 // The seed's table, quoted so the panel can set the measured figures beside it.
 constexpr CellsPerLookupRow kSeedCellTable[] = {
-    {1.0, 4.00, 1.00, 0, 0, 0}, {1.5, 2.78, 2.25, 0, 0, 0}, {2.0, 2.25, 4.00, 0, 0, 0},
+    {1.0, 4.00, 1.00, 0, 0, 0}, {1.5, 2.78, 2.25, 0, 0, 0},  {2.0, 2.25, 4.00, 0, 0, 0},
     {3.0, 1.78, 9.00, 0, 0, 0}, {5.0, 1.44, 25.00, 0, 0, 0}, {10.0, 1.21, 100.00, 0, 0, 0},
 };
 
@@ -57,10 +59,13 @@ constexpr CellsPerLookupRow kSeedCellTable[] = {
 // Seed 002
 // ---------------------------------------------------------------------------------------------------------
 
-std::span<const CellsPerLookupRow> seedCellTable() { return kSeedCellTable; }
+std::span<const CellsPerLookupRow> seedCellTable() {
+  return kSeedCellTable;
+}
 
-CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::size_t points, std::size_t lookups,
-                                     std::uint64_t seed, const std::atomic<bool>* cancelled) {
+CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::size_t points,
+                                     std::size_t lookups, std::uint64_t seed,
+                                     const std::atomic<bool>* cancelled) {
   CellsPerLookup result;
   result.points = points;
   result.lookups = lookups;
@@ -135,22 +140,26 @@ std::vector<std::string> findings(const CellsPerLookup& r) {
   }
   const CellsPerLookupRow& first = r.rows.front();
   const CellsPerLookupRow& last = r.rows.back();
-  lines.push_back(format("Square lookups read %.2f cells at multiplier %.3g and %.2f at %.3g; the seed says %.2f and %.2f. "
-                         "Largest difference from the seed's column: %.3f cells (multiplier %.3g).",
-                         first.squareCells, first.multiplier, last.squareCells, last.multiplier, first.seedCells,
-                         last.seedCells, worst, worstAt));
-  lines.push_back(format("Circle lookups read fewer cells (%.2f at multiplier %.3g): the grid skips the corner cells a "
-                         "circle of that diameter cannot reach, which the seed's square count does not.",
-                         first.roundCells, first.multiplier));
-  lines.push_back(format("Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), close to the seed's "
-                         "cell-area column (x%.0f): fewer cells, but much fuller ones.",
-                         first.itemsPerLookup, last.itemsPerLookup,
-                         first.itemsPerLookup > 0 ? last.itemsPerLookup / first.itemsPerLookup : 0.0,
-                         last.seedArea / first.seedArea));
+  lines.push_back(format(
+      "Square lookups read %.2f cells at multiplier %.3g and %.2f at %.3g; the seed says %.2f and %.2f. "
+      "Largest difference from the seed's column: %.3f cells (multiplier %.3g).",
+      first.squareCells, first.multiplier, last.squareCells, last.multiplier, first.seedCells, last.seedCells,
+      worst, worstAt));
+  lines.push_back(
+      format("Circle lookups read fewer cells (%.2f at multiplier %.3g): the grid skips the corner cells a "
+             "circle of that diameter cannot reach, which the seed's square count does not.",
+             first.roundCells, first.multiplier));
+  lines.push_back(
+      format("Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), close to the seed's "
+             "cell-area column (x%.0f): fewer cells, but much fuller ones.",
+             first.itemsPerLookup, last.itemsPerLookup,
+             first.itemsPerLookup > 0 ? last.itemsPerLookup / first.itemsPerLookup : 0.0,
+             last.seedArea / first.seedArea));
   if (r.replicatedCopies > 0) {
-    lines.push_back(format("The seed's variant (grid-replicated, each item in every cell its disc overlaps): a lookup "
-                           "reads %.2f cells and every item is stored %.2f times (the seed: one cell, four copies).",
-                           r.replicatedCells, r.replicatedCopies));
+    lines.push_back(
+        format("The seed's variant (grid-replicated, each item in every cell its disc overlaps): a lookup "
+               "reads %.2f cells and every item is stored %.2f times (the seed: one cell, four copies).",
+               r.replicatedCells, r.replicatedCopies));
   }
   return lines;
 }
@@ -160,7 +169,8 @@ std::vector<std::string> findings(const CellsPerLookup& r) {
 // ---------------------------------------------------------------------------------------------------------
 
 CentreLineCost measureCentreLineCost(const StructureRegistry& registry, std::span<const std::size_t> counts,
-                                     std::size_t queries, std::uint64_t seed, const std::atomic<bool>* cancelled) {
+                                     std::size_t queries, std::uint64_t seed,
+                                     const std::atomic<bool>* cancelled) {
   CentreLineCost result;
   result.queries = queries;
   const SceneConfig config;
@@ -189,9 +199,12 @@ CentreLineCost measureCentreLineCost(const StructureRegistry& registry, std::spa
     auto fit = buildOver(registry, "fit-quadtree", lines.world(), lineItems);
     row.fitLines = measure(*fit, lines.world(), seed * 31 + n);
     row.fitRootShare = extraValue(*fit, "root_item_share");
-    row.enneaLines = measure(*buildOver(registry, "enneatree", lines.world(), lineItems), lines.world(), seed * 31 + n);
-    row.fitUniform = measure(*buildOver(registry, "fit-quadtree", uniform.world(), uniformItems), uniform.world(), seed * 37 + n);
-    row.enneaUniform = measure(*buildOver(registry, "enneatree", uniform.world(), uniformItems), uniform.world(), seed * 37 + n);
+    row.enneaLines =
+        measure(*buildOver(registry, "enneatree", lines.world(), lineItems), lines.world(), seed * 31 + n);
+    row.fitUniform = measure(*buildOver(registry, "fit-quadtree", uniform.world(), uniformItems),
+                             uniform.world(), seed * 37 + n);
+    row.enneaUniform = measure(*buildOver(registry, "enneatree", uniform.world(), uniformItems),
+                               uniform.world(), seed * 37 + n);
     result.rows.push_back(row);
   }
   return result;
@@ -210,23 +223,30 @@ std::vector<std::string> findings(const CentreLineCost& r) {
   if (r.rows.size() < 2) return lines;
   const CentreLineRow& a = r.rows.front();
   const CentreLineRow& b = r.rows.back();
-  const double fitK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitLines.candidates; });
-  const double enneaK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaLines.candidates; });
+  const double fitK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitLines.candidates; });
+  const double enneaK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaLines.candidates; });
   auto shape = [](double k) { return k > 0.75 ? "linear" : (k < 0.25 ? "flat" : "sub-linear"); };
-  lines.push_back(format("center-lines, %zu -> %zu circles (x%.0f): the fit-entirely quadtree's tests per query go "
-                         "%.1f -> %.1f, growth exponent %.2f (%s); it holds %.0f%% of the circles in its root.",
-                         a.count, b.count, double(b.count) / double(a.count), a.fitLines.candidates,
-                         b.fitLines.candidates, fitK, shape(fitK), 100.0 * b.fitRootShare));
-  lines.push_back(format("The enneatree's go %.1f -> %.1f, growth exponent %.2f (%s): its circles sit at the depth "
-                         "their diameter gives, whatever line they cross.",
-                         a.enneaLines.candidates, b.enneaLines.candidates, enneaK, shape(enneaK)));
-  const double fitUniformK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitUniform.candidates; });
-  const double enneaUniformK = growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaUniform.candidates; });
-  lines.push_back(format("On the uniform scene the fit-entirely quadtree goes %.1f -> %.1f (exponent %.2f): the circles "
-                         "that straddle any split line stay above it, the seed's \"bad situations nearby\"; the "
-                         "enneatree goes %.1f -> %.1f (exponent %.2f).",
-                         a.fitUniform.candidates, b.fitUniform.candidates, fitUniformK, a.enneaUniform.candidates,
-                         b.enneaUniform.candidates, enneaUniformK));
+  lines.push_back(
+      format("center-lines, %zu -> %zu circles (x%.0f): the fit-entirely quadtree's tests per query go %.1f "
+             "-> %.1f, growth exponent %.2f (%s); it holds %.0f%% of the circles in its root.",
+             a.count, b.count, double(b.count) / double(a.count), a.fitLines.candidates,
+             b.fitLines.candidates, fitK, shape(fitK), 100.0 * b.fitRootShare));
+  lines.push_back(
+      format("The enneatree's go %.1f -> %.1f, growth exponent %.2f (%s): its circles sit at the depth their "
+             "diameter gives, whatever line they cross.",
+             a.enneaLines.candidates, b.enneaLines.candidates, enneaK, shape(enneaK)));
+  const double fitUniformK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitUniform.candidates; });
+  const double enneaUniformK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaUniform.candidates; });
+  lines.push_back(
+      format("On the uniform scene the fit-entirely quadtree goes %.1f -> %.1f (exponent %.2f): the circles "
+             "that straddle any split line stay above it, the seed's \"bad situations nearby\"; the enneatree "
+             "goes %.1f -> %.1f (exponent %.2f).",
+             a.fitUniform.candidates, b.fitUniform.candidates, fitUniformK, a.enneaUniform.candidates,
+             b.enneaUniform.candidates, enneaUniformK));
   return lines;
 }
 
@@ -236,7 +256,8 @@ std::vector<std::string> findings(const CentreLineCost& r) {
 
 RemoteCluster measureRemoteCluster(const StructureRegistry& registry, std::vector<std::string> structures,
                                    std::size_t background, std::span<const std::size_t> clusterSizes,
-                                   std::size_t queries, std::uint64_t seed, const std::atomic<bool>* cancelled) {
+                                   std::size_t queries, std::uint64_t seed,
+                                   const std::atomic<bool>* cancelled) {
   RemoteCluster result;
   result.structures = std::move(structures);
   result.background = background;
@@ -266,7 +287,8 @@ RemoteCluster measureRemoteCluster(const StructureRegistry& registry, std::vecto
       SceneConfig clustered;
       const double total = std::ceil(double(clusterSize) / clustered.clusterFraction);
       clustered.areaPerCircle = side * side / total;
-      const Simulation withCluster("remote-cluster", clustered, static_cast<std::size_t>(total), seed + clusterSize);
+      const Simulation withCluster("remote-cluster", clustered, static_cast<std::size_t>(total),
+                                   seed + clusterSize);
       const std::size_t available = static_cast<std::size_t>(total * clustered.clusterFraction);
       for (std::size_t i = 0; i < std::min(clusterSize, available); ++i) {
         items.push_back({ItemId(background + i), withCluster.circles()[i]});
@@ -306,17 +328,22 @@ std::vector<std::string> findings(const RemoteCluster& r) {
     const QueryCost& x = a.cost[s];
     const QueryCost& y = b.cost[s];
     const bool same = x.nodes == y.nodes && x.candidates == y.candidates;
-    auto change = [](double before, double after) { return before > 0 ? 100.0 * (after / before - 1.0) : 0.0; };
+    auto change = [](double before, double after) {
+      return before > 0 ? 100.0 * (after / before - 1.0) : 0.0;
+    };
     const std::string verdict = same ? "unchanged, to the node"
                                      : format("nodes %+.1f%%, tests %+.1f%%", change(x.nodes, y.nodes),
                                               change(x.candidates, y.candidates));
-    lines.push_back(format("%s: %.2f nodes and %.2f tests per query without the cluster, %.2f and %.2f with %zu clustered "
-                           "circles (%s); the structure grew from %zu to %zu nodes.",
-                           r.structures[s].c_str(), x.nodes, x.candidates, y.nodes, y.candidates, b.clusterCircles,
-                           verdict.c_str(), a.nodes[s], b.nodes[s]));
+    lines.push_back(format(
+        "%s: %.2f nodes and %.2f tests per query without the cluster, %.2f and %.2f with %zu clustered "
+        "circles (%s); the structure grew from %zu to %zu nodes.",
+        r.structures[s].c_str(), x.nodes, x.candidates, y.nodes, y.candidates, b.clusterCircles,
+        verdict.c_str(), a.nodes[s], b.nodes[s]));
   }
-  lines.push_back(r.answersUnchanged ? "Every query found the same circles in every case: the cluster is out of every query's reach."
-                                     : "Some query found different circles: the cluster was within reach (check the scene).");
+  lines.push_back(
+      r.answersUnchanged
+          ? "Every query found the same circles in every case: the cluster is out of every query's reach."
+          : "Some query found different circles: the cluster was within reach (check the scene).");
   return lines;
 }
 
@@ -324,8 +351,8 @@ std::vector<std::string> findings(const RemoteCluster& r) {
 // Seed 001
 // ---------------------------------------------------------------------------------------------------------
 
-FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, std::size_t frames, std::uint64_t seed,
-                         const std::atomic<bool>* cancelled) {
+FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, std::size_t frames,
+                         std::uint64_t seed, const std::atomic<bool>* cancelled) {
   FastPath result;
   result.count = count;
   Simulation sim("spheretest", SceneConfig{}, count, seed);
@@ -336,9 +363,11 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
     std::unique_ptr<SpatialIndex> index;
   };
   std::vector<Runner> runners;
-  runners.push_back({"sphere-tree", "fast_path_ratio", buildOver(registry, "sphere-tree", sim.world(), items)});
-  for (const auto& [name, figure] : {std::pair<const char*, const char*>{"aabb-tree", "fat_path_ratio"},
-                                     std::pair<const char*, const char*>{"loose-quadtree", "update_fast_path_ratio"}}) {
+  runners.push_back(
+      {"sphere-tree", "fast_path_ratio", buildOver(registry, "sphere-tree", sim.world(), items)});
+  for (const auto& [name, figure] :
+       {std::pair<const char*, const char*>{"aabb-tree", "fat_path_ratio"},
+        std::pair<const char*, const char*>{"loose-quadtree", "update_fast_path_ratio"}}) {
     if (registry.find(name)) runners.push_back({name, figure, buildOver(registry, name, sim.world(), items)});
   }
   for (std::size_t f = 0; f < frames; ++f) {
@@ -359,9 +388,11 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
   const std::size_t settleFrom = std::min<std::size_t>(60, result.perFrame.size());
   double sum = 0.0;
   for (std::size_t f = settleFrom; f < result.perFrame.size(); ++f) sum += result.perFrame[f];
-  result.settled = result.perFrame.size() > settleFrom ? sum / double(result.perFrame.size() - settleFrom) : result.overall;
+  result.settled = result.perFrame.size() > settleFrom ? sum / double(result.perFrame.size() - settleFrom)
+                                                       : result.overall;
   for (std::size_t i = 1; i < runners.size(); ++i) {
-    result.peers.push_back({runners[i].name, runners[i].figure, extraValue(*runners[i].index, runners[i].figure)});
+    result.peers.push_back(
+        {runners[i].name, runners[i].figure, extraValue(*runners[i].index, runners[i].figure)});
   }
   return result;
 }
@@ -371,13 +402,14 @@ std::vector<std::string> findings(const FastPath& r) {
   if (r.frames == 0) return lines;
   double lowest = 1.0;
   for (double v : r.perFrame) lowest = std::min(lowest, v);
-  lines.push_back(format("%.2f%% of %.0f moves cost one distance test against the parent super-sphere (%.2f%% after "
-                         "the first second; the worst frame %.2f%%); %.0f moves pierced their parent and were queued "
-                         "for reintegration.",
-                         100.0 * r.overall, r.moves, 100.0 * r.settled, 100.0 * lowest, r.detached));
+  lines.push_back(
+      format("%.2f%% of %.0f moves cost one distance test against the parent super-sphere (%.2f%% after the "
+             "first second; the worst frame %.2f%%); %.0f moves pierced their parent and were queued for "
+             "reintegration.",
+             100.0 * r.overall, r.moves, 100.0 * r.settled, 100.0 * lowest, r.detached));
   for (const FastPathPeer& peer : r.peers) {
-    lines.push_back(format("Same scene, %s (%s): %.2f%% of moves stay on its constant-time path.", peer.structure.c_str(),
-                           peer.figure.c_str(), 100.0 * peer.ratio));
+    lines.push_back(format("Same scene, %s (%s): %.2f%% of moves stay on its constant-time path.",
+                           peer.structure.c_str(), peer.figure.c_str(), 100.0 * peer.ratio));
   }
   return lines;
 }
@@ -399,8 +431,8 @@ struct PairRun {
 };
 
 /// Steps `sim` `frames` times; every runner updates and finds pairs on each frame.
-void runFrames(Simulation& sim, std::vector<PairRun>& runs, std::size_t frames, const std::atomic<bool>* cancelled,
-               std::size_t& framesRun) {
+void runFrames(Simulation& sim, std::vector<PairRun>& runs, std::size_t frames,
+               const std::atomic<bool>* cancelled, std::size_t& framesRun) {
   std::vector<Pair> pairs;
   framesRun = 0;
   for (std::size_t f = 0; f < frames; ++f) {
@@ -420,8 +452,9 @@ void runFrames(Simulation& sim, std::vector<PairRun>& runs, std::size_t frames, 
 
 }  // namespace
 
-CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const Simulation& start, std::size_t frames,
-                                       std::size_t bruteLimit, const std::atomic<bool>* cancelled) {
+CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const Simulation& start,
+                                       std::size_t frames, std::size_t bruteLimit,
+                                       const std::atomic<bool>* cancelled) {
   CollisionChecks result;
   const std::size_t n = start.circles().size();
   result.count = n;
@@ -452,7 +485,8 @@ CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const 
                        return a.second < b.second;
                      })->first;
     }
-    result.bruteChecksPerFrame = result.bruteRan ? runs.front().checks / f : double(n) * double(n - (n > 0 ? 1 : 0)) / 2.0;
+    result.bruteChecksPerFrame =
+        result.bruteRan ? runs.front().checks / f : double(n) * double(n - (n > 0 ? 1 : 0)) / 2.0;
     for (const PairRun& run : runs) {
       if (run.name == "brute") continue;
       CollisionRow row;
@@ -495,21 +529,24 @@ std::vector<std::string> findings(const CollisionChecks& r) {
     if (row.structure == "quadtree") quadtree = &row;
     if (row.agrees) ++agreeing;
   }
-  lines.push_back(format("%zu circles (%s), %zu frames: brute force makes %.0f collision checks per frame%s.", r.count,
-                         r.scenario.c_str(), r.frames, r.bruteChecksPerFrame,
+  lines.push_back(format("%zu circles (%s), %zu frames: brute force makes %.0f collision checks per frame%s.",
+                         r.count, r.scenario.c_str(), r.frames, r.bruteChecksPerFrame,
                          r.bruteRan ? "" : " (n(n-1)/2; not run at this count)"));
   if (quadtree != nullptr) {
-    lines.push_back(format("The point quadtree of seed 004 makes %.0f: %.0fx fewer.", quadtree->checksPerFrame,
-                           quadtree->checksPerFrame > 0 ? r.bruteChecksPerFrame / quadtree->checksPerFrame : 0.0));
+    lines.push_back(
+        format("The point quadtree of seed 004 makes %.0f: %.0fx fewer.", quadtree->checksPerFrame,
+               quadtree->checksPerFrame > 0 ? r.bruteChecksPerFrame / quadtree->checksPerFrame : 0.0));
   }
   lines.push_back(format("Fewest: %s with %.0f (%.0fx fewer than brute force).", best->structure.c_str(),
-                         best->checksPerFrame, best->checksPerFrame > 0 ? r.bruteChecksPerFrame / best->checksPerFrame : 0.0));
-  lines.push_back(format("%zu of %zu structures found exactly %s pairs on every frame.", agreeing, r.rows.size(),
-                         r.bruteRan ? "brute force's" : "the majority's"));
+                         best->checksPerFrame,
+                         best->checksPerFrame > 0 ? r.bruteChecksPerFrame / best->checksPerFrame : 0.0));
+  lines.push_back(format("%zu of %zu structures found exactly %s pairs on every frame.", agreeing,
+                         r.rows.size(), r.bruteRan ? "brute force's" : "the majority's"));
   if (r.smallBrute > 0) {
-    lines.push_back(format("At the seed's scale (%zu circles, %.0f brute-force checks per frame) the point quadtree makes "
-                           "%.0f; the seed's game went from over 4000 to about 100.",
-                           r.smallCount, r.smallBrute, r.smallQuadtree));
+    lines.push_back(format(
+        "At the seed's scale (%zu circles, %.0f brute-force checks per frame) the point quadtree makes %.0f; "
+        "the seed's game went from over 4000 to about 100.",
+        r.smallCount, r.smallBrute, r.smallQuadtree));
   }
   return lines;
 }

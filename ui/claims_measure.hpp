@@ -38,13 +38,13 @@ struct CellsPerLookupRow {
 
 /// The seed 002 table measured on a scene of points dense enough that no cell a lookup reads is empty.
 struct CellsPerLookup {
-  std::string error;                     ///< why the measurement failed, if it did
-  std::vector<CellsPerLookupRow> rows;   ///< one per multiplier of the seed's table
-  std::size_t points = 0;                ///< points in the scene
-  std::size_t lookups = 0;               ///< lookups per multiplier and shape
-  double diameter = 0.0;                 ///< the search diameter, world units
-  double replicatedCells = 0.0;          ///< grid-replicated (cell = diameter): cells read per point lookup
-  double replicatedCopies = 0.0;         ///< grid-replicated: stored copies per item
+  std::string error;                    ///< why the measurement failed, if it did
+  std::vector<CellsPerLookupRow> rows;  ///< one per multiplier of the seed's table
+  std::size_t points = 0;               ///< points in the scene
+  std::size_t lookups = 0;              ///< lookups per multiplier and shape
+  double diameter = 0.0;                ///< the search diameter, world units
+  double replicatedCells = 0.0;         ///< grid-replicated (cell = diameter): cells read per point lookup
+  double replicatedCopies = 0.0;        ///< grid-replicated: stored copies per item
 };
 
 /// The seed's (multiplier, average cells, cell area) rows, in its order.
@@ -54,8 +54,9 @@ std::span<const CellsPerLookupRow> seedCellTable();
 /// cell_size = m x the search diameter; runs `lookups` square and circle lookups of that diameter at random
 /// places and averages the cells each read (its nodesVisited). Also measures the store-in-every-cell variant
 /// (`grid-replicated`) with lookups of discs of that diameter.
-CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::size_t points, std::size_t lookups,
-                                     std::uint64_t seed, const std::atomic<bool>* cancelled = nullptr);
+CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::size_t points,
+                                     std::size_t lookups, std::uint64_t seed,
+                                     const std::atomic<bool>* cancelled = nullptr);
 
 // ---------------------------------------------------------------------------------------------------------
 // Seed 003: the fit-entirely quadtree turns linear on the centre lines, the enneatree does not
@@ -73,7 +74,7 @@ struct CentreLineRow {
 
 /// Query cost against the circle count on both scenes.
 struct CentreLineCost {
-  std::string error;               ///< why the measurement failed, if it did
+  std::string error;                ///< why the measurement failed, if it did
   std::vector<CentreLineRow> rows;  ///< one per count, ascending
   std::size_t queries = 0;          ///< circle queries per structure, scene and count
   float queryRadius = 0.0f;         ///< their radius (the scenes' largest circle radius)
@@ -130,21 +131,21 @@ struct FastPathPeer {
 
 /// Share of moves that stayed inside their parent super-sphere, frame by frame.
 struct FastPath {
-  std::string error;               ///< why the measurement failed, if it did
-  std::size_t count = 0;           ///< circles
-  std::size_t frames = 0;          ///< frames simulated
-  std::vector<double> perFrame;    ///< last_batch_fast_path_ratio of every frame
-  double overall = 0.0;            ///< fast_path_ratio over the whole run
-  double settled = 0.0;            ///< mean of perFrame after the first second
-  double moves = 0.0;              ///< moves made
-  double detached = 0.0;           ///< moves that pierced their parent and were queued
+  std::string error;                ///< why the measurement failed, if it did
+  std::size_t count = 0;            ///< circles
+  std::size_t frames = 0;           ///< frames simulated
+  std::vector<double> perFrame;     ///< last_batch_fast_path_ratio of every frame
+  double overall = 0.0;             ///< fast_path_ratio over the whole run
+  double settled = 0.0;             ///< mean of perFrame after the first second
+  double moves = 0.0;               ///< moves made
+  double detached = 0.0;            ///< moves that pierced their parent and were queued
   std::vector<FastPathPeer> peers;  ///< the same scene on structures with a comparable fast path
 };
 
 /// Runs the spheretest scene with `count` circles for `frames` steps on the sphere tree (and the AABB tree
 /// and loose quadtree, whose fat boxes and loose bounds play the same role), one update batch per frame.
-FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, std::size_t frames, std::uint64_t seed,
-                         const std::atomic<bool>* cancelled = nullptr);
+FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, std::size_t frames,
+                         std::uint64_t seed, const std::atomic<bool>* cancelled = nullptr);
 
 // ---------------------------------------------------------------------------------------------------------
 // Seed 004: collision checks per frame against brute force's
@@ -160,23 +161,24 @@ struct CollisionRow {
 
 /// Every structure's collision checks per frame on the same frames.
 struct CollisionChecks {
-  std::string error;                ///< why the measurement failed, if it did
-  std::size_t count = 0;            ///< circles
-  std::size_t frames = 0;           ///< frames run
-  std::string scenario;             ///< the scene's scenario
+  std::string error;                 ///< why the measurement failed, if it did
+  std::size_t count = 0;             ///< circles
+  std::size_t frames = 0;            ///< frames run
+  std::string scenario;              ///< the scene's scenario
   double bruteChecksPerFrame = 0.0;  ///< brute force's tests per frame: n(n-1)/2
-  bool bruteRan = false;            ///< brute force itself ran (else the reference is the majority)
-  std::vector<CollisionRow> rows;   ///< per structure, registry order, brute force excluded
-  std::size_t smallCount = 0;       ///< circles of the seed-sized scene (n(n-1)/2 just over 4000)
-  double smallBrute = 0.0;          ///< brute force's tests per frame there
-  double smallQuadtree = 0.0;       ///< the point quadtree's tests per frame there
+  bool bruteRan = false;             ///< brute force itself ran (else the reference is the majority)
+  std::vector<CollisionRow> rows;    ///< per structure, registry order, brute force excluded
+  std::size_t smallCount = 0;        ///< circles of the seed-sized scene (n(n-1)/2 just over 4000)
+  double smallBrute = 0.0;           ///< brute force's tests per frame there
+  double smallQuadtree = 0.0;        ///< the point quadtree's tests per frame there
 };
 
 /// Runs every structure of `registry` on `frames` frames of a copy of `start`; brute force runs only up to
 /// `bruteLimit` circles (above it its n(n-1)/2 is computed). Also runs a SphereTest scene whose brute force
 /// makes just over 4000 checks per frame, the seed's example, on brute force and the point quadtree.
-CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const Simulation& start, std::size_t frames,
-                                       std::size_t bruteLimit, const std::atomic<bool>* cancelled = nullptr);
+CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const Simulation& start,
+                                       std::size_t frames, std::size_t bruteLimit,
+                                       const std::atomic<bool>* cancelled = nullptr);
 
 // ---------------------------------------------------------------------------------------------------------
 // What the numbers say

@@ -21,8 +21,9 @@
 namespace st::ui {
 namespace {
 
-constexpr std::uint32_t kSeries[] = {render::rgba(255, 110, 90), render::rgba(90, 200, 255), render::rgba(255, 190, 90),
-                                     render::rgba(120, 230, 140), render::rgba(200, 140, 255), render::rgba(230, 230, 230)};
+constexpr std::uint32_t kSeries[] = {render::rgba(255, 110, 90),  render::rgba(90, 200, 255),
+                                     render::rgba(255, 190, 90),  render::rgba(120, 230, 140),
+                                     render::rgba(200, 140, 255), render::rgba(230, 230, 230)};
 
 /// What one claim measurement produced (one of the optionals is set).
 struct ClaimOutcome {
@@ -38,42 +39,47 @@ struct ClaimOutcome {
 
 /// One claim as the panel lists it.
 struct Claim {
-  const char* id;       ///< "seed-003"
-  const char* source;   ///< the document's file
-  const char* title;    ///< one line
-  const char* words;    ///< what the document says, briefly quoted
-  const char* method;   ///< how it is measured here
+  const char* id;      ///< "seed-003"
+  const char* source;  ///< the document's file
+  const char* title;   ///< one line
+  const char* words;   ///< what the document says, briefly quoted
+  const char* method;  ///< how it is measured here
 };
 
 constexpr Claim kClaims[] = {
     {"seed-003", "003_237a6c88e80f769f.txt",
      "On the centre lines the fit-entirely quadtree turns linear; the enneatree does not",
-     "\"Suppose that every object in the world lay on the horizontal and vertical center lines. Even very small "
-     "objects would accumulate in the top node, and no region subdividing would ever occur. This degenerate "
-     "situation causes linear behavior.\" The enneatree's circles instead sit at the depth their diameter gives.",
-     "fit-quadtree and enneatree over the center-lines and uniform scenes from 1,000 to 16,000 circles; 400 circle "
-     "queries of the largest circle's radius at random points of each world; mean exact tests per query."},
-    {"seed-000", "000_a1f25bdfc4ffc280.txt", "A dense remote cluster leaves the radius tree's query cost unchanged",
-     "\"Its runtime is completely independent of arbitrarily dense clusters of remote objects, provided they are "
-     "located at least twice their maximum view distance from the viewpoint in any one dimension.\"",
+     "\"Suppose that every object in the world lay on the horizontal and vertical center lines. Even very "
+     "small objects would accumulate in the top node, and no region subdividing would ever occur. This "
+     "degenerate situation causes linear behavior.\" The enneatree's circles instead sit at the depth their "
+     "diameter gives.",
+     "fit-quadtree and enneatree over the center-lines and uniform scenes from 1,000 to 16,000 circles; 400 "
+     "circle queries of the largest circle's radius at random points of each world; mean exact tests per "
+     "query."},
+    {"seed-000", "000_a1f25bdfc4ffc280.txt",
+     "A dense remote cluster leaves the radius tree's query cost unchanged",
+     "\"Its runtime is completely independent of arbitrarily dense clusters of remote objects, provided they "
+     "are located at least twice their maximum view distance from the viewpoint in any one dimension.\"",
      "the same 2,000 background circles alone and with 2,000 to 32,000 more packed into the far corner; 1,000 "
      "point queries in the opposite quarter; mean nodes visited and exact tests per query, per structure."},
-    {"seed-002", "002_df0639732141293d.txt", "Average cells searched per lookup against the cell-size multiplier",
-     "\"Multiplier / Avg. cells to search / Cell area: 1.0 4.00 1.00, 1.5 2.78 2.25, 2.0 2.25 4.00, 3.0 1.78 9.00, "
-     "5.0 1.44 25.00, 10.0 1.21 100.00\" (cell size = multiplier x search diameter).",
-     "60,000 points; a grid with grid.cell_size = multiplier x the search diameter; 4,000 lookups at random places, "
-     "square (the seed's count) and round; mean cells read per lookup (the grid's nodes visited)."},
+    {"seed-002", "002_df0639732141293d.txt",
+     "Average cells searched per lookup against the cell-size multiplier",
+     "\"Multiplier / Avg. cells to search / Cell area: 1.0 4.00 1.00, 1.5 2.78 2.25, 2.0 2.25 4.00, 3.0 1.78 "
+     "9.00, 5.0 1.44 25.00, 10.0 1.21 100.00\" (cell size = multiplier x search diameter).",
+     "60,000 points; a grid with grid.cell_size = multiplier x the search diameter; 4,000 lookups at random "
+     "places, square (the seed's count) and round; mean cells read per lookup (the grid's nodes visited)."},
     {"seed-001", "001_ecbeb7c72bb815d1.txt", "The sphere tree's fast path on the SphereTest scene",
      "\"The design goal for this algorithm has been to make the 99-percentile case spend almost no CPU time "
      "updating an object in motion\": NewPos compares one squared distance with the parent super-sphere.",
-     "the spheretest scene (25% static, 75% clumping to 16 attraction points) with the window's circle count, 300 "
-     "frames, one update batch per frame; the share of moves that stayed inside their parent, frame by frame."},
+     "the spheretest scene (25% static, 75% clumping to 16 attraction points) with the window's circle count, "
+     "300 frames, one update batch per frame; the share of moves that stayed inside their parent, frame by "
+     "frame."},
     {"seed-004", "004_4159c2b2a803d270.txt", "Collision checks per frame against brute force's",
      "\"4000 or more collision checks per frame ... After the spatial portioning was implemented the game was "
      "getting around 60 frames per second with around 100 collision checks per frame.\"",
-     "the window's own scene from its current frame, 60 frames (fewer above 20,000 circles) on every structure; exact circle-circle tests per "
-     "frame of the pair search, and whether each found brute force's pairs; plus a SphereTest scene sized like the "
-     "seed's game."},
+     "the window's own scene from its current frame, 60 frames (fewer above 20,000 circles) on every "
+     "structure; exact circle-circle tests per frame of the pair search, and whether each found brute force's "
+     "pairs; plus a SphereTest scene sized like the seed's game."},
 };
 
 const Claim* findClaim(const std::string& id) {
@@ -90,8 +96,10 @@ std::string fmt(const char* pattern, double v) {
 }
 
 /// A table of text cells with a header row.
-void table(const char* id, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
+void table(const char* id, const std::vector<std::string>& header,
+           const std::vector<std::vector<std::string>>& rows) {
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable(id, static_cast<int>(header.size()), flags)) return;
   for (const std::string& h : header) ImGui::TableSetupColumn(h.c_str());
   ImGui::TableHeadersRow();
@@ -167,7 +175,8 @@ class ClaimsPanel final : public DemoPart {
     const StructureRegistry& registry = model.registry();
     const std::size_t count = std::clamp<std::size_t>(model.simulation().circles().size(), 100, 200000);
     // The pair-count claim runs on the window's own scene from where it is now.
-    std::shared_ptr<const Simulation> scene = id == "seed-004" ? std::make_shared<Simulation>(model.simulation()) : nullptr;
+    std::shared_ptr<const Simulation> scene =
+        id == "seed-004" ? std::make_shared<Simulation>(model.simulation()) : nullptr;
     return [id, &registry, count, scene](const std::atomic<bool>& cancelled) {
       const std::uint64_t start = nowNanoseconds();
       ClaimOutcome out;
@@ -209,7 +218,8 @@ class ClaimsPanel final : public DemoPart {
     ImGui::TextUnformatted(claim.words);
     ImGui::PopTextWrapPos();
     if (running_ == claim.id) {
-      ImGui::TextColored(ImVec4(0.6f, 0.9f, 1.0f, 1.0f), "measuring... %.1f s", millisecondsSince(startedAt_) * 1e-3);
+      ImGui::TextColored(ImVec4(0.6f, 0.9f, 1.0f, 1.0f), "measuring... %.1f s",
+                         millisecondsSince(startedAt_) * 1e-3);
       ImGui::SameLine();
       if (ImGui::SmallButton("cancel")) {
         task_.cancel();
@@ -260,20 +270,23 @@ class ClaimsPanel final : public DemoPart {
       series[1].values.push_back(row.enneaLines.candidates);
       series[2].values.push_back(row.fitUniform.candidates);
       series[3].values.push_back(row.enneaUniform.candidates);
-      rows.push_back({groupedNumber(row.count), fmt("%.1f", row.fitLines.candidates), fmt("%.1f", row.enneaLines.candidates),
-                      fmt("%.1f", row.fitUniform.candidates), fmt("%.1f", row.enneaUniform.candidates),
-                      fmt("%.0f%%", 100.0 * row.fitRootShare)});
+      rows.push_back({groupedNumber(row.count), fmt("%.1f", row.fitLines.candidates),
+                      fmt("%.1f", row.enneaLines.candidates), fmt("%.1f", row.fitUniform.candidates),
+                      fmt("%.1f", row.enneaUniform.candidates), fmt("%.0f%%", 100.0 * row.fitRootShare)});
     }
     chartHeading("exact tests per circle query against the circle count (log-log)");
     lineChart("centre lines", xs, series, {"circles", "tests per query", true, true, true}, ImVec2(0, 250));
     drawFindings(lines);
-    table("centre line table", {"circles", "fit, lines", "ennea, lines", "fit, uniform", "ennea, uniform", "fit root share"}, rows);
+    table("centre line table",
+          {"circles", "fit, lines", "ennea, lines", "fit, uniform", "ennea, uniform", "fit root share"},
+          rows);
   }
 
   static void drawCluster(const RemoteCluster& r, const std::vector<std::string>& lines) {
     std::vector<double> xs;
     std::vector<ChartSeries> series;
-    for (std::size_t s = 0; s < r.structures.size(); ++s) series.push_back({r.structures[s], {}, kSeries[s % std::size(kSeries)], false});
+    for (std::size_t s = 0; s < r.structures.size(); ++s)
+      series.push_back({r.structures[s], {}, kSeries[s % std::size(kSeries)], false});
     std::vector<std::string> header{"clustered circles"};
     for (const std::string& name : r.structures) header.push_back(name + " nodes / tests");
     std::vector<std::vector<std::string>> rows;
@@ -288,11 +301,14 @@ class ClaimsPanel final : public DemoPart {
       }
       rows.push_back(cells);
     }
-    chartHeading("work per point query (nodes visited + exact tests) against the remote cluster's size (log y)");
-    lineChart("cluster", xs, series, {"circles in the remote cluster", "work per query", false, true, true}, ImVec2(0, 250));
+    chartHeading(
+        "work per point query (nodes visited + exact tests) against the remote cluster's size (log y)");
+    lineChart("cluster", xs, series, {"circles in the remote cluster", "work per query", false, true, true},
+              ImVec2(0, 250));
     drawFindings(lines);
     table("cluster table", header, rows);
-    ImGui::TextDisabled("%zu background circles, %zu point queries in the quarter away from the cluster", r.background, r.queries);
+    ImGui::TextDisabled("%zu background circles, %zu point queries in the quarter away from the cluster",
+                        r.background, r.queries);
   }
 
   static void drawCells(const CellsPerLookup& r, const std::vector<std::string>& lines) {
@@ -307,16 +323,24 @@ class ClaimsPanel final : public DemoPart {
       series[1].values.push_back(row.roundCells);
       series[2].values.push_back(row.seedCells);
       rows.push_back({fmt("%.3g", row.multiplier), fmt("%.2f", row.seedCells), fmt("%.3f", row.squareCells),
-                      fmt("%.3f", row.roundCells), fmt("%.2f", row.seedArea), fmt("%.1f", row.itemsPerLookup)});
+                      fmt("%.3f", row.roundCells), fmt("%.2f", row.seedArea),
+                      fmt("%.1f", row.itemsPerLookup)});
     }
-    chartHeading("average cells searched per lookup against the cell-size multiplier: the seed's table and the grid's");
-    table("cells table", {"multiplier", "seed: cells", "measured: square", "measured: round", "seed: cell area", "points tested"}, rows);
-    lineChart("cells", xs, series, {"cell size / search diameter", "cells per lookup", true, false, true}, ImVec2(0, 200));
+    chartHeading(
+        "average cells searched per lookup against the cell-size multiplier: the seed's table and the grid's");
+    table("cells table",
+          {"multiplier", "seed: cells", "measured: square", "measured: round", "seed: cell area",
+           "points tested"},
+          rows);
+    lineChart("cells", xs, series, {"cell size / search diameter", "cells per lookup", true, false, true},
+              ImVec2(0, 200));
     drawFindings(lines);
-    ImGui::TextDisabled("%s points, search diameter %.0f, %s lookups per multiplier and shape", groupedNumber(r.points).c_str(),
-                        r.diameter, groupedNumber(r.lookups).c_str());
-    ImGui::Text("Store-in-every-cell variant (grid-replicated, cell = diameter): %.2f cells per lookup, %.2f copies per item",
-                r.replicatedCells, r.replicatedCopies);
+    ImGui::TextDisabled("%s points, search diameter %.0f, %s lookups per multiplier and shape",
+                        groupedNumber(r.points).c_str(), r.diameter, groupedNumber(r.lookups).c_str());
+    ImGui::Text(
+        "Store-in-every-cell variant (grid-replicated, cell = diameter): %.2f cells per lookup, %.2f copies "
+        "per item",
+        r.replicatedCells, r.replicatedCopies);
   }
 
   static void drawFastPath(const FastPath& r, const std::vector<std::string>& lines) {
@@ -331,10 +355,11 @@ class ClaimsPanel final : public DemoPart {
     drawFindings(lines);
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"sphere-tree", "NewPos inside the parent", fmt("%.2f%%", 100.0 * r.overall)});
-    for (const FastPathPeer& p : r.peers) rows.push_back({p.structure, p.figure, fmt("%.2f%%", 100.0 * p.ratio)});
+    for (const FastPathPeer& p : r.peers)
+      rows.push_back({p.structure, p.figure, fmt("%.2f%%", 100.0 * p.ratio)});
     table("fast path table", {"structure", "constant-time path", "share of moves"}, rows);
-    ImGui::TextDisabled("%s circles, %zu frames, %.0f moves, %.0f detached", groupedNumber(r.count).c_str(), r.frames,
-                        r.moves, r.detached);
+    ImGui::TextDisabled("%s circles, %zu frames, %.0f moves, %.0f detached", groupedNumber(r.count).c_str(),
+                        r.frames, r.moves, r.detached);
   }
 
   static void drawCollisions(const CollisionChecks& r, const std::vector<std::string>& lines) {
@@ -343,14 +368,16 @@ class ClaimsPanel final : public DemoPart {
     brute.label = "brute";
     brute.segments = {r.bruteChecksPerFrame};
     brute.colours = {kSeries[0]};
-    brute.valueText = groupedNumber(static_cast<std::uint64_t>(r.bruteChecksPerFrame)) + (r.bruteRan ? "" : " (n(n-1)/2)");
+    brute.valueText =
+        groupedNumber(static_cast<std::uint64_t>(r.bruteChecksPerFrame)) + (r.bruteRan ? "" : " (n(n-1)/2)");
     bars.push_back(brute);
     std::vector<std::vector<std::string>> rows;
     for (const CollisionRow& row : r.rows) {
       ChartBar bar;
       bar.label = row.structure;
       bar.segments = {row.checksPerFrame};
-      bar.colours = {row.agrees ? (row.structure == "quadtree" ? kSeries[2] : kSeries[1]) : render::rgba(255, 60, 60)};
+      bar.colours = {row.agrees ? (row.structure == "quadtree" ? kSeries[2] : kSeries[1])
+                                : render::rgba(255, 60, 60)};
       bar.highlight = row.structure == "quadtree";
       bar.valueText = groupedNumber(static_cast<std::uint64_t>(std::llround(row.checksPerFrame)));
       bars.push_back(bar);
@@ -362,7 +389,8 @@ class ClaimsPanel final : public DemoPart {
     barChart("checks", bars, true, 130.0f);
     drawFindings(lines);
     if (ImGui::CollapsingHeader("table")) {
-      table("checks table", {"structure", "checks / frame", "fewer than brute", "pairs / frame", "same pairs"}, rows);
+      table("checks table",
+            {"structure", "checks / frame", "fewer than brute", "pairs / frame", "same pairs"}, rows);
     }
   }
 
@@ -374,10 +402,10 @@ class ClaimsPanel final : public DemoPart {
   bool requestRead_ = false;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, teach_names::kClaims,
-                               "each source document's claim measured live with one click: figure, table and what "
-                               "the numbers say",
-                               68, false, [] { return std::make_unique<ClaimsPanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, teach_names::kClaims,
+     "each source document's claim measured live with one click: figure, table and what the numbers say",
+     68, false, [] { return std::make_unique<ClaimsPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -34,7 +34,8 @@ std::string sceneKey(const DemoModel& model) {
   const SceneSetup& s = model.scene();
   std::string key = s.scenario;
   key.append("|").append(std::to_string(s.seed)).append("|").append(std::to_string(s.count));
-  for (const ParamInfo& p : sceneParams()) key.append("|").append(std::to_string(sceneParam(s.config, p.key)));
+  for (const ParamInfo& p : sceneParams())
+    key.append("|").append(std::to_string(sceneParam(s.config, p.key)));
   return key;
 }
 
@@ -44,7 +45,8 @@ std::string number(double v) {
   return text;
 }
 
-ChartBar singleBar(const std::string& label, double value, std::uint32_t colour, std::string text, bool highlight) {
+ChartBar singleBar(const std::string& label, double value, std::uint32_t colour, std::string text,
+                   bool highlight) {
   ChartBar bar;
   bar.label = label;
   bar.segments.push_back(value);
@@ -82,15 +84,17 @@ class ComparePanel final : public DemoPart {
       finishedAt_ = nowNanoseconds();
     }
     const bool rested = double(nowNanoseconds() - finishedAt_) * 1e-9 >= kRestSeconds;
-    if ((live_ || runOnce_) && rested && !worker_->busy() && worker_->submit(snapshot(ctx.model))) runOnce_ = false;
+    if ((live_ || runOnce_) && rested && !worker_->busy() && worker_->submit(snapshot(ctx.model)))
+      runOnce_ = false;
   }
 
   void drawPanel(DemoContext& ctx) override {
     ImGui::Checkbox("live", &live_);
-    helpMarker("Every structure (the peer libraries too) keeps its own copy of the circles on a worker thread. Each "
-               "run brings all of them to the window's current frame with one update batch, then times the pair "
-               "search and the Query panel's query. The times share the CPU with the window: compare them with "
-               "each other, not with the Timings panel.");
+    helpMarker(
+        "Every structure (the peer libraries too) keeps its own copy of the circles on a worker thread. Each "
+        "run brings all of them to the window's current frame with one update batch, then times the pair "
+        "search and the Query panel's query. The times share the CPU with the window: compare them with each "
+        "other, not with the Timings panel.");
     if (!live_) {
       ImGui::SameLine();
       if (ImGui::Button("run once")) runOnce_ = true;
@@ -114,8 +118,9 @@ class ComparePanel final : public DemoPart {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", r.error.c_str());
       return;
     }
-    ImGui::TextDisabled("frame %llu, %s circles, %zu structures, run took %.0f ms", static_cast<unsigned long long>(r.frame),
-                        groupedNumber(r.count).c_str(), r.rows.size(), r.wallMs);
+    ImGui::TextDisabled("frame %llu, %s circles, %zu structures, run took %.0f ms",
+                        static_cast<unsigned long long>(r.frame), groupedNumber(r.count).c_str(),
+                        r.rows.size(), r.wallMs);
     drawAgreement(r);
     const std::string current = ctx.model.structure().name();
     if (showQuery_) {
@@ -152,10 +157,12 @@ class ComparePanel final : public DemoPart {
     }
     if (ran == 0) return;
     if (wrong.empty()) {
-      ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "All %zu pair searches found the same %s pairs (checked against %s).",
-                         ran, groupedNumber(pairs).c_str(), r.reference.c_str());
+      ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f),
+                         "All %zu pair searches found the same %s pairs (checked against %s).", ran,
+                         groupedNumber(pairs).c_str(), r.reference.c_str());
     } else {
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "Pair sets differ from %s's: %s", r.reference.c_str(), wrong.c_str());
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "Pair sets differ from %s's: %s", r.reference.c_str(),
+                         wrong.c_str());
     }
   }
 
@@ -213,10 +220,11 @@ class ComparePanel final : public DemoPart {
 
   static void drawTable(const CompareResult& r) {
     if (!ImGui::CollapsingHeader("all figures")) return;
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
-                                  ImGuiTableFlags_ScrollX;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
     if (!ImGui::BeginTable("figures", 9, flags)) return;
-    for (const char* h : {"structure", "update ms", "pairs ms", "pair tests", "pairs", "query us", "query tests", "nodes", "memory"}) {
+    for (const char* h : {"structure", "update ms", "pairs ms", "pair tests", "pairs", "query us",
+                          "query tests", "nodes", "memory"}) {
       ImGui::TableSetupColumn(h);
     }
     ImGui::TableHeadersRow();
@@ -227,19 +235,32 @@ class ComparePanel final : public DemoPart {
       ImGui::TableNextColumn();
       ImGui::Text("%.3f%s", row.updateMs, row.built ? " (build)" : "");
       ImGui::TableNextColumn();
-      if (row.pairsRan) ImGui::Text("%.3f", row.pairsMs); else ImGui::TextDisabled("-");
+      if (row.pairsRan)
+        ImGui::Text("%.3f", row.pairsMs);
+      else
+        ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
-      if (row.pairsRan) ImGui::TextUnformatted(groupedNumber(row.pairTests).c_str()); else ImGui::TextDisabled("-");
+      if (row.pairsRan)
+        ImGui::TextUnformatted(groupedNumber(row.pairTests).c_str());
+      else
+        ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (row.pairsRan) {
-        ImGui::TextColored(row.agrees ? ImVec4(1, 1, 1, 1) : ImVec4(1, 0.45f, 0.45f, 1), "%s", groupedNumber(row.pairs).c_str());
+        ImGui::TextColored(row.agrees ? ImVec4(1, 1, 1, 1) : ImVec4(1, 0.45f, 0.45f, 1), "%s",
+                           groupedNumber(row.pairs).c_str());
       } else {
         ImGui::TextDisabled("-");
       }
       ImGui::TableNextColumn();
-      if (row.queryRan) ImGui::Text("%.1f", row.queryUs); else ImGui::TextDisabled("-");
+      if (row.queryRan)
+        ImGui::Text("%.1f", row.queryUs);
+      else
+        ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
-      if (row.queryRan) ImGui::TextUnformatted(groupedNumber(row.queryTests).c_str()); else ImGui::TextDisabled("-");
+      if (row.queryRan)
+        ImGui::TextUnformatted(groupedNumber(row.queryTests).c_str());
+      else
+        ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(groupedNumber(row.nodes).c_str());
       ImGui::TableNextColumn();
@@ -259,10 +280,11 @@ class ComparePanel final : public DemoPart {
   bool waitForFirst_ = false;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, teach_names::kCompare,
-                               "every structure on the current frame in the background: live bars of milliseconds "
-                               "and candidate tests, and whether all found the same pairs",
-                               66, false, [] { return std::make_unique<ComparePanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, teach_names::kCompare,
+     "every structure on the current frame in the background: live bars of milliseconds and candidate tests, "
+     "and whether all found the same pairs",
+     66, false, [] { return std::make_unique<ComparePanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -28,7 +28,8 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
   std::vector<Circle> movedCircles;
   if (fresh) {
     items.reserve(snapshot.circles.size());
-    for (std::size_t i = 0; i < snapshot.circles.size(); ++i) items.push_back({ItemId(i), snapshot.circles[i]});
+    for (std::size_t i = 0; i < snapshot.circles.size(); ++i)
+      items.push_back({ItemId(i), snapshot.circles[i]});
   } else {
     for (std::size_t i = 0; i < snapshot.circles.size(); ++i) {
       if (snapshot.circles[i] == previous_[i]) continue;
@@ -121,7 +122,8 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
 // CompareWorker
 // ---------------------------------------------------------------------------------------------------------
 
-CompareWorker::CompareWorker(const StructureRegistry& registry) : bench_(registry), thread_([this] { loop(); }) {}
+CompareWorker::CompareWorker(const StructureRegistry& registry)
+    : bench_(registry), thread_([this] { loop(); }) {}
 
 CompareWorker::~CompareWorker() {
   {

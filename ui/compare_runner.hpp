@@ -29,34 +29,34 @@ struct CompareSnapshot {
 
 /// One structure's figures on a snapshot.
 struct CompareRow {
-  std::string name;               ///< registry name
-  bool peer = false;              ///< a wrapped third-party library
-  std::string note;               ///< why something did not run ("" when everything did)
-  bool built = false;             ///< built from scratch for this snapshot (else brought along by an update batch)
-  double updateMs = 0.0;          ///< build or update batch + maintain
-  double pairsMs = 0.0;           ///< findPairs
-  std::uint64_t pairTests = 0;    ///< exact tests of findPairs
-  std::uint64_t pairs = 0;        ///< pairs found
-  std::uint64_t pairHash = 0;     ///< pairSetHash of the pairs
-  bool pairsRan = false;          ///< findPairs ran
-  bool agrees = true;             ///< found the reference's pair set
-  double queryUs = 0.0;           ///< the query, microseconds
-  std::uint64_t queryNodes = 0;   ///< nodes it visited
-  std::uint64_t queryTests = 0;   ///< exact tests it made
-  std::uint64_t queryHits = 0;    ///< results
-  bool queryRan = false;          ///< the query ran
-  std::size_t nodes = 0;          ///< stats().nodes
-  std::size_t memoryBytes = 0;    ///< stats().memoryBytes
+  std::string name;       ///< registry name
+  bool peer = false;      ///< a wrapped third-party library
+  std::string note;       ///< why something did not run ("" when everything did)
+  bool built = false;     ///< built from scratch for this snapshot (else brought along by an update batch)
+  double updateMs = 0.0;  ///< build or update batch + maintain
+  double pairsMs = 0.0;   ///< findPairs
+  std::uint64_t pairTests = 0;   ///< exact tests of findPairs
+  std::uint64_t pairs = 0;       ///< pairs found
+  std::uint64_t pairHash = 0;    ///< pairSetHash of the pairs
+  bool pairsRan = false;         ///< findPairs ran
+  bool agrees = true;            ///< found the reference's pair set
+  double queryUs = 0.0;          ///< the query, microseconds
+  std::uint64_t queryNodes = 0;  ///< nodes it visited
+  std::uint64_t queryTests = 0;  ///< exact tests it made
+  std::uint64_t queryHits = 0;   ///< results
+  bool queryRan = false;         ///< the query ran
+  std::size_t nodes = 0;         ///< stats().nodes
+  std::size_t memoryBytes = 0;   ///< stats().memoryBytes
 };
 
 /// Every structure's figures on one snapshot.
 struct CompareResult {
-  std::string error;              ///< why the run failed, if it did
-  std::uint64_t frame = 0;        ///< the snapshot's frame
-  std::size_t count = 0;          ///< circles
-  std::vector<CompareRow> rows;   ///< registry order
-  std::string reference;          ///< whose pair set the others are checked against
-  double wallMs = 0.0;            ///< the whole run
+  std::string error;             ///< why the run failed, if it did
+  std::uint64_t frame = 0;       ///< the snapshot's frame
+  std::size_t count = 0;         ///< circles
+  std::vector<CompareRow> rows;  ///< registry order
+  std::string reference;         ///< whose pair set the others are checked against
+  double wallMs = 0.0;           ///< the whole run
 };
 
 /// Keeps one instance of every structure and runs them on snapshots. Not thread-safe: one thread uses it.

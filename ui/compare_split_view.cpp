@@ -28,9 +28,9 @@ enum class Mark : std::uint8_t { None, Tested, Hit };
 
 /// Maps world coordinates into one canvas of the panel.
 struct CanvasMap {
-  ImVec2 origin;   ///< top-left pixel
-  ImVec2 size;     ///< pixels
-  Box view;        ///< world box shown
+  ImVec2 origin;    ///< top-left pixel
+  ImVec2 size;      ///< pixels
+  Box view;         ///< world box shown
   float scale = 1;  ///< pixels per world unit
 
   ImVec2 at(Vec2 w) const {
@@ -68,8 +68,8 @@ class SplitView final : public DemoPart {
 
  private:
   struct Side {
-    std::string name;               // structure shown ("" until chosen)
-    bool followCurrent = false;     // show the window's structure itself
+    std::string name;            // structure shown ("" until chosen)
+    bool followCurrent = false;  // show the window's structure itself
     std::unique_ptr<SpatialIndex> own;
     std::uint64_t generation = ~std::uint64_t{0};
     std::uint64_t frame = 0;
@@ -168,9 +168,10 @@ class SplitView final : public DemoPart {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("query: %s", queryModeName(model.query.mode));
-    helpMarker("Both sides answer the Query panel's query on the same circles (a cone is walked as its bounding "
-               "circle). Green: nodes the walk entered; pink: nodes it pruned; cyan rim: circles it tested and "
-               "missed; yellow: hits. Faint boxes or circles are the structure's other nodes.");
+    helpMarker(
+        "Both sides answer the Query panel's query on the same circles (a cone is walked as its bounding "
+        "circle). Green: nodes the walk entered; pink: nodes it pruned; cyan rim: circles it tested and "
+        "missed; yellow: hits. Faint boxes or circles are the structure's other nodes.");
   }
 
   Box viewBox(const DemoModel& model) const {
@@ -179,14 +180,23 @@ class SplitView final : public DemoPart {
     if (!aroundQuery_ || q.mode == QueryMode::Off) return world;
     Box shape;
     switch (q.mode) {
-      case QueryMode::Point: shape = {q.anchor, q.anchor}; break;
-      case QueryMode::Circle: shape = boundsOf({q.anchor, q.radius}); break;
-      case QueryMode::Box: shape = queryBoxOf(q); break;
-      default: shape = {{std::min(q.anchor.x, q.target.x), std::min(q.anchor.y, q.target.y)},
-                        {std::max(q.anchor.x, q.target.x), std::max(q.anchor.y, q.target.y)}};
+      case QueryMode::Point:
+        shape = {q.anchor, q.anchor};
+        break;
+      case QueryMode::Circle:
+        shape = boundsOf({q.anchor, q.radius});
+        break;
+      case QueryMode::Box:
+        shape = queryBoxOf(q);
+        break;
+      default:
+        shape = {{std::min(q.anchor.x, q.target.x), std::min(q.anchor.y, q.target.y)},
+                 {std::max(q.anchor.x, q.target.x), std::max(q.anchor.y, q.target.y)}};
     }
     const float worldSide = std::max(world.max.x - world.min.x, world.max.y - world.min.y);
-    const float half = std::max({0.5f * (shape.max.x - shape.min.x), 0.5f * (shape.max.y - shape.min.y), 0.01f * worldSide}) * zoom_;
+    const float half = std::max({0.5f * (shape.max.x - shape.min.x), 0.5f * (shape.max.y - shape.min.y),
+                                 0.01f * worldSide}) *
+                       zoom_;
     const Vec2 c{0.5f * (shape.min.x + shape.max.x), 0.5f * (shape.min.y + shape.max.y)};
     return boxFromCenter(c, half, half);
   }
@@ -213,8 +223,10 @@ class SplitView final : public DemoPart {
     if (index != nullptr) drawNodes(*index, map, draw);
     drawCircles(side, sim, map, draw);
     for (const TraceEvent& e : side.trace.events) {
-      if (e.kind == TraceEventKind::VisitNode) nodeShape(e.node, map, draw, static_cast<ImU32>(colours::kVisited), 1.5f);
-      if (e.kind == TraceEventKind::PruneNode) nodeShape(e.node, map, draw, static_cast<ImU32>(colours::kPruned), 1.5f);
+      if (e.kind == TraceEventKind::VisitNode)
+        nodeShape(e.node, map, draw, static_cast<ImU32>(colours::kVisited), 1.5f);
+      if (e.kind == TraceEventKind::PruneNode)
+        nodeShape(e.node, map, draw, static_cast<ImU32>(colours::kPruned), 1.5f);
     }
     drawQuery(model.query, map, draw);
     draw->PopClipRect();
@@ -226,12 +238,14 @@ class SplitView final : public DemoPart {
       const TraceProgress p = progressAt(side.trace, side.trace.events.size());
       ImGui::Text("%s hits, %s candidate tests, %.1f us", groupedNumber(side.answer.count()).c_str(),
                   groupedNumber(side.counters.candidates).c_str(), side.microseconds);
-      ImGui::TextDisabled("nodes visited %s, pruned %zu", groupedNumber(side.counters.nodesVisited).c_str(), p.pruned);
+      ImGui::TextDisabled("nodes visited %s, pruned %zu", groupedNumber(side.counters.nodesVisited).c_str(),
+                          p.pruned);
     }
     ImGui::PopID();
   }
 
-  static void nodeShape(const NodeInfo& node, const CanvasMap& map, ImDrawList* draw, ImU32 colour, float thickness) {
+  static void nodeShape(const NodeInfo& node, const CanvasMap& map, ImDrawList* draw, ImU32 colour,
+                        float thickness) {
     if (node.shape == NodeShape::Circle) {
       const ImVec2 c = map.at(node.circle.center);
       const float r = node.circle.radius * map.scale;
@@ -274,12 +288,15 @@ class SplitView final : public DemoPart {
       fillColour = render::withAlpha(fillColour, 150);
       if (side.marks[i] == Mark::Hit) fillColour = colours::kHit;
       if (r < 1.5f) {
-        draw->AddRectFilled(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + 1, p.y + 1), static_cast<ImU32>(fillColour));
+        draw->AddRectFilled(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + 1, p.y + 1),
+                            static_cast<ImU32>(fillColour));
       } else {
         draw->AddCircleFilled(p, r, static_cast<ImU32>(fillColour), r < 6.0f ? 10 : 0);
       }
-      if (side.marks[i] == Mark::Tested) draw->AddCircle(p, std::max(r, 2.0f), static_cast<ImU32>(colours::kCandidateRim), 12, 1.5f);
-      if (side.marks[i] == Mark::Hit) draw->AddCircle(p, std::max(r, 2.0f), static_cast<ImU32>(colours::kHitRim), 12, 1.5f);
+      if (side.marks[i] == Mark::Tested)
+        draw->AddCircle(p, std::max(r, 2.0f), static_cast<ImU32>(colours::kCandidateRim), 12, 1.5f);
+      if (side.marks[i] == Mark::Hit)
+        draw->AddCircle(p, std::max(r, 2.0f), static_cast<ImU32>(colours::kHitRim), 12, 1.5f);
     }
   }
 
@@ -292,20 +309,26 @@ class SplitView final : public DemoPart {
         draw->AddLine(ImVec2(p.x, p.y - 6), ImVec2(p.x, p.y + 6), c, 1.5f);
         break;
       }
-      case QueryMode::Circle: draw->AddCircle(map.at(q.anchor), q.radius * map.scale, c, 0, 1.5f); break;
+      case QueryMode::Circle:
+        draw->AddCircle(map.at(q.anchor), q.radius * map.scale, c, 0, 1.5f);
+        break;
       case QueryMode::Box: {
         const Box b = queryBoxOf(q);
         const ImVec2 a = map.at(b.min), e = map.at(b.max);
         draw->AddRect(ImVec2(a.x, e.y), ImVec2(e.x, a.y), c, 0.0f, 0, 1.5f);
         break;
       }
-      case QueryMode::Ray: draw->AddLine(map.at(q.anchor), map.at(q.target), c, 1.5f); break;
+      case QueryMode::Ray:
+        draw->AddLine(map.at(q.anchor), map.at(q.target), c, 1.5f);
+        break;
       case QueryMode::Cone: {
         const ViewCone cone = viewConeOf(q);
-        draw->AddCircle(map.at(cone.origin), cone.farDistance * map.scale, IM_COL32(255, 255, 255, 90), 0, 1.0f);
+        draw->AddCircle(map.at(cone.origin), cone.farDistance * map.scale, IM_COL32(255, 255, 255, 90), 0,
+                        1.0f);
         break;
       }
-      case QueryMode::Off: break;
+      case QueryMode::Off:
+        break;
     }
   }
 
@@ -317,14 +340,17 @@ class SplitView final : public DemoPart {
     char text[256];
     if (ta > 0 && tb > 0) {
       const bool leftFewer = ta <= tb;
-      std::snprintf(text, sizeof text, "Same %zu answers; %s makes %.1fx fewer exact tests than %s (%.0f vs %.0f).",
+      std::snprintf(text, sizeof text,
+                    "Same %zu answers; %s makes %.1fx fewer exact tests than %s (%.0f vs %.0f).",
                     a.answer.count(), (leftFewer ? a : b).name.c_str(), leftFewer ? tb / ta : ta / tb,
                     (leftFewer ? b : a).name.c_str(), leftFewer ? ta : tb, leftFewer ? tb : ta);
     } else {
-      std::snprintf(text, sizeof text, "Same %zu answers; exact tests: %.0f vs %.0f.", a.answer.count(), ta, tb);
+      std::snprintf(text, sizeof text, "Same %zu answers; exact tests: %.0f vs %.0f.", a.answer.count(), ta,
+                    tb);
     }
     if (a.answer.count() != b.answer.count()) {
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "The two answers differ: %zu vs %zu results.", a.answer.count(), b.answer.count());
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "The two answers differ: %zu vs %zu results.",
+                         a.answer.count(), b.answer.count());
     } else {
       ImGui::TextUnformatted(text);
     }
@@ -336,10 +362,11 @@ class SplitView final : public DemoPart {
   Side sides_[2];
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, teach_names::kSplit,
-                               "the same circles and the same query on two structures side by side, with each "
-                               "one's nodes, visited and pruned nodes, tested circles and counters",
-                               64, false, [] { return std::make_unique<SplitView>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, teach_names::kSplit,
+     "the same circles and the same query on two structures side by side, with each one's nodes, visited and "
+     "pruned nodes, tested circles and counters",
+     64, false, [] { return std::make_unique<SplitView>(); }}};
 
 }  // namespace
 }  // namespace st::ui

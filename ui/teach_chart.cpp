@@ -226,7 +226,9 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
   }
   // On a log scale a bar's length is log10(total / floor) with the floor a decade below the smallest bar,
   // so the smallest still shows and the segments of a bar keep their shares of its length.
-  const double floor = smallest < std::numeric_limits<double>::max() ? std::pow(10.0, std::floor(std::log10(smallest)) - 1.0) : 1.0;
+  const double floor = smallest < std::numeric_limits<double>::max()
+                           ? std::pow(10.0, std::floor(std::log10(smallest)) - 1.0)
+                           : 1.0;
   auto length = [&](double total) {
     if (total <= 0 || largest <= 0) return 0.0;
     if (!logScale) return total / largest;
@@ -241,7 +243,8 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
     ImGui::InvisibleButton("bar", ImVec2(width, rowHeight));
     const bool hovered = ImGui::IsItemHovered();
     if (bar.highlight || hovered) {
-      draw->AddRectFilled(at, ImVec2(at.x + width, at.y + rowHeight), IM_COL32(255, 255, 255, hovered ? 30 : 18));
+      draw->AddRectFilled(at, ImVec2(at.x + width, at.y + rowHeight),
+                          IM_COL32(255, 255, 255, hovered ? 30 : 18));
     }
     draw->AddText(ImVec2(at.x + 2.0f, at.y + 2.0f), bar.highlight ? IM_COL32(255, 230, 120, 255) : kLabel,
                   bar.label.c_str());
@@ -253,12 +256,14 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
       const float w = total > 0 ? float(std::max(bar.segments[s], 0.0) / total) * full : 0.0f;
       if (w > 0.0f) {
         const std::uint32_t colour = s < bar.colours.size() ? bar.colours[s] : 0xffc0c0c0u;
-        draw->AddRectFilled(ImVec2(x, at.y + 3.0f), ImVec2(x + w, at.y + rowHeight - 3.0f), static_cast<ImU32>(colour));
+        draw->AddRectFilled(ImVec2(x, at.y + 3.0f), ImVec2(x + w, at.y + rowHeight - 3.0f),
+                            static_cast<ImU32>(colour));
       }
       x += w;
     }
     if (bar.highlight) {
-      draw->AddRect(ImVec2(at.x + labelWidth - 1.0f, at.y + 2.0f), ImVec2(at.x + labelWidth + full + 1.0f, at.y + rowHeight - 2.0f),
+      draw->AddRect(ImVec2(at.x + labelWidth - 1.0f, at.y + 2.0f),
+                    ImVec2(at.x + labelWidth + full + 1.0f, at.y + rowHeight - 2.0f),
                     IM_COL32(255, 230, 120, 230));
     }
     draw->AddText(ImVec2(at.x + labelWidth + full + 6.0f, at.y + 2.0f), kLabel, bar.valueText.c_str());

@@ -15,10 +15,10 @@ void chartHeading(const char* text);
 
 /// One curve of a line chart: a value per x of the chart.
 struct ChartSeries {
-  std::string label;            ///< legend text
-  std::vector<double> values;   ///< one per x (non-positive values are left out on a log scale)
-  std::uint32_t colour = 0;     ///< RGBA8
-  bool ringsOnly = false;       ///< only rings at the points, no line (reference values under measured curves)
+  std::string label;           ///< legend text
+  std::vector<double> values;  ///< one per x (non-positive values are left out on a log scale)
+  std::uint32_t colour = 0;    ///< RGBA8
+  bool ringsOnly = false;      ///< only rings at the points, no line (reference values under measured curves)
 };
 
 /// Axes and scales of a line chart.
@@ -27,7 +27,8 @@ struct LineChartAxes {
   const char* yLabel = "";  ///< above the y axis
   bool logX = false;        ///< logarithmic x
   bool logY = false;        ///< logarithmic y
-  bool yFromZero = true;    ///< a linear y axis starts at zero (else it spans the values, to show small changes)
+  bool yFromZero =
+      true;  ///< a linear y axis starts at zero (else it spans the values, to show small changes)
 };
 
 /// A line chart of `series` over `xs`, `size` pixels (a width of 0 takes the available width), with its
@@ -37,12 +38,12 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
 
 /// One bar of a bar chart, made of stacked segments.
 struct ChartBar {
-  std::string label;                    ///< left of the bar
-  std::vector<double> segments;         ///< stacked lengths, >= 0
-  std::vector<std::uint32_t> colours;   ///< one per segment
-  std::string valueText;                ///< right of the bar
-  bool highlight = false;               ///< drawn with a frame (the current structure)
-  std::string tooltip;                  ///< shown when hovered
+  std::string label;                   ///< left of the bar
+  std::vector<double> segments;        ///< stacked lengths, >= 0
+  std::vector<std::uint32_t> colours;  ///< one per segment
+  std::string valueText;               ///< right of the bar
+  bool highlight = false;              ///< drawn with a frame (the current structure)
+  std::string tooltip;                 ///< shown when hovered
 };
 
 /// Horizontal bars, one row each, scaled to the largest total; `logScale` draws log10 lengths from the

@@ -30,7 +30,8 @@ std::string withoutMarks(std::string_view text) {
 
 std::string_view trimmed(std::string_view line) {
   while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+    line.remove_suffix(1);
   return line;
 }
 
@@ -68,9 +69,13 @@ std::vector<TextBlock> parseExplanation(std::string_view markdown) {
   return blocks;
 }
 
-std::string explanationPath(const std::string& structure) { return "explanations/" + structure + ".md"; }
+std::string explanationPath(const std::string& structure) {
+  return "explanations/" + structure + ".md";
+}
 
-std::span<const char* const> explanationSections() { return kSections; }
+std::span<const char* const> explanationSections() {
+  return kSections;
+}
 
 std::vector<std::string> sectionTitles(const std::vector<TextBlock>& blocks) {
   std::vector<std::string> titles;
@@ -99,7 +104,8 @@ namespace {
 
 class CsvWriter {
  public:
-  void row(std::string_view section, std::string_view structure, std::string_view figure, std::string_view value) {
+  void row(std::string_view section, std::string_view structure, std::string_view figure,
+           std::string_view value) {
     text_.append(csvField(section)).push_back(',');
     text_.append(csvField(structure)).push_back(',');
     text_.append(csvField(figure)).push_back(',');

@@ -20,9 +20,9 @@ namespace {
 /// The claim (Claims panel id) each structure demonstrates, if any.
 const char* claimOf(const std::string& structure) {
   static const std::map<std::string, const char*> kClaims = {
-      {"radius-tree", "seed-000"}, {"sphere-tree", "seed-001"}, {"grid", "seed-002"},
+      {"radius-tree", "seed-000"},     {"sphere-tree", "seed-001"},  {"grid", "seed-002"},
       {"grid-replicated", "seed-002"}, {"fit-quadtree", "seed-003"}, {"enneatree", "seed-003"},
-      {"quadtree", "seed-004"}, {"brute", "seed-004"},
+      {"quadtree", "seed-004"},        {"brute", "seed-004"},
   };
   const auto it = kClaims.find(structure);
   return it == kClaims.end() ? nullptr : it->second;
@@ -53,7 +53,8 @@ class ExplainPanel final : public DemoPart {
     }
     ImGui::SameLine();
     ImGui::Checkbox("follow current", &followCurrent_);
-    helpMarker("Ticked, the panel explains whichever structure the window runs (keys 1-9, 0, [ and ] switch it).");
+    helpMarker(
+        "Ticked, the panel explains whichever structure the window runs (keys 1-9, 0, [ and ] switch it).");
 
     const StructureInfo* info = model.registry().find(shown_);
     if (info == nullptr) return;
@@ -79,7 +80,8 @@ class ExplainPanel final : public DemoPart {
     const std::vector<TextBlock>& blocks = texts_[info.name];
     ImGui::PushTextWrapPos(0.0f);
     if (blocks.empty()) {
-      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.4f, 1.0f), "No explanation found at assets/%s.", explanationPath(info.name).c_str());
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.4f, 1.0f), "No explanation found at assets/%s.",
+                         explanationPath(info.name).c_str());
       ImGui::TextUnformatted(info.summary.c_str());
     }
     for (const TextBlock& block : blocks) {
@@ -94,7 +96,9 @@ class ExplainPanel final : public DemoPart {
           ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", block.text.c_str());
           ImGui::Separator();
           break;
-        case TextBlock::Kind::Paragraph: ImGui::TextUnformatted(block.text.c_str()); break;
+        case TextBlock::Kind::Paragraph:
+          ImGui::TextUnformatted(block.text.c_str());
+          break;
         case TextBlock::Kind::Bullet:
           ImGui::Bullet();
           ImGui::TextUnformatted(block.text.c_str());
@@ -109,11 +113,13 @@ class ExplainPanel final : public DemoPart {
         const std::string_view text = model.structure().description();
         ImGui::TextUnformatted(text.data(), text.data() + text.size());
       } else {
-        if (descriptions_.count(info.name) == 0) descriptions_[info.name] = std::string(info.create()->description());
+        if (descriptions_.count(info.name) == 0)
+          descriptions_[info.name] = std::string(info.create()->description());
         ImGui::TextUnformatted(descriptions_[info.name].c_str());
       }
     }
-    if (model.structure().name() == info.name && ImGui::CollapsingHeader("live figures of the running structure")) {
+    if (model.structure().name() == info.name &&
+        ImGui::CollapsingHeader("live figures of the running structure")) {
       const IndexStats stats = model.structure().stats();
       ImGui::Text("nodes %s, max depth %d, memory %s", groupedNumber(stats.nodes).c_str(), stats.maxDepth,
                   formatBytes(stats.memoryBytes).c_str());
@@ -158,10 +164,11 @@ class ExplainPanel final : public DemoPart {
   std::map<std::string, std::string> descriptions_;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, teach_names::kExplain,
-                               "each structure explained: how it works, cost of insert/update/query, when to choose "
-                               "it, its source document",
-                               60, false, [] { return std::make_unique<ExplainPanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, teach_names::kExplain,
+     "each structure explained: how it works, cost of insert/update/query, when to choose it, its source "
+     "document",
+     60, false, [] { return std::make_unique<ExplainPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

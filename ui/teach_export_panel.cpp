@@ -36,17 +36,20 @@ class ExportPanel final : public DemoPart {
     if (ImGui::Button("screenshot (F12)")) ctx.view.screenshotRequested = true;
     helpMarker("A PNG of the whole window, saved in the current directory as spheretest-<date>-<time>.png.");
     ImGui::SameLine();
-    if (ImGui::Button("CSV of the current stats")) write(ctx, timestamped("spheretest-stats-%Y%m%d-%H%M%S.csv"));
-    helpMarker("One row per figure: section,structure,figure,value. Sections: scene, structure, parameter, frame "
-               "(this frame's pairs and tests, brute force's n(n-1)/2), query, extra (the structure's own figures), "
-               "timing_ms, and compare (every structure) once the Compare panel has run.");
+    if (ImGui::Button("CSV of the current stats"))
+      write(ctx, timestamped("spheretest-stats-%Y%m%d-%H%M%S.csv"));
+    helpMarker(
+        "One row per figure: section,structure,figure,value. Sections: scene, structure, parameter, frame "
+        "(this frame's pairs and tests, brute force's n(n-1)/2), query, extra (the structure's own figures), "
+        "timing_ms, and compare (every structure) once the Compare panel has run.");
     ImGui::Checkbox("include the Compare panel's figures", &includeComparison_);
     if (!teachBoard().comparison) {
       ImGui::SameLine();
       ImGui::TextDisabled("(none yet)");
     }
     if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
-    if (!preview_.empty() && ImGui::BeginChild("preview", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar)) {
+    if (!preview_.empty() &&
+        ImGui::BeginChild("preview", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar)) {
       ImGui::TextUnformatted(preview_.c_str());
     }
     if (!preview_.empty()) ImGui::EndChild();
@@ -74,9 +77,10 @@ class ExportPanel final : public DemoPart {
   std::string preview_;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, teach_names::kExport,
-                               "save a screenshot (F12) or a CSV of the current stats (and of the comparison)", 69,
-                               false, [] { return std::make_unique<ExportPanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, teach_names::kExport,
+     "save a screenshot (F12) or a CSV of the current stats (and of the comparison)", 69, false,
+     [] { return std::make_unique<ExportPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -27,7 +27,9 @@ std::vector<std::string> splitList(std::string_view text, char separator) {
 
 void applyOpenPanels(std::span<PartSlot> parts, std::string_view list) {
   const std::vector<std::string> names = splitList(list, ',');
-  auto listed = [&](const std::string& name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+  auto listed = [&](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
   for (PartSlot& slot : parts) {
     const std::string& name = slot.info->name;
     if (slot.info->category == PartCategory::Panel) {

@@ -20,12 +20,12 @@ namespace st::ui {
 
 /// Names of the teaching panels, for menus, links and SPHERETEST_OPEN_PANELS.
 namespace teach_names {
-inline constexpr const char* kExplain = "Explain";          ///< per-structure explanation
-inline constexpr const char* kStep = "Step through";        ///< query step-through
-inline constexpr const char* kSplit = "Split view";         ///< two structures side by side
-inline constexpr const char* kCompare = "Compare";          ///< every structure on the current frame
-inline constexpr const char* kClaims = "Claims";            ///< the source documents' claims, measured
-inline constexpr const char* kExport = "Export";            ///< screenshot and CSV
+inline constexpr const char* kExplain = "Explain";    ///< per-structure explanation
+inline constexpr const char* kStep = "Step through";  ///< query step-through
+inline constexpr const char* kSplit = "Split view";   ///< two structures side by side
+inline constexpr const char* kCompare = "Compare";    ///< every structure on the current frame
+inline constexpr const char* kClaims = "Claims";      ///< the source documents' claims, measured
+inline constexpr const char* kExport = "Export";      ///< screenshot and CSV
 }  // namespace teach_names
 
 /// What the teaching panels hand each other within one window (the parts have no other shared place).

@@ -29,17 +29,21 @@ constexpr std::uint32_t kVisitedFaint = render::withAlpha(colours::kVisited, 110
 constexpr std::uint32_t kTestedNow = render::rgba(255, 255, 255);
 
 constexpr std::uint32_t kNodeFaint = render::rgba(170, 180, 200, 45);
-constexpr const char* kHiddenWhileStepping[] = {part_names::kQueryTrace, part_names::kCandidates, "Structure nodes",
-                                               "Overlapping circles", "Pair lines"};
+constexpr const char* kHiddenWhileStepping[] = {part_names::kQueryTrace, part_names::kCandidates,
+                                                "Structure nodes", "Overlapping circles", "Pair lines"};
 
 constexpr QueryMode kSteppable[] = {QueryMode::Point, QueryMode::Circle, QueryMode::Box, QueryMode::Ray};
 
 ImVec4 kindColour(TraceEventKind kind) {
   switch (kind) {
-    case TraceEventKind::VisitNode: return toImVec4(colours::kVisited);
-    case TraceEventKind::PruneNode: return toImVec4(colours::kPruned);
-    case TraceEventKind::Candidate: return toImVec4(colours::kCandidateRim);
-    case TraceEventKind::Hit: return toImVec4(colours::kHit);
+    case TraceEventKind::VisitNode:
+      return toImVec4(colours::kVisited);
+    case TraceEventKind::PruneNode:
+      return toImVec4(colours::kPruned);
+    case TraceEventKind::Candidate:
+      return toImVec4(colours::kCandidateRim);
+    case TraceEventKind::Hit:
+      return toImVec4(colours::kHit);
   }
   return ImVec4(1, 1, 1, 1);
 }
@@ -95,7 +99,8 @@ class StepPanel final : public DemoPart {
     // The node whose items are being tested is the last one the walk entered.
     if (const TraceEvent* node = currentNode()) {
       fill(canvas, node->node, node->kind == TraceEventKind::PruneNode ? kPrunedFill : kCurrentFill);
-      outline(canvas, node->node, node->kind == TraceEventKind::PruneNode ? colours::kPruned : kCurrentEdge, 3, px);
+      outline(canvas, node->node, node->kind == TraceEventKind::PruneNode ? colours::kPruned : kCurrentEdge,
+              3, px);
     }
     if (step_ > 0) {
       const TraceEvent& e = trace_.events[step_ - 1];
@@ -112,8 +117,8 @@ class StepPanel final : public DemoPart {
   // -- panel -------------------------------------------------------------------------------------------
   void drawPanel(DemoContext& ctx) override {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("1. pause   2. pick a query (shape: Query panel or left drag)   3. step (buttons or the "
-                        "arrow keys)");
+    ImGui::TextDisabled(
+        "1. pause   2. pick a query (shape: Query panel or left drag)   3. step (buttons or the arrow keys)");
     ImGui::PopTextWrapPos();
     QueryState& q = ctx.model.query;
     for (std::size_t i = 0; i < std::size(kSteppable); ++i) {
@@ -147,7 +152,8 @@ class StepPanel final : public DemoPart {
   void start(DemoContext& ctx) {
     DemoModel& model = ctx.model;
     QueryState& q = model.query;
-    if (std::find(std::begin(kSteppable), std::end(kSteppable), q.mode) == std::end(kSteppable)) q.mode = QueryMode::Circle;
+    if (std::find(std::begin(kSteppable), std::end(kSteppable), q.mode) == std::end(kSteppable))
+      q.mode = QueryMode::Circle;
     model.paused = true;
     error_.clear();
     try {
@@ -201,13 +207,20 @@ class StepPanel final : public DemoPart {
   void zoomToQuery(DemoContext& ctx) const {
     Box shape;
     switch (captured_.mode) {
-      case QueryMode::Circle: shape = boundsOf({captured_.anchor, captured_.radius}); break;
-      case QueryMode::Box: shape = queryBoxOf(captured_); break;
-      case QueryMode::Ray:
-        shape = {{std::min(captured_.anchor.x, captured_.target.x), std::min(captured_.anchor.y, captured_.target.y)},
-                 {std::max(captured_.anchor.x, captured_.target.x), std::max(captured_.anchor.y, captured_.target.y)}};
+      case QueryMode::Circle:
+        shape = boundsOf({captured_.anchor, captured_.radius});
         break;
-      default: shape = {captured_.anchor, captured_.anchor};
+      case QueryMode::Box:
+        shape = queryBoxOf(captured_);
+        break;
+      case QueryMode::Ray:
+        shape = {{std::min(captured_.anchor.x, captured_.target.x),
+                  std::min(captured_.anchor.y, captured_.target.y)},
+                 {std::max(captured_.anchor.x, captured_.target.x),
+                  std::max(captured_.anchor.y, captured_.target.y)}};
+        break;
+      default:
+        shape = {captured_.anchor, captured_.anchor};
     }
     const Box& world = ctx.model.simulation().world();
     const float side = std::max(world.max.x - world.min.x, world.max.y - world.min.y);
@@ -222,12 +235,15 @@ class StepPanel final : public DemoPart {
     if (steps.empty()) return;
     start(ctx);
     step_ = std::min<std::size_t>(std::strtoull(steps.c_str(), nullptr, 10), trace_.events.size());
+    scrollToCurrent_ = true;
     if (teachRequest("step_zoom") == "1") zoomToQuery(ctx);
     const std::string stopAt = teachRequest("step_stop");
-    const TraceEventKind kinds[] = {TraceEventKind::VisitNode, TraceEventKind::PruneNode, TraceEventKind::Hit};
+    const TraceEventKind kinds[] = {TraceEventKind::VisitNode, TraceEventKind::PruneNode,
+                                    TraceEventKind::Hit};
     const char* names[] = {"visit", "prune", "hit"};
     for (int k = 0; k < 3; ++k) {
-      if (stopAt == names[k]) step_ = std::min(nextEventOf(trace_, step_, kinds[k]) + 1, trace_.events.size());
+      if (stopAt == names[k])
+        step_ = std::min(nextEventOf(trace_, step_, kinds[k]) + 1, trace_.events.size());
     }
   }
 
@@ -259,7 +275,8 @@ class StepPanel final : public DemoPart {
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::SliderFloat("##speed", &eventsPerSecond_, 1.0f, 500.0f, "%.0f steps/s", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("##speed", &eventsPerSecond_, 1.0f, 500.0f, "%.0f steps/s",
+                       ImGuiSliderFlags_Logarithmic);
     if (ImGui::Button("next visit")) jump(nextEventOf(trace_, step_, TraceEventKind::VisitNode) + 1);
     ImGui::SameLine();
     if (ImGui::Button("next prune")) jump(nextEventOf(trace_, step_, TraceEventKind::PruneNode) + 1);
@@ -292,20 +309,23 @@ class StepPanel final : public DemoPart {
       row("nodes pruned", now.pruned, all.pruned, toImVec4(colours::kPruned));
       row("candidates reached", now.candidates, all.candidates, toImVec4(colours::kCandidateRim));
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a "
-                          "bound lying wholly inside the query, accepted without a test.");
+        ImGui::SetTooltip(
+            "Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a bound "
+            "lying wholly inside the query, accepted without a test.");
       }
       row("hits", now.hits, all.hits, toImVec4(colours::kHit));
       ImGui::EndTable();
     }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s's own counters for this %s query: %llu nodes visited, %llu candidate tests; %zu results",
-                        structure_.c_str(), queryModeName(captured_.mode),
-                        static_cast<unsigned long long>(counters_.nodesVisited),
-                        static_cast<unsigned long long>(counters_.candidates), answer_.count());
+    ImGui::TextDisabled(
+        "%s's own counters for this %s query: %llu nodes visited, %llu candidate tests; %zu results",
+        structure_.c_str(), queryModeName(captured_.mode),
+        static_cast<unsigned long long>(counters_.nodesVisited),
+        static_cast<unsigned long long>(counters_.candidates), answer_.count());
     if (stale_) {
-      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "The circles or the structure changed since the capture: "
-                                                         "this is the walk as it was. 'capture again' retakes it.");
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
+                         "The circles or the structure changed since the capture: this is the walk as it was. "
+                         "'capture again' retakes it.");
     }
     ImGui::PopTextWrapPos();
   }
@@ -341,10 +361,13 @@ class StepPanel final : public DemoPart {
     const char* text = e.test && *e.test ? e.test : "pruned";
     const ImVec2 size = ImGui::CalcTextSize(text);
     // Inside the node's top-left corner, kept on screen.
-    const ImVec2 at(std::clamp(screen.x / std::max(scale.x, 1e-3f) + 6.0f, 4.0f, std::max(display.x - size.x - 4.0f, 4.0f)),
-                    std::clamp(screen.y / std::max(scale.y, 1e-3f) + 6.0f, 24.0f, std::max(display.y - size.y - 4.0f, 24.0f)));
+    const ImVec2 at(std::clamp(screen.x / std::max(scale.x, 1e-3f) + 6.0f, 4.0f,
+                               std::max(display.x - size.x - 4.0f, 4.0f)),
+                    std::clamp(screen.y / std::max(scale.y, 1e-3f) + 6.0f, 24.0f,
+                               std::max(display.y - size.y - 4.0f, 24.0f)));
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
-    draw->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2), IM_COL32(40, 10, 30, 220), 3.0f);
+    draw->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
+                        IM_COL32(40, 10, 30, 220), 3.0f);
     draw->AddRect(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
                   static_cast<ImU32>(colours::kPruned), 3.0f);
     draw->AddText(at, IM_COL32(255, 220, 240, 255), text);
@@ -398,7 +421,8 @@ class StepPanel final : public DemoPart {
       if (node.shape == NodeShape::Circle) {
         canvas.above.circleOutline({node.circle.center, std::max(node.circle.radius - inset, 0.0f)}, colour);
       } else {
-        const Box b{{node.box.min.x + inset, node.box.min.y + inset}, {node.box.max.x - inset, node.box.max.y - inset}};
+        const Box b{{node.box.min.x + inset, node.box.min.y + inset},
+                    {node.box.max.x - inset, node.box.max.y - inset}};
         if (b.min.x <= b.max.x && b.min.y <= b.max.y) canvas.above.boxOutline(b, colour);
       }
     }
@@ -406,7 +430,8 @@ class StepPanel final : public DemoPart {
 
   static void fill(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
     if (node.shape == NodeShape::Circle) {
-      canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 2.0f * std::numbers::pi_v<float>, colour);
+      canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 2.0f * std::numbers::pi_v<float>,
+                              colour);
     } else {
       canvas.below.boxFill(node.box, colour);
     }
@@ -415,11 +440,20 @@ class StepPanel final : public DemoPart {
   static void drawShape(render::ShapeBatch& out, const QueryState& q) {
     const std::uint32_t c = colours::kQueryShape;
     switch (q.mode) {
-      case QueryMode::Point: out.cross(q.anchor, 11.0f, c); break;
-      case QueryMode::Circle: out.circleOutline({q.anchor, q.radius}, c); break;
-      case QueryMode::Box: out.boxOutline(queryBoxOf(q), c); break;
-      case QueryMode::Ray: out.line(q.anchor, q.target, c); break;
-      default: break;
+      case QueryMode::Point:
+        out.cross(q.anchor, 11.0f, c);
+        break;
+      case QueryMode::Circle:
+        out.circleOutline({q.anchor, q.radius}, c);
+        break;
+      case QueryMode::Box:
+        out.boxOutline(queryBoxOf(q), c);
+        break;
+      case QueryMode::Ray:
+        out.line(q.anchor, q.target, c);
+        break;
+      default:
+        break;
     }
   }
 
@@ -443,10 +477,11 @@ class StepPanel final : public DemoPart {
   std::string error_;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, teach_names::kStep,
-                               "pause, pick a query and replay the structure's walk node by node: visits, prunes "
-                               "with their test, candidates and hits, counters per step",
-                               62, false, [] { return std::make_unique<StepPanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, teach_names::kStep,
+     "pause, pick a query and replay the structure's walk node by node: visits, prunes with their test, "
+     "candidates and hits, counters per step",
+     62, false, [] { return std::make_unique<StepPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

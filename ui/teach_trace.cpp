@@ -6,7 +6,8 @@
 namespace st::ui {
 
 Box queryBoxOf(const QueryState& q) {
-  return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y}, {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
+  return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y},
+          {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
 }
 
 ViewCone viewConeOf(const QueryState& q) {
@@ -24,11 +25,20 @@ void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer
   answer.ids.clear();
   answer.rayHits.clear();
   switch (q.mode) {
-    case QueryMode::Off: break;
-    case QueryMode::Point: index.queryPoint(q.anchor, answer.ids); break;
-    case QueryMode::Circle: index.queryCircle({q.anchor, q.radius}, answer.ids); break;
-    case QueryMode::Box: index.queryBox(queryBoxOf(q), answer.ids); break;
-    case QueryMode::Ray: index.rayCast({q.anchor, q.target}, answer.rayHits); break;
+    case QueryMode::Off:
+      break;
+    case QueryMode::Point:
+      index.queryPoint(q.anchor, answer.ids);
+      break;
+    case QueryMode::Circle:
+      index.queryCircle({q.anchor, q.radius}, answer.ids);
+      break;
+    case QueryMode::Box:
+      index.queryBox(queryBoxOf(q), answer.ids);
+      break;
+    case QueryMode::Ray:
+      index.rayCast({q.anchor, q.target}, answer.rayHits);
+      break;
     case QueryMode::Cone: {
       const ViewCone cone = viewConeOf(q);
       index.queryCircle({cone.origin, cone.farDistance}, answer.ids);
@@ -51,12 +61,18 @@ void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace
 
 const char* queryModeName(QueryMode mode) {
   switch (mode) {
-    case QueryMode::Off: return "off";
-    case QueryMode::Point: return "point";
-    case QueryMode::Circle: return "circle";
-    case QueryMode::Box: return "box";
-    case QueryMode::Ray: return "ray";
-    case QueryMode::Cone: return "cone";
+    case QueryMode::Off:
+      return "off";
+    case QueryMode::Point:
+      return "point";
+    case QueryMode::Circle:
+      return "circle";
+    case QueryMode::Box:
+      return "box";
+    case QueryMode::Ray:
+      return "ray";
+    case QueryMode::Cone:
+      return "cone";
   }
   return "?";
 }
@@ -66,9 +82,15 @@ TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {
   const std::size_t n = std::min(steps, trace.events.size());
   for (std::size_t i = 0; i < n; ++i) {
     switch (trace.events[i].kind) {
-      case TraceEventKind::VisitNode: ++p.visited; break;
-      case TraceEventKind::PruneNode: ++p.pruned; break;
-      case TraceEventKind::Candidate: ++p.candidates; break;
+      case TraceEventKind::VisitNode:
+        ++p.visited;
+        break;
+      case TraceEventKind::PruneNode:
+        ++p.pruned;
+        break;
+      case TraceEventKind::Candidate:
+        ++p.candidates;
+        break;
       case TraceEventKind::Hit:
         ++p.candidates;
         ++p.hits;
@@ -95,8 +117,8 @@ std::string nodeText(const NodeInfo& node) {
                   node.itemCount);
   } else {
     std::snprintf(text, sizeof text, "depth %d, box %.1f..%.1f x %.1f..%.1f, %u items", node.depth,
-                  double(node.box.min.x), double(node.box.max.x), double(node.box.min.y), double(node.box.max.y),
-                  node.itemCount);
+                  double(node.box.min.x), double(node.box.max.x), double(node.box.min.y),
+                  double(node.box.max.y), node.itemCount);
   }
   return text;
 }
@@ -105,11 +127,15 @@ std::string nodeText(const NodeInfo& node) {
 
 std::string describeEvent(const TraceEvent& event) {
   switch (event.kind) {
-    case TraceEventKind::VisitNode: return "visit node: " + nodeText(event.node);
+    case TraceEventKind::VisitNode:
+      return "visit node: " + nodeText(event.node);
     case TraceEventKind::PruneNode:
-      return "prune node: " + nodeText(event.node) + "\n  because: " + (event.test && *event.test ? event.test : "(no test named)");
-    case TraceEventKind::Candidate: return "exact test of circle " + std::to_string(event.id) + ": miss";
-    case TraceEventKind::Hit: return "exact test of circle " + std::to_string(event.id) + ": HIT";
+      return "prune node: " + nodeText(event.node) +
+             "\n  because: " + (event.test && *event.test ? event.test : "(no test named)");
+    case TraceEventKind::Candidate:
+      return "exact test of circle " + std::to_string(event.id) + ": miss";
+    case TraceEventKind::Hit:
+      return "exact test of circle " + std::to_string(event.id) + ": HIT";
   }
   return "";
 }
