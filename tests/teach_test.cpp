@@ -9,15 +9,18 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <thread>
 
+#include "render/camera.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 #include "ui/claims_measure.hpp"
 #include "ui/compare_runner.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
+#include "ui/part_names.hpp"
 #include "ui/teach_background.hpp"
 #include "ui/teach_content.hpp"
 #include "ui/teach_links.hpp"
@@ -447,6 +450,68 @@ TEST(Parts, TheTeachingPanelsAreRegisteredClosedByDefault) {
     EXPECT_FALSE(it->shownByDefault) << name;
     EXPECT_FALSE(it->description.empty());
   }
+}
+
+TEST(Parts, StepThroughReplaysOverTheWorldAndGivesTheOverlaysBackWhenClosed) {
+  setenv("SPHERETEST_TEACH", "step=6", 1);
+  auto model = makeModel(1000, "quadtree");
+  render::Camera camera;
+  camera.setViewport(1280, 800);
+  camera.fit(model->simulation().world());
+  ViewOptions view;
+  std::vector<PartSlot> parts = createParts();
+  DemoContext ctx{*model, camera, view, parts};
+  auto slot = [&](const std::string& name) -> PartSlot& {
+    return *std::find_if(parts.begin(), parts.end(), [&](const PartSlot& s) { return s.info->name == name; });
+  };
+  slot(teach_names::kStep).shown = true;
+  ASSERT_TRUE(slot("Structure nodes").shown);
+  FrameRecord record;
+  model->advance(record);
+  for (PartSlot& s : parts) s.part->update(ctx);
+  unsetenv("SPHERETEST_TEACH");
+
+  EXPECT_TRUE(model->paused) << "stepping pauses the simulation";
+  for (const char* overlay : {part_names::kQueryTrace, part_names::kCandidates, "Structure nodes"}) {
+    EXPECT_FALSE(slot(overlay).shown) << overlay << " would draw the whole walk over the replay";
+  }
+  WorldCanvas canvas;
+  canvas.below.clear(camera.pixelsPerUnit());
+  canvas.above.clear(camera.pixelsPerUnit());
+  slot(teach_names::kStep).part->drawWorld(ctx, canvas);
+  EXPECT_FALSE(canvas.above.empty()) << "the replay draws the nodes and the current one";
+  EXPECT_FALSE(canvas.below.empty()) << "the current node is filled";
+
+  slot(teach_names::kStep).shown = false;
+  for (PartSlot& s : parts) s.part->update(ctx);
+  for (const char* overlay : {part_names::kQueryTrace, part_names::kCandidates, "Structure nodes"}) {
+    EXPECT_TRUE(slot(overlay).shown) << overlay << " comes back when the replay ends";
+  }
+}
+
+TEST(Parts, ComparePanelMeasuresEveryStructureAndHandsTheResultToTheExport) {
+  setenv("SPHERETEST_TEACH", "compare_wait=1", 1);
+  auto model = makeModel(800, "grid");
+  render::Camera camera;
+  ViewOptions view;
+  std::vector<PartSlot> parts = createParts();
+  DemoContext ctx{*model, camera, view, parts};
+  for (PartSlot& s : parts) {
+    if (s.info->name == teach_names::kCompare) s.shown = true;
+  }
+  teachBoard().comparison.reset();
+  FrameRecord record;
+  model->advance(record);
+  for (PartSlot& s : parts) s.part->update(ctx);
+  unsetenv("SPHERETEST_TEACH");
+  ASSERT_TRUE(teachBoard().comparison.has_value());
+  const CompareResult& r = *teachBoard().comparison;
+  EXPECT_EQ(r.count, 800u);
+  EXPECT_EQ(r.rows.size(), registry().all().size());
+  for (const CompareRow& row : r.rows) EXPECT_TRUE(row.agrees) << row.name;
+  const std::string csv = statsCsv(*model, &r);
+  EXPECT_NE(csv.find("compare,hgrid,pair_tests,"), std::string::npos);
+  teachBoard().comparison.reset();
 }
 
 struct Answer {

@@ -56,6 +56,11 @@ class StepPanel final : public DemoPart {
   void update(DemoContext& ctx) override {
     if (!requestRead_) readRequest(ctx);
     if (!active_) return;
+    // Closing the panel ends the replay, so the overlays it hid come back.
+    if (!ctx.isShown(teach_names::kStep)) {
+      stop(ctx);
+      return;
+    }
     if (ctx.model.generation() != generation_ || ctx.model.simulation().frame() != frame_) stale_ = true;
     if (playing_) {
       const std::uint64_t now = nowNanoseconds();
@@ -323,9 +328,10 @@ class StepPanel final : public DemoPart {
         static_cast<unsigned long long>(counters_.nodesVisited),
         static_cast<unsigned long long>(counters_.candidates), answer_.count());
     if (stale_) {
-      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
-                         "The circles or the structure changed since the capture: this is the walk as it was. "
-                         "'capture again' retakes it.");
+      ImGui::TextColored(
+          ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
+          "The circles or the structure changed since the capture: this is the walk as it was. 'capture "
+          "again' retakes it.");
     }
     ImGui::PopTextWrapPos();
   }
