@@ -542,6 +542,14 @@ std::vector<std::string> findings(const CollisionChecks& r) {
                          best->checksPerFrame > 0 ? r.bruteChecksPerFrame / best->checksPerFrame : 0.0));
   lines.push_back(format("%zu of %zu structures found exactly %s pairs on every frame.", agreeing,
                          r.rows.size(), r.bruteRan ? "brute force's" : "the majority's"));
+  const bool anyGrid = std::any_of(r.rows.begin(), r.rows.end(), [](const CollisionRow& row) {
+    return row.structure == "grid" || row.structure == "grid-replicated" || row.structure == "hgrid";
+  });
+  if (anyGrid) {
+    lines.push_back(
+        "The grids count only the exact tests left after a cheaper float pre-test of each neighbour; the "
+        "pre-tests themselves are their last_pairs_pretests figure in the Stats panel.");
+  }
   if (r.smallBrute > 0) {
     lines.push_back(format(
         "At the seed's scale (%zu circles, %.0f brute-force checks per frame) the point quadtree makes %.0f; "
