@@ -150,10 +150,11 @@ std::vector<std::string> findings(const CellsPerLookup& r) {
              "circle of that diameter cannot reach, which the seed's square count does not.",
              first.roundCells, first.multiplier));
   lines.push_back(
-      format("Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), close to the seed's "
-             "cell-area column (x%.0f): fewer cells, but much fuller ones.",
+      format("Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), as the seed's columns "
+             "predict (cells x cell area: x%.0f): fewer cells, but %.0f times fuller ones.",
              first.itemsPerLookup, last.itemsPerLookup,
              first.itemsPerLookup > 0 ? last.itemsPerLookup / first.itemsPerLookup : 0.0,
+             (last.seedCells * last.seedArea) / (first.seedCells * first.seedArea),
              last.seedArea / first.seedArea));
   if (r.replicatedCopies > 0) {
     lines.push_back(
