@@ -284,7 +284,7 @@ void printReport(const RunReport& report, std::ostream& out) {
     out << "\nstructure-specific figures\n";
     for (const StructureResult& r : report.structures) {
       if (r.extra.empty()) continue;
-      out << "  " << std::left << std::setw(15) << r.name;
+      out << "  " << std::left << std::setw(16) << r.name << " ";
       for (std::size_t i = 0; i < r.extra.size(); ++i) {
         out << (i ? ", " : "") << r.extra[i].first << "=" << std::setprecision(6) << r.extra[i].second;
       }
