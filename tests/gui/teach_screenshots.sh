@@ -45,7 +45,7 @@ feature() {  # NAME PANELS REQUESTS ARGS...: the panel's screenshot against the 
 }
 
 feature explain "Explain" "explain=radius-tree" --count 2000 --structure radius-tree
-feature step "Step through" "step=25;step_stop=prune;step_zoom=1" --count 2000 --structure quadtree \
+feature step "Step through" "step=10;step_stop=prune;step_zoom=1" --count 2000 --structure quadtree \
   --queries circle:1 --query-size 25
 feature split "Split view" "split_left=fit-quadtree;split=enneatree" --count 4000 --scenario center-lines \
   --structure fit-quadtree --queries circle:1 --query-size 12
