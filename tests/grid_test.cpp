@@ -417,6 +417,53 @@ TEST(GridFamily, KeepsFarHugeZeroAndCoincidentCircles) {
   }
 }
 
+// A circle inserted far beyond the extent the cell size was chosen for (here at y = -1e15 into cells
+// about 60 units wide) has a rounding margin of about 1e6 units, so its widened bounds span tens of
+// thousands of cells in the unclamped axis. Every structure must stay consistent and exact through the
+// inserts, the whole-frame re-sort and the rebuild a parameter change triggers, with that circle present.
+TEST(GridFamily, CircleFarBeyondTheBuiltExtentSurvivesResortAndRebuild) {
+  for (const char* name : kGridFamily) {
+    auto subject = make(name);
+    auto oracle = make("brute");
+    const Box world{{0, 0}, {100, 100}};
+    subject->setWorldHint(world);
+    oracle->setWorldHint(world);
+    const std::vector<Vec2> probes = {{50, 50}, {98, 50}, {60, 40}, {52.31f, -1e15f}, {14177000, -1e15f}};
+    auto both = [&](auto&& call, const std::string& when) {
+      call(*subject);
+      call(*oracle);
+      subject->maintain();
+      oracle->maintain();
+      expectSameAnswers(*subject, *oracle, probes, 5.0f, when);
+    };
+    auto moveAll = [&](float dx) {
+      return [dx, &oracle](SpatialIndex& s) {
+        std::vector<ItemId> ids;
+        std::vector<Circle> circles;
+        for (ItemId k = 0; k < 64; ++k) {
+          if (!oracle->contains(k)) continue;
+          Circle c = oracle->circle(k);
+          c.center.x += dx;
+          ids.push_back(k);
+          circles.push_back(c);
+        }
+        s.updateBatch(ids, circles);
+      };
+    };
+    both([](SpatialIndex& s) { s.build({}); }, "empty build");
+    both([](SpatialIndex& s) { s.insert(16, {{98.03f, 50.0f}, 30.69f}); }, "first insert");
+    both(moveAll(0.0f), "batch with one item");
+    both([](SpatialIndex& s) { s.insert(0, {{50.0f, 50.0f}, 0.0f}); }, "a point");
+    both([](SpatialIndex& s) { s.insert(47, {{14177000.0f, -1e15f}, 7.08f}); }, "a far circle");
+    both([](SpatialIndex& s) { s.insert(5, {{52.31f, -1e15f}, 0.0f}); }, "a far point");
+    both(moveAll(6.6875f), "whole-frame batch with far items");
+    subject->setParam("cell_size", 64.0 * 243.0 / 255.0);
+    both([](SpatialIndex&) {}, "after the cell size changed");
+    both([](SpatialIndex& s) { s.insert(62, {{61.65f, 38.69f}, 3.44f}); }, "insert after the rebuild");
+    both([](SpatialIndex& s) { s.remove(47); }, "far circle removed");
+  }
+}
+
 // Only points (every radius zero), some stacked: a usable cell size is still chosen and answers are exact.
 TEST(GridFamily, HandlesAllPointsAndStackedPoints) {
   std::vector<Item> items;

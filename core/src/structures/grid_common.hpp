@@ -31,6 +31,8 @@ inline constexpr std::uint32_t kNone = 0xffffffffu;
 inline constexpr ItemId kDeadId = 0xffffffffu;
 /// Cell coordinates are clamped to +-kCellLimit so that neighbour offsets never overflow 32 bits.
 inline constexpr std::int32_t kCellLimit = 1 << 30;
+/// Edge of the clamped cells on their open side.
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Cell sizes are padded by this factor so that items exactly as large as the reference reach one cell,
 /// not two, even after the rounding of the index computation.
 inline constexpr double kCellPadding = 1.0 + 0x1.0p-12;
@@ -172,7 +174,8 @@ inline double distanceSquaredToBox(double px, double py, double x0, double y0, d
 
 /// Per row of cells, the columns a thick segment can touch: calls fn(row, firstColumn, lastColumn) for each
 /// row of `rows`. `reach` is how far from the segment a centre of interest may lie. Conservative: widened by
-/// half a cell plus slack on every side, so rounding can only add columns.
+/// half a cell plus slack on every side, so rounding can only add columns; the clamped first and last rows
+/// take every y beyond them.
 template <class Fn>
 void forEachRowOfSegment(const CellMapping& map, const Segment& s, double reach, std::int32_t rowFirst,
                          std::int32_t rowLast, Fn&& fn) {
@@ -181,8 +184,8 @@ void forEachRowOfSegment(const CellMapping& map, const Segment& s, double reach,
   const double pad = reach + map.size * 0.5 + (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by)) * kRangeSlack;
   for (std::int64_t row = rowFirst; row <= rowLast; ++row) {
     // The band of y values whose centres land in this row, widened by the reach.
-    const double bandLo = double(row) * map.size - pad;
-    const double bandHi = double(row + 1) * map.size + pad;
+    const double bandLo = row == -kCellLimit ? -kInfinity : double(row) * map.size - pad;
+    const double bandHi = row == kCellLimit ? kInfinity : double(row + 1) * map.size + pad;
     double t0 = 0.0, t1 = 1.0;
     if (dy == 0.0) {
       if (ay < bandLo || ay > bandHi) continue;
@@ -761,7 +764,8 @@ class CellLists {
 // ---------------------------------------------------------------------------------------------------------
 
 /// A cell's region in world coordinates, widened by far more than the rounding of the membership test
-/// (floor(v * inverse) can place a centre a few ulps outside the nominal box).
+/// (floor(v * inverse) can place a centre a few ulps outside the nominal box). The clamped columns and rows
+/// (+-kCellLimit) hold every centre beyond them, so on that side the region is unbounded.
 struct CellBounds {
   double x0 = 0;  ///< left
   double y0 = 0;  ///< bottom
@@ -772,7 +776,9 @@ struct CellBounds {
 /// The widened region of cell (x, y).
 inline CellBounds cellBounds(const CellMapping& map, std::int32_t x, std::int32_t y) {
   const double m = (std::max(std::fabs(double(x)), std::fabs(double(y))) + 2.0) * map.size * 1e-9;
-  return {map.cellMin(x) - m, map.cellMin(y) - m, map.cellMin(x) + map.size + m, map.cellMin(y) + map.size + m};
+  return {x == -kCellLimit ? -kInfinity : map.cellMin(x) - m, y == -kCellLimit ? -kInfinity : map.cellMin(y) - m,
+          x == kCellLimit ? kInfinity : map.cellMin(x) + map.size + m,
+          y == kCellLimit ? kInfinity : map.cellMin(y) + map.size + m};
 }
 
 /// Whether a cell's region widened by `reach` may meet the segment (slab clipping in double, conservative).

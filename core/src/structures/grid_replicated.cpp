@@ -16,6 +16,11 @@ namespace {
 
 using namespace grid_detail;
 
+/// Most cells one circle is stored in. A circle within the radius limit (two cells) inside the built
+/// extent spans at most 7 x 7 cells; the rest go to the oversize list. A rebuild counts copies in a byte.
+constexpr double kMaxCopies = 64.0;
+static_assert(kMaxCopies <= 255.0, "fillCovered counts an item's copies in a byte");
+
 class ReplicatedGrid final : public SpatialIndex {
  public:
   ReplicatedGrid() : SpatialIndex("grid-replicated") {
@@ -97,7 +102,7 @@ class ReplicatedGrid final : public SpatialIndex {
     stage_.clear();
     oversize_.clear();
     for (const Item& item : items) {
-      if (item.circle.radius <= regularLimit_) {
+      if (isRegular(item.circle)) {
         stage_.push_back(Node{item.circle, item.id});
       } else {
         oversize_.push_back(item.id);
@@ -297,7 +302,7 @@ class ReplicatedGrid final : public SpatialIndex {
           problem = "grid-replicated: a copy of item " + std::to_string(node.id) + " has a stale circle";
         } else if (!coverOf(node.circle).contains(cx, cy)) {
           problem = "grid-replicated: item " + std::to_string(node.id) + " is in a cell its circle does not cover";
-        } else if (node.circle.radius > regularLimit_) {
+        } else if (!isRegular(node.circle)) {
           problem = "grid-replicated: oversize item " + std::to_string(node.id) + " is in a cell";
         } else {
           ++copies[node.id];
@@ -312,12 +317,12 @@ class ReplicatedGrid final : public SpatialIndex {
     if (!problem.empty()) return problem;
     for (ItemId id : oversize_) {
       if (id >= copies.size() || !contains(id)) return "grid-replicated: oversize list holds an absent item";
-      if (circle(id).radius <= regularLimit_) return "grid-replicated: item " + std::to_string(id) + " is oversize but fits";
+      if (isRegular(circle(id))) return "grid-replicated: item " + std::to_string(id) + " is oversize but fits";
       if (copies[id]++ != 0) return "grid-replicated: item " + std::to_string(id) + " is both in cells and oversize";
     }
     forEachItem([&](ItemId id, const Circle& c) {
       if (!problem.empty()) return;
-      const bool regular = c.radius <= regularLimit_;
+      const bool regular = isRegular(c);
       const double want = regular ? coverOf(c).count() : 1.0;
       if (double(copies[id]) != want) {
         problem = "grid-replicated: item " + std::to_string(id) + " has " + std::to_string(copies[id]) +
@@ -341,6 +346,12 @@ class ReplicatedGrid final : public SpatialIndex {
     const double reach = r + (std::fabs(x) + std::fabs(y) + r) * 1e-9 + 1e-30;
     return {map_.cellOf(x - reach), map_.cellOf(y - reach), map_.cellOf(x + reach), map_.cellOf(y + reach)};
   }
+  /// Whether a circle is stored in the cells of its range rather than in the oversize list: it must be no
+  /// larger than the limit, and its range no larger than kMaxCopies cells. The range's rounding margin grows
+  /// with the distance from the origin, and the cell size only bounds it relative to a cell for the extent
+  /// of the last build: a circle inserted far beyond it would get a margin of thousands of cells, too many
+  /// copies to write and more than a rebuild can count per item.
+  bool isRegular(const Circle& c) const { return c.radius <= regularLimit_ && coverOf(c).count() <= kMaxCopies; }
   /// The first (lowest) column and row of coverOf(c), computed alone.
   void firstCellOf(const Circle& c, std::int32_t& x0, std::int32_t& y0) const {
     const double x = c.center.x, y = c.center.y, r = c.radius;
@@ -409,7 +420,7 @@ class ReplicatedGrid final : public SpatialIndex {
         if (n + 16 < total && nodes[n + 16].id < idCapacity()) __builtin_prefetch(&circle(nodes[n + 16].id));
         if (!isFirstCell(nodes[n].circle, cx, cy)) return;
         const Circle& c = circle(nodes[n].id);
-        if (c.radius <= regularLimit_) {
+        if (isRegular(c)) {
           stage_.push_back(Node{c, nodes[n].id});
         } else {
           stillOversize.push_back(nodes[n].id);
@@ -417,7 +428,7 @@ class ReplicatedGrid final : public SpatialIndex {
       });
     }
     for (ItemId id : oversize_) {
-      if (circle(id).radius <= regularLimit_) {
+      if (isRegular(circle(id))) {
         stage_.push_back(Node{circle(id), id});
       } else {
         stillOversize.push_back(id);
@@ -436,7 +447,7 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   void addCopies(ItemId id, const Circle& c) {
-    if (c.radius > regularLimit_) {
+    if (!isRegular(c)) {
       oversize_.push_back(id);
       return;
     }
@@ -448,7 +459,7 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   void removeCopies(ItemId id, const Circle& c) {
-    if (c.radius > regularLimit_) {
+    if (!isRegular(c)) {
       oversize_.erase(std::find(oversize_.begin(), oversize_.end(), id));
       return;
     }
@@ -460,8 +471,8 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   void moveOne(ItemId id, const Circle& old, const Circle& c) {
-    const bool wasRegular = old.radius <= regularLimit_, isRegular = c.radius <= regularLimit_;
-    if (wasRegular && isRegular) {
+    const bool wasRegular = isRegular(old), nowRegular = isRegular(c);
+    if (wasRegular && nowRegular) {
       const CellRange before = coverOf(old), after = coverOf(c);
       if (before.x0 == after.x0 && before.y0 == after.y0 && before.x1 == after.x1 && before.y1 == after.y1) {
         // Same cells: refresh the copies in place.
@@ -471,7 +482,7 @@ class ReplicatedGrid final : public SpatialIndex {
         counters_.nodesVisited += static_cast<std::uint64_t>(after.count());
         return;
       }
-    } else if (!wasRegular && !isRegular) {
+    } else if (!wasRegular && !nowRegular) {
       return;  // the oversize list holds ids only
     }
     removeCopies(id, old);
