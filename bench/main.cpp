@@ -54,7 +54,7 @@ void checkStructureParams(const StructureRegistry& registry, const Options& opti
 }
 
 // A run is skipped without starting when the same structure already failed at a smaller count, or when its
-// frames, extrapolated from the smaller counts, would not fit in the time cap.
+// memory or its frames, extrapolated from the smaller counts, would not fit in the caps.
 std::optional<std::string> predictSkip(const std::vector<RunResult>& results, const std::string& scene,
                                        std::size_t count, const std::string& name, const Options& options) {
   std::vector<const RunResult*> earlier;
@@ -80,6 +80,14 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
     }
   }
   const double scale = double(count) / double(last.count);
+  const double peakGiB = double(last.peakAboveBaselineBytes) * scale / (1024.0 * 1024.0 * 1024.0);
+  if (options.memoryCapGiB > 0 && peakGiB > options.memoryCapGiB) {
+    std::ostringstream s;
+    s << "not started: predicted ~" << fixed(peakGiB, 1) << " GiB peak memory ("
+      << fixed(double(last.peakAboveBaselineBytes) / 1048576.0, 0)
+      << " MiB at " << last.count << " circles), over the " << fixed(options.memoryCapGiB, 1) << " GiB memory cap";
+    return s.str();
+  }
   const double frameMs = lastFrame * std::pow(scale, exponent);
   const double buildMs = summarize(last.buildCpuMs).median * scale;
   const double seconds = (frameMs * (options.frames + options.settle) + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;

@@ -68,7 +68,7 @@ std::string usage() {
          "  --query-size R      query circle radius; rays are 4R long (default 16)\n"
          "  --time-cap S        CPU seconds one run may use before it is stopped and counted as skipped\n"
          "                      (default 120; runs predicted to exceed it are not started)\n"
-         "  --memory-cap-gb G   address-space limit of one run, 0 for none (default 0)\n"
+         "  --memory-cap-gb G   address-space limit of one run, 0 for none (default 8; use 0 under AddressSanitizer)\n"
          "  --seed S            simulation and query seed (default 1)\n"
          "  --out DIR           where results.csv, results.json, summary.md and the plot go (default bench-results)\n"
          "  --plot on|off|auto  draw frame_ms.png with gnuplot (auto: when gnuplot is installed)\n"

@@ -26,7 +26,7 @@ struct Options {
   int queries = 1000;                   ///< --queries: queries of each kind per run
   float querySize = 16.0f;              ///< --query-size: query circle radius; rays are 4x as long
   double timeCapSeconds = 120.0;        ///< --time-cap: CPU-time limit of one run, in seconds
-  double memoryCapGiB = 0.0;            ///< --memory-cap-gb: address-space limit of one run (0: none)
+  double memoryCapGiB = 8.0;            ///< --memory-cap-gb: address-space limit of one run (0: none)
   std::uint64_t seed = 1;               ///< --seed
   std::string outDir = "bench-results";  ///< --out
   PlotMode plot = PlotMode::Auto;       ///< --plot
