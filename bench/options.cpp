@@ -83,8 +83,11 @@ std::string usage() {
 
 std::optional<Options> parseOptions(int argc, char** argv) {
   Options options;
-  for (int i = 0; i < argc; ++i) {
-    if (i > 0) options.commandLine += ' ';
+  // The program by its name only, so the recorded command reads the same from any build directory.
+  const std::string program = argc > 0 ? argv[0] : "spheretest-bench";
+  options.commandLine = program.substr(program.find_last_of('/') + 1);
+  for (int i = 1; i < argc; ++i) {
+    options.commandLine += ' ';
     options.commandLine += argv[i];
   }
   for (int i = 1; i < argc; ++i) {
