@@ -78,7 +78,18 @@ void CircleSplatter::resize(int width, int height) {
   gl::BindTexture(GL_TEXTURE_2D, 0);
 }
 
-void CircleSplatter::splat(const CircleInstance& c, float sx, float sy, float radiusPx, float rimPx) {
+void CircleSplatter::clearRows(int y0, int y1) {
+  y0 = std::max(y0, staleY0_);
+  y1 = std::min(y1, staleY1_);
+  if (staleX1_ < staleX0_) return;
+  for (int y = y0; y <= y1; ++y) {
+    std::memset(image_.data() + static_cast<std::size_t>(y) * width_ + staleX0_, 0,
+                static_cast<std::size_t>(staleX1_ - staleX0_ + 1) * sizeof(std::uint32_t));
+  }
+}
+
+void CircleSplatter::splat(const Pending& p, float rimPx) {
+  const float sx = p.sx, sy = p.sy, radiusPx = p.radiusPx;
   const float reach = radiusPx + 0.5f;
   const int y0 = std::max(0, static_cast<int>(std::floor(sy - reach)));
   const int y1 = std::min(height_ - 1, static_cast<int>(std::floor(sy + reach)));
@@ -91,10 +102,10 @@ void CircleSplatter::splat(const CircleInstance& c, float sx, float sy, float ra
   dirtyY1_ = std::max(dirtyY1_, y1);
 
   // The same rules as the fragment shader: coverage from the distance to the rim, then the rim band.
-  const float fillAlpha = alphaOf(c.fill);
-  const float rimAlpha = alphaOf(c.rim);
-  const std::uint32_t fillOpaque = c.fill | 0xff000000u;
-  const std::uint32_t rimOpaque = c.rim | 0xff000000u;
+  const float fillAlpha = alphaOf(p.fill);
+  const float rimAlpha = alphaOf(p.rim);
+  const std::uint32_t fillOpaque = p.fill | 0xff000000u;
+  const std::uint32_t rimOpaque = p.rim | 0xff000000u;
   const float rimWidth = std::min(rimPx, std::max(0.4f * radiusPx, 0.6f));
   const float outer = reach * reach;
   // Pixels this close to the centre are fully covered and clear of the rim: an opaque fill is a store.
@@ -134,11 +145,12 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
   const int width = static_cast<int>(camera.width());
   const int height = static_cast<int>(camera.height());
   if (width != width_ || height != height_) resize(width, height);
-  // Only last frame's rectangle holds anything, so only it needs clearing.
-  for (int y = dirtyY0_; y <= dirtyY1_; ++y) {
-    std::memset(image_.data() + static_cast<std::size_t>(y) * width_ + dirtyX0_, 0,
-                static_cast<std::size_t>(dirtyX1_ - dirtyX0_ + 1) * sizeof(std::uint32_t));
-  }
+  // Only last frame's rectangle holds anything, so only it needs clearing; each band is cleared right
+  // before its circles are drawn, while its rows are still in cache.
+  staleX0_ = dirtyX0_;
+  staleY0_ = dirtyY0_;
+  staleX1_ = dirtyX1_;
+  staleY1_ = dirtyY1_;
   dirtyX0_ = width_;
   dirtyY0_ = height_;
   dirtyX1_ = dirtyY1_ = -1;
@@ -151,11 +163,12 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
   // cache. Within a band the id order stands; between bands only which of two overlapping circles lies on
   // top can change.
   constexpr int kBandRows = 16;
+  static_assert(kMaxRadiusPx + 1.5f < float(kBandRows), "a circle must not reach past the neighbouring bands");
   const int bands = height_ / kBandRows + 1;
+  auto bandOf = [&](float sy) { return static_cast<std::size_t>(std::clamp(static_cast<int>(sy) / kBandRows, 0, bands - 1)); };
   bandStart_.assign(static_cast<std::size_t>(bands) + 1, 0u);
   pending_.clear();
-  for (std::size_t i = 0; i < circles.size(); ++i) {
-    const CircleInstance& c = circles[i];
+  for (const CircleInstance& c : circles) {
     const float radiusPx = std::max(c.radius * scale, style.minRadiusPx);
     if (radiusPx > kMaxRadiusPx) {
       large.push_back(c);
@@ -166,15 +179,21 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
         sy > float(height_) + radiusPx + 1.0f) {
       continue;
     }
-    pending_.push_back({sx, sy, radiusPx, static_cast<std::uint32_t>(i)});
-    ++bandStart_[static_cast<std::size_t>(std::clamp(static_cast<int>(sy) / kBandRows, 0, bands - 1)) + 1];
+    pending_.push_back({sx, sy, radiusPx, c.fill, c.rim});
+    ++bandStart_[bandOf(sy) + 1];
   }
   for (int b = 0; b < bands; ++b) bandStart_[b + 1] += bandStart_[b];
   sorted_.resize(pending_.size());
-  for (const Pending& p : pending_) {
-    sorted_[bandStart_[static_cast<std::size_t>(std::clamp(static_cast<int>(p.sy) / kBandRows, 0, bands - 1))]++] = p;
+  std::vector<std::uint32_t>& cursor = bandCursor_;
+  cursor.assign(bandStart_.begin(), bandStart_.end() - 1);
+  for (const Pending& p : pending_) sorted_[cursor[bandOf(p.sy)]++] = p;
+  // A circle reaches less than a band beyond its own, so clearing one band ahead (band b + 1 before band
+  // b's circles; band b - 1 went earlier) clears every row before anything is drawn into it.
+  clearRows(0, kBandRows - 1);
+  for (int b = 0; b < bands; ++b) {
+    clearRows((b + 1) * kBandRows, (b + 2) * kBandRows - 1);
+    for (std::uint32_t k = bandStart_[b]; k < bandStart_[b + 1]; ++k) splat(sorted_[k], style.rimPx);
   }
-  for (const Pending& p : sorted_) splat(circles[p.index], p.sx, p.sy, p.radiusPx, style.rimPx);
   if (dirtyX1_ < dirtyX0_) return;
 
   const int w = dirtyX1_ - dirtyX0_ + 1, h = dirtyY1_ - dirtyY0_ + 1;

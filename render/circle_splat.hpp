@@ -36,22 +36,25 @@ class CircleSplatter {
 
  private:
   void resize(int width, int height);
-  void splat(const CircleInstance& c, float sx, float sy, float radiusPx, float rimPx);
-
-  /// A circle waiting to be splatted, in screen pixels.
+  /// A circle waiting to be splatted: screen position and radius in pixels, and its colours (copied so
+  /// that the band-ordered pass never reaches back into the id-ordered circle array).
   struct Pending {
     float sx, sy, radiusPx;
-    std::uint32_t index;
+    std::uint32_t fill, rim;
   };
+  void splat(const Pending& p, float rimPx);
+  void clearRows(int y0, int y1);
 
   std::vector<std::uint32_t> image_;  // premultiplied RGBA8, row 0 at the bottom as GL expects
   std::vector<Pending> pending_;
   std::vector<Pending> sorted_;
   std::vector<std::uint32_t> bandStart_;
+  std::vector<std::uint32_t> bandCursor_;
   int width_ = 0;
   int height_ = 0;
-  // Pixel rectangle written last frame (cleared before the next) and this frame (uploaded and drawn).
+  // Pixel rectangle written this frame (uploaded and drawn), and last frame's (cleared band by band).
   int dirtyX0_ = 0, dirtyY0_ = 0, dirtyX1_ = -1, dirtyY1_ = -1;
+  int staleX0_ = 0, staleY0_ = 0, staleX1_ = -1, staleY1_ = -1;
   GLuint texture_ = 0;
   GLuint program_ = 0;
   GLuint vao_ = 0;
