@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,72 @@ TEST(GridFamily, SwitchingBetweenLinkedAndSortedLayoutsKeepsEverything) {
 // ---------------------------------------------------------------------------------------------------------
 // grid
 // ---------------------------------------------------------------------------------------------------------
+
+// Busy frames on a sorted grid re-file: only the circles that changed cell move, the rest stay in place.
+// Cells that empty are given up and new ones taken; a circle that leaves the hash window or outgrows the
+// reference size makes that frame a full re-sort instead. Exact and valid after each.
+TEST(Grid, BusyFramesRefileOnlyTheCirclesThatChangedCell) {
+  Simulation sim("spheretest", SceneConfig{}, 5000, 21);
+  auto grid = make("grid");
+  auto oracle = makeBruteForce();
+  grid->setWorldHint(sim.world());
+  grid->build(sim.items());
+  oracle->build(sim.items());
+  const std::vector<Vec2> probes = probesIn(sim.world(), 10, 8);
+  auto frame = [&](std::span<const ItemId> ids, std::span<const Circle> circles, const std::string& what) {
+    grid->updateBatch(ids, circles);
+    oracle->updateBatch(ids, circles);
+    grid->maintain();
+    EXPECT_EQ(extraValue(*grid, "last_batch_rebuilt"), 1.0) << what;
+    expectSameAnswers(*grid, *oracle, probes, 6.0f, what);
+  };
+  auto occupiedCells = [&] {
+    std::set<std::pair<float, float>> cells;
+    grid->visitNodes([&](const NodeInfo& node) { cells.insert({node.box.min.x, node.box.min.y}); });
+    return cells;
+  };
+  const std::set<std::pair<float, float>> cellsBefore = occupiedCells();
+  for (int f = 0; f < 8; ++f) {
+    for (int step = 0; step < 4; ++step) sim.step();
+    frame(sim.movedIds(), sim.movedCircles(), "moving frame " + std::to_string(f));
+    EXPECT_EQ(extraValue(*grid, "last_batch_refiled"), 1.0);
+    EXPECT_GT(extraValue(*grid, "last_batch_cell_changes"), 0.0);
+    EXPECT_LT(extraValue(*grid, "last_batch_cell_changes"), 0.2 * 5000);
+  }
+  const std::set<std::pair<float, float>> cellsAfter = occupiedCells();
+  auto missingFrom = [](const auto& a, const auto& b) {
+    return std::count_if(a.begin(), a.end(), [&](const auto& cell) { return !b.count(cell); });
+  };
+  EXPECT_GT(missingFrom(cellsBefore, cellsAfter), 0) << "no cell was given up";
+  EXPECT_GT(missingFrom(cellsAfter, cellsBefore), 0) << "no cell was taken";
+
+  // Everything shifts by exactly one cell: every node moves, every run changes.
+  std::vector<ItemId> ids;
+  std::vector<Circle> circles;
+  const double cell = extraValue(*grid, "cell_size");
+  for (ItemId id = 0; id < 5000; ++id) {
+    Circle c = oracle->circle(id);
+    c.center.x += static_cast<float>(cell);
+    ids.push_back(id);
+    circles.push_back(c);
+  }
+  frame(ids, circles, "whole scene one cell to the right");
+  EXPECT_EQ(extraValue(*grid, "last_batch_refiled"), 1.0);
+
+  // One circle far outside the window: that frame re-sorts.
+  circles.clear();
+  for (ItemId id : ids) circles.push_back(oracle->circle(id));
+  circles[17].center = {-1e7f, 3e6f};
+  frame(ids, circles, "a circle leaves the window");
+  EXPECT_EQ(extraValue(*grid, "last_batch_refiled"), 0.0);
+
+  // One circle grows past the reference size: re-sort (it goes to the oversize list).
+  circles[17].center = sim.world().min;
+  circles[42].radius = 50.0f;
+  frame(ids, circles, "a circle outgrows the cell");
+  EXPECT_EQ(extraValue(*grid, "last_batch_refiled"), 0.0);
+  EXPECT_EQ(extraValue(*grid, "oversize_items"), 1.0);
+}
 
 // The cell is the largest diameter (padded by a hair so that the largest circle still reaches one cell),
 // a circle is stored once, pairs need the 3x3 neighbourhood, and on the default scene there is about one

@@ -42,7 +42,10 @@ class HashedGrid final : public SpatialIndex {
            "back links. A batch that moves at least rebuild_fraction of the items instead re-sorts every item by "
            "cell in O(n) (a counting sort walking the previous order, so it is nearly sequential): afterwards "
            "each list is a contiguous run, runs follow the table, and the table's space-coherent hash makes the "
-           "pair scan stream through memory. Queries cost the cells their range covers plus the items in them. "
+           "pair scan stream through memory. Once sorted, later busy frames re-file: every node's circle is "
+           "refreshed in place and only the few that changed cell are merged into their new runs in one "
+           "sequential pass (a full re-sort only when a circle leaves the table's window or changes size "
+           "class). Queries cost the cells their range covers plus the items in them. "
            "Choose it for many similar-sized moving circles; mixed sizes make every cell fit the largest (see "
            "hgrid).";
   }
@@ -82,8 +85,10 @@ class HashedGrid final : public SpatialIndex {
     out.push_back({"sorted_layout", lists_.sorted() ? 1.0 : 0.0});
     out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
+    out.push_back({"last_batch_refiled", lastBatchRefiled_ ? 1.0 : 0.0});
     out.push_back({"last_batch_cell_changes", double(lastBatchCellChanges_)});
     out.push_back({"rebuild_batches", double(rebuildBatches_)});
+    out.push_back({"refile_batches", double(refileBatches_)});
     out.push_back({"incremental_batches", double(incrementalBatches_)});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
   }
@@ -149,11 +154,19 @@ class HashedGrid final : public SpatialIndex {
     if (!ids.empty() && share >= param("rebuild_fraction")) {
       lastBatchRebuilt_ = true;
       ++rebuildBatches_;
-      resortAll();
+      const std::ptrdiff_t moved = refileAll();
+      lastBatchRefiled_ = moved >= 0;
+      if (lastBatchRefiled_) {
+        ++refileBatches_;
+        lastBatchCellChanges_ = static_cast<std::size_t>(moved);
+      } else {
+        resortAll();
+      }
       counters_.nodesVisited += lists_.table().used();
       return;
     }
     lastBatchRebuilt_ = false;
+    lastBatchRefiled_ = false;
     ++incrementalBatches_;
     ensureIndex();
     for (std::size_t i = 0; i < ids.size(); ++i) moveOne(ids[i], old[i], circle(ids[i]));
@@ -342,6 +355,40 @@ class HashedGrid final : public SpatialIndex {
         std::min(std::max(cell * 0.5, shape.largestDiameter * 0.5), map_.size * kMaxReach * 0.5 * 0.999));
   }
 
+  /// The whole-frame path while the layout is sorted and every cell lies in the hash window: re-reads every
+  /// node's circle and moves only the nodes whose cell changed (a few percent per frame in a moving scene),
+  /// keeping the layout sorted. Returns how many moved, or -1 when this does not apply (an item became
+  /// oversize or one came back, a cell outside the window): then the caller re-sorts.
+  std::ptrdiff_t refileAll() {
+    for (ItemId id : oversize_) {
+      if (circle(id).radius <= regularLimit_) return -1;
+    }
+    const Node* nodes = lists_.nodes().data();
+    const std::size_t total = lists_.nodes().size();
+    const Circle* table = idCapacity() ? &circle(0) : nullptr;
+    const std::size_t ids = idCapacity();
+    constexpr std::size_t kAhead = 64;  // the item table is read in spatial order: one miss per item, prefetched
+    float largest = 0.0f;
+    const std::ptrdiff_t moved = lists_.refile(
+        [&](Node& node, std::uint32_t n, CellMove& move) {
+          if (n + kAhead < total && nodes[n + kAhead].id < ids) __builtin_prefetch(table + nodes[n + kAhead].id);
+          move.fromX = map_.cellOf(node.circle.center.x);
+          move.fromY = map_.cellOf(node.circle.center.y);
+          node.circle = table[node.id];
+          if (node.circle.radius > regularLimit_) return false;
+          largest = std::max(largest, node.circle.radius);
+          move.toX = map_.cellOf(node.circle.center.x);
+          move.toY = map_.cellOf(node.circle.center.y);
+          return true;
+        },
+        movers_);
+    if (moved < 0) return -1;
+    if (moved > 0) indexValid_ = false;
+    maxRegularRadius_ = largest;
+    reach_ = map_.reachFor(2.0 * maxRegularRadius_);
+    return moved;
+  }
+
   /// Re-sorts every node by cell (the whole-frame path), re-reading each item's circle from the table.
   void resortAll() {
     // Oversize items that shrank back join the cells first, so that the sort places them.
@@ -513,6 +560,9 @@ class HashedGrid final : public SpatialIndex {
   std::uint32_t windowWidth_ = 0;
   std::uint32_t windowHeight_ = 0;
   bool lastBatchRebuilt_ = false;
+  bool lastBatchRefiled_ = false;
+  std::vector<std::uint64_t> movers_;  // refile's scratch
+  std::uint64_t refileBatches_ = 0;
   std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
   std::size_t lastBatchCellChanges_ = 0;
   std::uint64_t rebuildBatches_ = 0;

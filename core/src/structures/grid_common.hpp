@@ -327,6 +327,20 @@ class CellTable {
     }
   }
 
+  /// Puts the window cell whose home is `slot` into it (only when windowOnly() and the slot is empty, so
+  /// that no probe run passes through), leaving the slot's head as it is.
+  void claimHome(std::uint32_t slot) {
+    slots_[slot].x = static_cast<std::int32_t>(originX_ + slot % width_);
+    slots_[slot].y = static_cast<std::int32_t>(originY_ + slot / width_);
+    ++used_;
+  }
+  /// Empties a slot claimed as by claimHome (no probe run can pass through it), leaving its head.
+  void releaseHome(std::uint32_t slot) {
+    slots_[slot].x = kEmptyKey;
+    slots_[slot].y = 0;
+    --used_;
+  }
+
   /// Counts one more item of cell (x, y) while heads are counters (during a sort); returns the slot.
   std::uint32_t countInto(std::int32_t x, std::int32_t y) {
     const std::uint32_t h = home(x, y);
@@ -436,6 +450,14 @@ struct Node {
   ItemId id = kDeadId;  ///< the item, kDeadId when the node is free
 };
 static_assert(sizeof(Node) == 16, "four nodes per cache line: the pair scan streams them");
+
+/// Where a node's centre was and is, in cells (refile's report of one node).
+struct CellMove {
+  std::int32_t fromX = 0;  ///< column before
+  std::int32_t fromY = 0;  ///< row before
+  std::int32_t toX = 0;    ///< column now
+  std::int32_t toY = 0;    ///< row now
+};
 
 /// List links of a node, kept apart from the nodes because the sorted layout does not need them.
 struct Link {
@@ -620,6 +642,93 @@ class CellLists {
     return true;
   }
 
+  /// Sorted layout with every cell at its home in the window (table().windowOnly()): refreshes the nodes
+  /// and moves only those whose cell changed. `refresh(node, index, move)` updates a node (its circle),
+  /// sets the cell it was in and the one it is in now, and returns false to refuse the node. Nodes that
+  /// keep their cell keep their order; the others join the end of their new cell's run. Returns the number
+  /// of nodes moved, or -1 when a node was refused or its new cell lies outside the window: the lists are
+  /// then unchanged (the nodes refreshed) and the caller re-sorts. `movers` is the caller's buffer.
+  template <class Refresh>
+  std::ptrdiff_t refile(Refresh&& refresh, std::vector<std::uint64_t>& movers) {
+    movers.clear();
+    leavers_.clear();
+    if (!sorted_ || !table_.windowOnly()) return -1;
+    Node* nodes = nodes_.data();
+    const std::uint32_t total = static_cast<std::uint32_t>(nodes_.size());
+    // Pass 1, one flat sweep: the nodes that left their cell, as leavers (node high, old slot low; found in
+    // node order) and as arrivals (new slot high, node low; sorted below, which orders them by slot and,
+    // within a slot, by their previous place).
+    for (std::uint32_t n = 0; n < total; ++n) {
+      CellMove move;
+      if (!refresh(nodes[n], n, move)) return -1;
+      if (move.fromX == move.toX && move.fromY == move.toY) continue;
+      if (!table_.inWindow(move.toX, move.toY)) return -1;
+      leavers_.push_back((std::uint64_t(n) << 32) | table_.home(move.fromX, move.fromY));
+      movers.push_back((std::uint64_t(table_.home(move.toX, move.toY)) << 32) | n);
+    }
+    if (movers.empty()) return 0;
+    std::sort(movers.begin(), movers.end());
+    std::vector<CellSlot>& slots = table_.slots();
+    const std::size_t moved = movers.size();
+    auto arrivalSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(movers[k] >> 32); };
+    auto leaverNode = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k] >> 32); };
+    // Pass 2, the merge: the node array is copied in spans between events, an arrival being inserted
+    // where its new run ended and a leaver skipped.
+    reserveClose(spare_, nodes_.size());
+    spare_.resize(nodes_.size());
+    Node* out = spare_.data();
+    constexpr std::uint64_t kNever = ~std::uint64_t{0};
+    std::size_t a = 0, l = 0;
+    std::uint32_t read = 0, written = 0;
+    constexpr std::size_t kAhead = 16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
+    for (;;) {
+      if (a + kAhead < moved) {
+        __builtin_prefetch(&slots[arrivalSlot(a + kAhead) + 1]);
+        __builtin_prefetch(nodes + static_cast<std::uint32_t>(movers[a + kAhead]));
+      }
+      const std::uint64_t arrivalAt = a < moved ? slots[arrivalSlot(a) + 1].head : kNever;
+      const std::uint64_t leaverAt = l < moved ? leaverNode(l) : kNever;
+      const auto stop = static_cast<std::uint32_t>(std::min({arrivalAt, leaverAt, std::uint64_t(total)}));
+      std::copy(nodes + read, nodes + stop, out + written);
+      written += stop - read;
+      read = stop;
+      if (arrivalAt == stop) {
+        out[written++] = nodes[static_cast<std::uint32_t>(movers[a++])];
+      } else if (leaverAt == stop) {
+        ++read;
+        ++l;
+      } else {
+        break;
+      }
+    }
+    // Run starts: each shifts by the arrivals into earlier slots less the leavers from earlier nodes.
+    std::int64_t shift = 0;
+    a = 0;
+    l = 0;
+    for (std::uint32_t slot = 0; slot < slots.size(); ++slot) {
+      const std::uint32_t oldStart = slots[slot].head;
+      while (a < moved && arrivalSlot(a) < slot) {
+        ++shift;
+        ++a;
+      }
+      while (l < moved && leaverNode(l) < oldStart) {
+        --shift;
+        ++l;
+      }
+      slots[slot].head = static_cast<std::uint32_t>(oldStart + shift);
+    }
+    // New cells take their home slots; cells left empty give theirs up.
+    for (std::size_t k = 0; k < moved; ++k) {
+      if (!table_.occupied(arrivalSlot(k))) table_.claimHome(arrivalSlot(k));
+    }
+    for (std::uint64_t leaver : leavers_) {
+      const auto slot = static_cast<std::uint32_t>(leaver);
+      if (table_.occupied(slot) && slots[slot].head == slots[slot + 1].head) table_.releaseHome(slot);
+    }
+    nodes_.swap(spare_);
+    return static_cast<std::ptrdiff_t>(moved);
+  }
+
   /// Lays out, sorted, one node per (item, covered cell) for the items of `stage` (fresh circles, in the
   /// order to keep, normally spatial): `covered(node, range)` names the inclusive cell range an item is
   /// stored in (at most 255 cells). A counting sort over the generated nodes, scattered into the spare
@@ -754,6 +863,7 @@ class CellLists {
   std::vector<Node> nodes_;
   std::vector<Node> spare_;  // the other half of the sort's double buffer
   std::vector<Link> links_;  // valid in the linked layout only
+  std::vector<std::uint64_t> leavers_;  // refile's scratch
   std::uint32_t freeHead_ = kNone;
   std::size_t live_ = 0;
   bool sorted_ = true;
