@@ -62,7 +62,7 @@ class HashedGrid final : public SpatialIndex {
     st.nodes = lists_.table().used();
     st.maxDepth = 0;
     st.memoryBytes = tableBytes() + lists_.memoryBytes() + index_.capacity() * sizeof(std::uint32_t) +
-                     oversize_.capacity() * sizeof(ItemId);
+                     oversize_.capacity() * sizeof(ItemId) + movers_.capacity() * sizeof(std::uint64_t);
     return st;
   }
 

@@ -489,7 +489,7 @@ class CellLists {
   /// Bytes held.
   std::size_t memoryBytes() const {
     return (nodes_.capacity() + spare_.capacity()) * sizeof(Node) + links_.capacity() * sizeof(Link) +
-           table_.memoryBytes();
+           leavers_.capacity() * sizeof(std::uint64_t) + table_.memoryBytes();
   }
 
   /// Drops everything and releases memory.
@@ -647,7 +647,7 @@ class CellLists {
   /// sets the cell it was in and the one it is in now, and returns false to refuse the node. Nodes that
   /// keep their cell keep their order; the others join the end of their new cell's run. Returns the number
   /// of nodes moved, or -1 when a node was refused or its new cell lies outside the window: the lists are
-  /// then unchanged (the nodes refreshed) and the caller re-sorts. `movers` is the caller's buffer.
+  /// then unchanged (some nodes already refreshed) and the caller re-sorts. `movers` is the caller's buffer.
   template <class Refresh>
   std::ptrdiff_t refile(Refresh&& refresh, std::vector<std::uint64_t>& movers) {
     movers.clear();
