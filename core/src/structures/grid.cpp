@@ -383,7 +383,12 @@ class HashedGrid final : public SpatialIndex {
         },
         movers_);
     if (moved < 0) return -1;
-    if (moved > 0) indexValid_ = false;
+    if (moved > 0) {
+      // The id index is stale now, and busy frames do not need it: hand its memory back until a single-item
+      // edit or a full sort asks for it again.
+      indexValid_ = false;
+      std::vector<std::uint32_t>().swap(index_);
+    }
     maxRegularRadius_ = largest;
     reach_ = map_.reachFor(2.0 * maxRegularRadius_);
     return moved;
