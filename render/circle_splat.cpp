@@ -184,9 +184,8 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
   }
   for (int b = 0; b < bands; ++b) bandStart_[b + 1] += bandStart_[b];
   sorted_.resize(pending_.size());
-  std::vector<std::uint32_t>& cursor = bandCursor_;
-  cursor.assign(bandStart_.begin(), bandStart_.end() - 1);
-  for (const Pending& p : pending_) sorted_[cursor[bandOf(p.sy)]++] = p;
+  bandCursor_.assign(bandStart_.begin(), bandStart_.end() - 1);
+  for (const Pending& p : pending_) sorted_[bandCursor_[bandOf(p.sy)]++] = p;
   // A circle reaches less than a band beyond its own, so clearing one band ahead (band b + 1 before band
   // b's circles; band b - 1 went earlier) clears every row before anything is drawn into it.
   clearRows(0, kBandRows - 1);

@@ -274,12 +274,7 @@ class HashedGrid final : public SpatialIndex {
         });
       });
     }
-    for (std::size_t i = 0; i < oversize_.size(); ++i) {
-      for (std::size_t j = i + 1; j < oversize_.size(); ++j) {
-        ++counters_.candidates;
-        if (circlesOverlap(circle(oversize_[i]), circle(oversize_[j]))) writer.add(oversize_[i], oversize_[j]);
-      }
-    }
+    oversizePairs(oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
     lastPretests_ = writer.pretests();
   }
 
@@ -363,18 +358,13 @@ class HashedGrid final : public SpatialIndex {
     for (ItemId id : oversize_) {
       if (circle(id).radius <= regularLimit_) return -1;
     }
-    const Node* nodes = lists_.nodes().data();
-    const std::size_t total = lists_.nodes().size();
-    const Circle* table = idCapacity() ? &circle(0) : nullptr;
-    const std::size_t ids = idCapacity();
-    constexpr std::size_t kAhead = 64;  // the item table is read in spatial order: one miss per item, prefetched
     float largest = 0.0f;
     const std::ptrdiff_t moved = lists_.refile(
         [&](Node& node, std::uint32_t n, CellMove& move) {
-          if (n + kAhead < total && nodes[n + kAhead].id < ids) __builtin_prefetch(table + nodes[n + kAhead].id);
+          prefetchItemAhead(n);
           move.fromX = map_.cellOf(node.circle.center.x);
           move.fromY = map_.cellOf(node.circle.center.y);
-          node.circle = table[node.id];
+          node.circle = circle(node.id);
           if (node.circle.radius > regularLimit_) return false;
           largest = std::max(largest, node.circle.radius);
           move.toX = map_.cellOf(node.circle.center.x);
@@ -394,6 +384,15 @@ class HashedGrid final : public SpatialIndex {
     return moved;
   }
 
+  /// Starts loading the item-table entry of the node a few dozen places after `n`. Nodes are in spatial
+  /// order and ids are spread over space, so re-reading the circles is one cache miss per node; fetching
+  /// ahead keeps many of them in flight.
+  void prefetchItemAhead(std::size_t n) const {
+    constexpr std::size_t kAhead = 64;
+    const std::vector<Node>& nodes = lists_.nodes();
+    if (n + kAhead < nodes.size() && nodes[n + kAhead].id < idCapacity()) __builtin_prefetch(&circle(nodes[n + kAhead].id));
+  }
+
   /// Re-sorts every node by cell (the whole-frame path), re-reading each item's circle from the table.
   void resortAll() {
     // Oversize items that shrank back join the cells first, so that the sort places them.
@@ -409,16 +408,10 @@ class HashedGrid final : public SpatialIndex {
     oversize_.resize(keep);
     // Gather first, in a loop of its own: the item table is indexed by id and ids are spread over space,
     // so this is one cache miss per item, and a tight loop keeps many of them in flight.
-    {
-      Node* nodes = lists_.nodes().data();
-      const std::size_t total = lists_.nodes().size();
-      const Circle* table = idCapacity() ? &circle(0) : nullptr;
-      const std::size_t ids = idCapacity();
-      constexpr std::size_t kAhead = 32;
-      for (std::size_t i = 0; i < total; ++i) {
-        if (i + kAhead < total && nodes[i + kAhead].id < ids) __builtin_prefetch(table + nodes[i + kAhead].id);
-        if (nodes[i].id < ids) nodes[i].circle = table[nodes[i].id];
-      }
+    std::vector<Node>& nodes = lists_.nodes();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      prefetchItemAhead(i);
+      if (nodes[i].id < idCapacity()) nodes[i].circle = circle(nodes[i].id);
     }
     float largest = 0.0f;
     sortNodes(lists_.table().used(), [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {

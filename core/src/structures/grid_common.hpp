@@ -1040,6 +1040,19 @@ class PairWriter {
   std::uint64_t pretests_ = 0;
 };
 
+/// The pairs among a grid's oversize items (few by construction): each against every later one.
+/// `circleOf(id)` gives an item's circle; every test counts as a candidate.
+template <class CircleOf>
+void oversizePairs(std::span<const ItemId> oversize, CircleOf&& circleOf, PairWriter& writer,
+                   std::uint64_t& candidates) {
+  for (std::size_t i = 0; i < oversize.size(); ++i) {
+    for (std::size_t j = i + 1; j < oversize.size(); ++j) {
+      ++candidates;
+      if (circlesOverlap(circleOf(oversize[i]), circleOf(oversize[j]))) writer.add(oversize[i], oversize[j]);
+    }
+  }
+}
+
 /// Node info of a cell, for tracing and drawing.
 inline NodeInfo cellInfo(const CellMapping& map, std::int32_t x, std::int32_t y, int depth, std::uint32_t items) {
   NodeInfo info;

@@ -270,12 +270,7 @@ class ReplicatedGrid final : public SpatialIndex {
         });
       });
     }
-    for (std::size_t i = 0; i < oversize_.size(); ++i) {
-      for (std::size_t j = i + 1; j < oversize_.size(); ++j) {
-        ++counters_.candidates;
-        if (circlesOverlap(circle(oversize_[i]), circle(oversize_[j]))) writer.add(oversize_[i], oversize_[j]);
-      }
-    }
+    oversizePairs(oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
     lastPretests_ = writer.pretests();
   }
 
