@@ -56,9 +56,11 @@ std::string allSettingKeys() {
   std::string keys;
   for (const StructureInfo& info : appRegistry().all()) {
     const std::unique_ptr<SpatialIndex> instance = info.create();
-    for (const ParamInfo& param : instance->params()) keys += (keys.empty() ? "" : ", ") + info.name + "." + param.key;
+    for (const ParamInfo& param : instance->params())
+      keys += (keys.empty() ? "" : ", ") + info.name + "." + param.key;
   }
-  for (const ParamInfo& param : sceneParams()) keys += (keys.empty() ? "" : ", ") + std::string("scene.") + param.key;
+  for (const ParamInfo& param : sceneParams())
+    keys += (keys.empty() ? "" : ", ") + std::string("scene.") + param.key;
   return keys;
 }
 
@@ -71,7 +73,8 @@ void resolveStructures(RunConfig& config, const std::string& text) {
   }
   for (const std::string& name : splitList(text, ',')) {
     if (!registry.find(name)) {
-      throw InvalidInput("--structure: unknown structure '" + name + "'; valid: " + registry.names() + ", all");
+      throw InvalidInput("--structure: unknown structure '" + name + "'; valid: " + registry.names() +
+                         ", all");
     }
     if (std::find(config.structures.begin(), config.structures.end(), name) == config.structures.end()) {
       config.structures.push_back(name);
@@ -83,25 +86,31 @@ void resolveStructures(RunConfig& config, const std::string& text) {
 void parseQueries(RunConfig& config, const std::string& text) {
   const std::size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
-  static const std::pair<const char*, QueryKind> kKinds[] = {
-      {"point", QueryKind::Point}, {"circle", QueryKind::Circle}, {"box", QueryKind::Box}, {"ray", QueryKind::Ray}};
+  static const std::pair<const char*, QueryKind> kKinds[] = {{"point", QueryKind::Point},
+                                                             {"circle", QueryKind::Circle},
+                                                             {"box", QueryKind::Box},
+                                                             {"ray", QueryKind::Ray}};
   config.queryKind = QueryKind::None;
   for (const auto& [name, value] : kKinds) {
     if (kind == name) config.queryKind = value;
   }
   if (config.queryKind == QueryKind::None || colon == std::string::npos) {
-    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray (got '" + text + "')");
+    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray (got '" + text +
+                       "')");
   }
-  config.queryCount = static_cast<int>(integerOption("--queries COUNT", text.substr(colon + 1), 1, kMaxQueries));
+  config.queryCount =
+      static_cast<int>(integerOption("--queries COUNT", text.substr(colon + 1), 1, kMaxQueries));
 }
 
 void parseQueryRegion(RunConfig& config, const std::string& text) {
   const std::vector<std::string> parts = splitList(text, ',');
   double v[4];
   bool ok = parts.size() == 4;
-  for (std::size_t i = 0; ok && i < 4; ++i) ok = parseNumber(parts[i], v[i]) && std::fabs(v[i]) <= kMaxCoordinate;
+  for (std::size_t i = 0; ok && i < 4; ++i)
+    ok = parseNumber(parts[i], v[i]) && std::fabs(v[i]) <= kMaxCoordinate;
   if (!ok || !(v[0] < v[2]) || !(v[1] < v[3])) {
-    throw InvalidInput("--query-region must be X0,Y0,X1,Y1 with finite numbers, X0 < X1 and Y0 < Y1 (got '" + text + "')");
+    throw InvalidInput("--query-region must be X0,Y0,X1,Y1 with finite numbers, X0 < X1 and Y0 < Y1 (got '" +
+                       text + "')");
   }
   config.queryRegion = Box{{float(v[0]), float(v[1])}, {float(v[2]), float(v[3])}};
 }
@@ -115,19 +124,20 @@ void printStructures(std::ostream& out) {
     out << "\n";
     const std::unique_ptr<SpatialIndex> instance = info.create();
     for (const ParamInfo& param : instance->params()) {
-      out << "      " << info.name << "." << param.key << " = " << param.defaultValue << "  [" << param.minValue << ", "
-          << param.maxValue << "]  " << param.description << "\n";
+      out << "      " << info.name << "." << param.key << " = " << param.defaultValue << "  ["
+          << param.minValue << ", " << param.maxValue << "]  " << param.description << "\n";
     }
   }
 }
 
 void printScenarios(std::ostream& out) {
   out << "Scenarios (--scenario NAME):\n";
-  for (const ScenarioInfo& info : scenarios()) out << "  " << std::left << std::setw(16) << info.name << info.description << "\n";
+  for (const ScenarioInfo& info : scenarios())
+    out << "  " << std::left << std::setw(16) << info.name << info.description << "\n";
   out << "Scene parameters (--set scene.KEY=VALUE):\n";
   for (const ParamInfo& param : sceneParams()) {
-    out << "      scene." << param.key << " = " << param.defaultValue << "  [" << param.minValue << ", " << param.maxValue
-        << "]  " << param.description << "\n";
+    out << "      scene." << param.key << " = " << param.defaultValue << "  [" << param.minValue << ", "
+        << param.maxValue << "]  " << param.description << "\n";
   }
 }
 
@@ -137,15 +147,16 @@ void applySetting(RunConfig& config, const std::string& setting) {
   const std::size_t eq = setting.find('=');
   const std::size_t dot = setting.find('.');
   if (eq == std::string::npos || dot == std::string::npos || dot > eq) {
-    throw InvalidInput("--set expects KEY=VALUE with KEY like grid.cell_scale or scene.radius_max (got '" + setting +
-                       "'); valid keys: " + allSettingKeys());
+    throw InvalidInput("--set expects KEY=VALUE with KEY like grid.cell_scale or scene.radius_max (got '" +
+                       setting + "'); valid keys: " + allSettingKeys());
   }
   const std::string owner = setting.substr(0, dot);
   const std::string key = setting.substr(dot + 1, eq - dot - 1);
   const std::string valueText = setting.substr(eq + 1);
   double value = 0;
   if (!parseNumber(valueText, value)) {
-    throw InvalidInput("--set " + setting.substr(0, eq) + ": value '" + valueText + "' is not a finite number");
+    throw InvalidInput("--set " + setting.substr(0, eq) + ": value '" + valueText +
+                       "' is not a finite number");
   }
   if (owner == "scene") {
     setSceneParam(config.scene, key, value);
@@ -165,29 +176,39 @@ void applySetting(RunConfig& config, const std::string& setting) {
 }
 
 ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App cli{"spheretest: spatial partitioning of moving circles, shown and measured.\n"
-               "Opens the window by default; --headless (or no display) prints a report instead."};
+  CLI::App cli{
+      "spheretest: spatial partitioning of moving circles, shown and measured.\n"
+      "Opens the window by default; --headless (or no display) prints a report instead."};
   cli.set_help_flag("-h,--help", "Print this help and exit");
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
   std::string soakText, switchEveryText;
   std::vector<std::string> settings;
   bool headless = false, listStructures = false, listScenarios = false, countGiven = false;
-  cli.add_option("--count", countText, "Number of circles, 1..10000000 (default 2000)")->each([&](const std::string&) { countGiven = true; });
+  cli.add_option("--count", countText, "Number of circles, 1..10000000 (default 2000)")
+      ->each([&](const std::string&) { countGiven = true; });
   cli.add_option("--structure", structureText, "NAME[,NAME...] or all (default all)");
   cli.add_option("--scenario", scenario, "Scene name (default spheretest); see --list-scenarios");
-  cli.add_option("--scene-file", sceneFile, "CSV with header x,y,radius[,static]: circles start where it puts them");
+  cli.add_option("--scene-file", sceneFile,
+                 "CSV with header x,y,radius[,static]: circles start where it puts them");
   cli.add_option("--seed", seedText, "Random seed (default 1): same seed, same frames");
   cli.add_option("--frames", framesText, "Frames to run, 1..1000000 (default 300)");
   cli.add_flag("--headless", headless, "No window: run the frames and print the report");
   cli.add_option("--report", report, "Also write the report as JSON to this file");
-  cli.add_option("--set", settings, "KEY=VALUE structure or scene parameter, e.g. grid.cell_scale=1.5 (repeatable)");
-  cli.add_option("--queries", queriesText, "KIND:COUNT random queries after the last frame (point, circle, box, ray)");
+  cli.add_option("--set", settings,
+                 "KEY=VALUE structure or scene parameter, e.g. grid.cell_scale=1.5 (repeatable)");
+  cli.add_option("--queries", queriesText,
+                 "KIND:COUNT random queries after the last frame (point, circle, box, ray)");
   cli.add_option("--query-size", querySizeText, "Query radius, box half-extent or ray length");
-  cli.add_option("--query-region", regionText, "X0,Y0,X1,Y1 where query positions fall (default: the scene's)");
-  cli.add_option("--screenshot", screenshot, "Window mode: render --frames frames, save the window as PNG, exit");
-  cli.add_option("--soak", soakText, "Window long run: SECONDS of switching structures, each switch checked (exit 3 on a failure)");
-  cli.add_option("--switch-every", switchEveryText, "Seconds between structure switches in --soak (default 1)");
+  cli.add_option("--query-region", regionText,
+                 "X0,Y0,X1,Y1 where query positions fall (default: the scene's)");
+  cli.add_option("--screenshot", screenshot,
+                 "Window mode: render --frames frames, save the window as PNG, exit");
+  cli.add_option(
+      "--soak", soakText,
+      "Window long run: SECONDS of switching structures, each switch checked (exit 3 on a failure)");
+  cli.add_option("--switch-every", switchEveryText,
+                 "Seconds between structure switches in --soak (default 1)");
   cli.add_flag("--list-structures", listStructures, "List structures and their parameters");
   cli.add_flag("--list-scenarios", listScenarios, "List scenarios and scene parameters");
   try {
@@ -209,13 +230,15 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
     config.count = static_cast<std::size_t>(integerOption("--count", countText, 1, kMaxCount));
     config.frames = static_cast<int>(integerOption("--frames", framesText, 1, kMaxFrames));
     long long seed = 0;
-    if (!parseInteger(seedText, seed) || seed < 0) throw InvalidInput("--seed must be a non-negative integer (got '" + seedText + "')");
+    if (!parseInteger(seedText, seed) || seed < 0)
+      throw InvalidInput("--seed must be a non-negative integer (got '" + seedText + "')");
     config.seed = static_cast<std::uint64_t>(seed);
     checkScenarioName(scenario);
     config.scenario = scenario;
     resolveStructures(config, structureText);
     for (const std::string& setting : settings) applySetting(config, setting);
-    if (config.scene.radiusMax < config.scene.radiusMin) throw InvalidInput("--set: scene.radius_max must be >= scene.radius_min");
+    if (config.scene.radiusMax < config.scene.radiusMin)
+      throw InvalidInput("--set: scene.radius_max must be >= scene.radius_min");
     if (!queriesText.empty()) parseQueries(config, queriesText);
     if (!querySizeText.empty()) {
       double size = 0;
@@ -233,7 +256,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       return value;
     };
     if (!soakText.empty()) config.soakSeconds = positiveSeconds("--soak", soakText);
-    if (!switchEveryText.empty()) config.switchEverySeconds = positiveSeconds("--switch-every", switchEveryText);
+    if (!switchEveryText.empty())
+      config.switchEverySeconds = positiveSeconds("--switch-every", switchEveryText);
     if (config.soakSeconds > 0 && (headless || !screenshot.empty())) {
       throw InvalidInput("--soak runs the window: it excludes --headless and --screenshot");
     }
@@ -241,7 +265,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
     if (!report.empty()) config.reportPath = report;
     if (!screenshot.empty()) config.screenshotPath = screenshot;
     if (!sceneFile.empty()) {
-      if (countGiven) throw InvalidInput("--count and --scene-file exclude each other: the file sets the count");
+      if (countGiven)
+        throw InvalidInput("--count and --scene-file exclude each other: the file sets the count");
       config.sceneFile = sceneFile;
     }
   } catch (const InvalidInput& error) {

@@ -62,8 +62,8 @@ std::vector<QuerySpec> makeQueries(const RunConfig& config, const Box& region) {
   return queries;
 }
 
-void runQueries(SpatialIndex& structure, const RunConfig& config, const std::vector<QuerySpec>& queries, float size,
-                QueryResult& result) {
+void runQueries(SpatialIndex& structure, const RunConfig& config, const std::vector<QuerySpec>& queries,
+                float size, QueryResult& result) {
   std::vector<ItemId> ids;
   std::vector<RayHit> hits;
   std::uint64_t nodes = 0, candidates = 0;
@@ -74,11 +74,20 @@ void runQueries(SpatialIndex& structure, const RunConfig& config, const std::vec
     std::uint64_t queryHash = 0;
     const Clock::time_point start = Clock::now();
     switch (config.queryKind) {
-      case QueryKind::Point: structure.queryPoint(q.at, ids); break;
-      case QueryKind::Circle: structure.queryCircle({q.at, size}, ids); break;
-      case QueryKind::Box: structure.queryBox(boxFromCenter(q.at, size, size), ids); break;
-      case QueryKind::Ray: structure.rayCast({q.at, q.at + q.direction * size}, hits); break;
-      case QueryKind::None: break;
+      case QueryKind::Point:
+        structure.queryPoint(q.at, ids);
+        break;
+      case QueryKind::Circle:
+        structure.queryCircle({q.at, size}, ids);
+        break;
+      case QueryKind::Box:
+        structure.queryBox(boxFromCenter(q.at, size, size), ids);
+        break;
+      case QueryKind::Ray:
+        structure.rayCast({q.at, q.at + q.direction * size}, hits);
+        break;
+      case QueryKind::None:
+        break;
     }
     totalNs += std::chrono::duration<double, std::nano>(Clock::now() - start).count();
     nodes += structure.lastCounters().nodesVisited;
@@ -102,9 +111,12 @@ void runQueries(SpatialIndex& structure, const RunConfig& config, const std::vec
 std::string formatBytes(std::size_t bytes) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(1);
-  if (bytes >= (1u << 20)) s << double(bytes) / double(1u << 20) << " MiB";
-  else if (bytes >= 1024) s << double(bytes) / 1024.0 << " KiB";
-  else s << bytes << " B";
+  if (bytes >= (1u << 20))
+    s << double(bytes) / double(1u << 20) << " MiB";
+  else if (bytes >= 1024)
+    s << double(bytes) / 1024.0 << " KiB";
+  else
+    s << bytes << " B";
   return s.str();
 }
 
@@ -119,7 +131,8 @@ std::string fixed(double value, int digits) {
 void checkAgreement(RunReport& report) {
   std::vector<StructureResult>& results = report.structures;
   if (results.empty()) return;
-  const auto brute = std::find_if(results.begin(), results.end(), [](const StructureResult& r) { return r.name == "brute"; });
+  const auto brute = std::find_if(results.begin(), results.end(),
+                                  [](const StructureResult& r) { return r.name == "brute"; });
   report.reference = brute != results.end() ? "brute" : "consensus";
   const std::size_t frames = results.front().frameHashes.size();
   for (std::size_t f = 0; f < frames; ++f) {
@@ -129,7 +142,9 @@ void checkAgreement(RunReport& report) {
     } else {
       std::map<std::uint64_t, int> votes;
       for (const StructureResult& r : results) ++votes[r.frameHashes[f]];
-      expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+      expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+                   return a.second < b.second;
+                 })->first;
     }
     for (StructureResult& r : results) {
       if (r.agrees && r.frameHashes[f] != expected) {
@@ -145,7 +160,9 @@ void checkAgreement(RunReport& report) {
   } else {
     std::map<std::uint64_t, int> votes;
     for (const StructureResult& r : results) ++votes[r.queries.hitsChecksum];
-    expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+                 return a.second < b.second;
+               })->first;
   }
   for (StructureResult& r : results) {
     if (r.agrees && r.queries.hitsChecksum != expected) {
@@ -176,8 +193,9 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
   const std::vector<Item> items = sim->items();
   for (const std::string& name : config.structures) {
     if (name == "brute" && report.count > kBruteLimit && !config.bruteExplicit) {
-      report.skipped.push_back("brute: skipped above 20,000 circles (name it in --structure to run it anyway); "
-                               "agreement is checked among the others");
+      report.skipped.push_back(
+          "brute: skipped above 20,000 circles (name it in --structure to run it anyway); "
+          "agreement is checked among the others");
       continue;
     }
     Running run;
@@ -218,10 +236,12 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
   const Box region = config.queryRegion.value_or(sim->queryRegion());
   float size = config.querySize;
   if (size <= 0.0f) {
-    size = config.queryKind == QueryKind::Ray ? 0.125f * (region.max.x - region.min.x) : 2.0f * sim->maxRadius();
+    size =
+        config.queryKind == QueryKind::Ray ? 0.125f * (region.max.x - region.min.x) : 2.0f * sim->maxRadius();
   }
   report.querySize = config.queryKind == QueryKind::Point ? 0.0f : size;
-  const std::vector<QuerySpec> queries = config.queryKind == QueryKind::None ? std::vector<QuerySpec>{} : makeQueries(config, region);
+  const std::vector<QuerySpec> queries =
+      config.queryKind == QueryKind::None ? std::vector<QuerySpec>{} : makeQueries(config, region);
   for (std::size_t s = 0; s < running.size(); ++s) {
     Running& run = running[s];
     StructureResult& result = report.structures[s];
@@ -242,26 +262,29 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
 }
 
 bool allAgree(const RunReport& report) {
-  return std::all_of(report.structures.begin(), report.structures.end(), [](const StructureResult& r) { return r.agrees; });
+  return std::all_of(report.structures.begin(), report.structures.end(),
+                     [](const StructureResult& r) { return r.agrees; });
 }
 
 void printReport(const RunReport& report, std::ostream& out) {
-  out << "spheretest: " << report.count << " circles, scenario " << report.scenario << ", seed " << report.seed << ", "
-      << report.frames << " frames; agreement checked against " << report.reference << "\n";
+  out << "spheretest: " << report.count << " circles, scenario " << report.scenario << ", seed "
+      << report.seed << ", " << report.frames << " frames; agreement checked against " << report.reference
+      << "\n";
   for (const std::string& line : report.skipped) out << "  " << line << "\n";
   out << "\n";
   std::ostringstream header;
-  header << std::left << std::setw(17) << "structure" << std::right << std::setw(10) << "build ms" << std::setw(18)
-         << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(11) << "pairs" << std::setw(14)
-         << "cand./frame" << std::setw(10) << "nodes" << std::setw(7) << "depth" << std::setw(12) << "memory"
+  header << std::left << std::setw(17) << "structure" << std::right << std::setw(10) << "build ms"
+         << std::setw(18) << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(11)
+         << "pairs" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7) << "depth"
+         << std::setw(12) << "memory"
          << "  agrees";
   out << header.str() << "\n" << std::string(header.str().size(), '-') << "\n";
   for (const StructureResult& r : report.structures) {
-    out << std::left << std::setw(17) << r.name << std::right << std::setw(10) << fixed(r.buildMs, 2) << std::setw(18)
-        << (fixed(r.updateMs.median, 3) + "/" + fixed(r.updateMs.p95, 3)) << std::setw(18)
+    out << std::left << std::setw(17) << r.name << std::right << std::setw(10) << fixed(r.buildMs, 2)
+        << std::setw(18) << (fixed(r.updateMs.median, 3) + "/" + fixed(r.updateMs.p95, 3)) << std::setw(18)
         << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(11) << r.pairsLastFrame
-        << std::setw(14) << fixed(r.candidateTestsPerFrame, 0) << std::setw(10) << r.stats.nodes << std::setw(7)
-        << r.stats.maxDepth << std::setw(12) << formatBytes(r.stats.memoryBytes) << "  "
+        << std::setw(14) << fixed(r.candidateTestsPerFrame, 0) << std::setw(10) << r.stats.nodes
+        << std::setw(7) << r.stats.maxDepth << std::setw(12) << formatBytes(r.stats.memoryBytes) << "  "
         << (r.agrees ? "yes" : "NO: " + r.disagreement) << "\n";
   }
   if (report.queryKind != QueryKind::None) {
@@ -269,13 +292,15 @@ void printReport(const RunReport& report, std::ostream& out) {
     if (report.queryKind != QueryKind::Point) out << " of size " << report.querySize;
     out << " after the last frame\n";
     std::ostringstream qheader;
-    qheader << std::left << std::setw(17) << "structure" << std::right << std::setw(12) << "hits" << std::setw(16)
-            << "nodes/query" << std::setw(16) << "cand./query" << std::setw(12) << "ns/query";
+    qheader << std::left << std::setw(17) << "structure" << std::right << std::setw(12) << "hits"
+            << std::setw(16) << "nodes/query" << std::setw(16) << "cand./query" << std::setw(12)
+            << "ns/query";
     out << qheader.str() << "\n" << std::string(qheader.str().size(), '-') << "\n";
     for (const StructureResult& r : report.structures) {
-      out << std::left << std::setw(17) << r.name << std::right << std::setw(12) << r.queries.hits << std::setw(16)
-          << fixed(r.queries.nodesVisitedPerQuery, 1) << std::setw(16) << fixed(r.queries.candidatesPerQuery, 1)
-          << std::setw(12) << fixed(r.queries.nsPerQuery, 0) << "\n";
+      out << std::left << std::setw(17) << r.name << std::right << std::setw(12) << r.queries.hits
+          << std::setw(16) << fixed(r.queries.nodesVisitedPerQuery, 1) << std::setw(16)
+          << fixed(r.queries.candidatesPerQuery, 1) << std::setw(12) << fixed(r.queries.nsPerQuery, 0)
+          << "\n";
     }
   }
   bool anyExtra = false;

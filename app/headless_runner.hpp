@@ -29,34 +29,34 @@ struct QueryResult {
 
 /// Everything measured for one structure.
 struct StructureResult {
-  std::string name;                       ///< structure name
-  double buildMs = 0;                     ///< time of the initial build()
-  TimingSummary updateMs;                 ///< updateBatch + maintain per frame
-  TimingSummary pairsMs;                  ///< findPairs per frame
-  std::uint64_t pairsLastFrame = 0;       ///< pairs found on the last frame
-  std::uint64_t pairsChecksum = 0;        ///< checksum of every frame's pair set
-  double candidateTestsPerFrame = 0;      ///< mean exact tests in findPairs per frame
-  double nodesVisitedPerFrame = 0;        ///< mean nodes visited in findPairs per frame
-  IndexStats stats;                       ///< after the last frame
-  bool agrees = true;                     ///< same pairs (and query results) as the reference on every frame
-  std::string disagreement;               ///< first difference, when it does not agree
-  QueryResult queries;                    ///< after the last frame, when --queries was given
-  ExtraCounters extra;                    ///< structure-specific figures
-  std::vector<std::uint64_t> frameHashes; ///< per-frame pair-set hashes (for agreement)
+  std::string name;                        ///< structure name
+  double buildMs = 0;                      ///< time of the initial build()
+  TimingSummary updateMs;                  ///< updateBatch + maintain per frame
+  TimingSummary pairsMs;                   ///< findPairs per frame
+  std::uint64_t pairsLastFrame = 0;        ///< pairs found on the last frame
+  std::uint64_t pairsChecksum = 0;         ///< checksum of every frame's pair set
+  double candidateTestsPerFrame = 0;       ///< mean exact tests in findPairs per frame
+  double nodesVisitedPerFrame = 0;         ///< mean nodes visited in findPairs per frame
+  IndexStats stats;                        ///< after the last frame
+  bool agrees = true;                      ///< same pairs (and query results) as the reference on every frame
+  std::string disagreement;                ///< first difference, when it does not agree
+  QueryResult queries;                     ///< after the last frame, when --queries was given
+  ExtraCounters extra;                     ///< structure-specific figures
+  std::vector<std::uint64_t> frameHashes;  ///< per-frame pair-set hashes (for agreement)
 };
 
 /// A whole headless run.
 struct RunReport {
-  std::size_t count = 0;                   ///< circles
-  std::string scenario;                    ///< scene name (or the scene file)
-  std::uint64_t seed = 0;                  ///< seed
-  int frames = 0;                          ///< frames run
-  std::string reference;                   ///< "brute" or "consensus"
-  QueryKind queryKind = QueryKind::None;   ///< kind of the random queries
-  int queryCount = 0;                      ///< number of random queries
-  float querySize = 0;                     ///< their size
-  std::vector<std::string> skipped;        ///< structures skipped, with the reason
-  std::vector<StructureResult> structures; ///< one per structure, in run order
+  std::size_t count = 0;                    ///< circles
+  std::string scenario;                     ///< scene name (or the scene file)
+  std::uint64_t seed = 0;                   ///< seed
+  int frames = 0;                           ///< frames run
+  std::string reference;                    ///< "brute" or "consensus"
+  QueryKind queryKind = QueryKind::None;    ///< kind of the random queries
+  int queryCount = 0;                       ///< number of random queries
+  float querySize = 0;                      ///< their size
+  std::vector<std::string> skipped;         ///< structures skipped, with the reason
+  std::vector<StructureResult> structures;  ///< one per structure, in run order
 };
 
 /// Runs the configuration headless; throws InvalidInput / SceneFileError for bad input.

@@ -32,7 +32,8 @@ int runReport(const st::app::RunConfig& config) {
     spdlog::info("report written to {}", *config.reportPath);
   }
   if (!st::app::allAgree(report)) {
-    spdlog::error("a structure disagreed with the {}", report.reference == "brute" ? "brute-force oracle" : "others");
+    spdlog::error("a structure disagreed with the {}",
+                  report.reference == "brute" ? "brute-force oracle" : "others");
     return st::app::kExitDisagreement;
   }
   return 0;

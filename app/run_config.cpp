@@ -15,7 +15,8 @@ const StructureRegistry& appRegistry() {
 
 std::unique_ptr<Simulation> makeSimulation(const RunConfig& config) {
   if (config.sceneFile) {
-    return std::make_unique<Simulation>(config.scenario, config.scene, loadSceneFile(*config.sceneFile), config.seed);
+    return std::make_unique<Simulation>(config.scenario, config.scene, loadSceneFile(*config.sceneFile),
+                                        config.seed);
   }
   return std::make_unique<Simulation>(config.scenario, config.scene, config.count, config.seed);
 }
@@ -31,11 +32,16 @@ std::unique_ptr<SpatialIndex> makeStructure(const RunConfig& config, const std::
 
 const char* queryKindName(QueryKind kind) {
   switch (kind) {
-    case QueryKind::None: return "none";
-    case QueryKind::Point: return "point";
-    case QueryKind::Circle: return "circle";
-    case QueryKind::Box: return "box";
-    case QueryKind::Ray: return "ray";
+    case QueryKind::None:
+      return "none";
+    case QueryKind::Point:
+      return "point";
+    case QueryKind::Circle:
+      return "circle";
+    case QueryKind::Box:
+      return "box";
+    case QueryKind::Ray:
+      return "ray";
   }
   return "none";
 }

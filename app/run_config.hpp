@@ -18,24 +18,24 @@ enum class QueryKind { None, Point, Circle, Box, Ray };
 
 /// Parsed and validated command line.
 struct RunConfig {
-  std::size_t count = 2000;                  ///< --count
-  std::vector<std::string> structures;       ///< resolved structure names, in run order
-  bool bruteExplicit = false;                ///< brute was named explicitly (so it runs above 20,000)
-  std::string scenario = "spheretest";       ///< --scenario
-  std::optional<std::string> sceneFile;      ///< --scene-file
-  std::uint64_t seed = 1;                    ///< --seed
-  int frames = 300;                          ///< --frames
-  bool headless = false;                     ///< --headless
-  std::optional<std::string> reportPath;     ///< --report
-  std::optional<std::string> screenshotPath; ///< --screenshot
+  std::size_t count = 2000;                   ///< --count
+  std::vector<std::string> structures;        ///< resolved structure names, in run order
+  bool bruteExplicit = false;                 ///< brute was named explicitly (so it runs above 20,000)
+  std::string scenario = "spheretest";        ///< --scenario
+  std::optional<std::string> sceneFile;       ///< --scene-file
+  std::uint64_t seed = 1;                     ///< --seed
+  int frames = 300;                           ///< --frames
+  bool headless = false;                      ///< --headless
+  std::optional<std::string> reportPath;      ///< --report
+  std::optional<std::string> screenshotPath;  ///< --screenshot
   std::vector<std::pair<std::string, double>> structureParams;  ///< --set <structure>.<key>=<value>
-  SceneConfig scene;                         ///< --set scene.<key>=<value>
-  QueryKind queryKind = QueryKind::None;     ///< --queries kind
-  int queryCount = 0;                        ///< --queries count
-  float querySize = 0.0f;                    ///< --query-size (0: a size derived from the scene)
-  std::optional<Box> queryRegion;            ///< --query-region
-  double soakSeconds = 0;                    ///< --soak: window long run switching structures (0: off)
-  double switchEverySeconds = 1;             ///< --switch-every: interval between switches in a soak run
+  SceneConfig scene;                                            ///< --set scene.<key>=<value>
+  QueryKind queryKind = QueryKind::None;                        ///< --queries kind
+  int queryCount = 0;                                           ///< --queries count
+  float querySize = 0.0f;          ///< --query-size (0: a size derived from the scene)
+  std::optional<Box> queryRegion;  ///< --query-region
+  double soakSeconds = 0;          ///< --soak: window long run switching structures (0: off)
+  double switchEverySeconds = 1;   ///< --switch-every: interval between switches in a soak run
 };
 
 /// The registry the app uses: core structures, then the peers.

@@ -14,11 +14,14 @@ namespace st::app {
 namespace {
 
 std::uint64_t nowNs() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
 }
 
-double mib(std::size_t bytes) { return double(bytes) / double(1u << 20); }
+double mib(std::size_t bytes) {
+  return double(bytes) / double(1u << 20);
+}
 
 }  // namespace
 
@@ -69,7 +72,8 @@ bool SoakMonitor::checkSwitchFrame(ui::DemoModel& model) {
   } else if (problem.empty()) {
     problem = "no current pairs on the switch frame";
   }
-  if (const std::string invalid = structure.validate(); problem.empty() && !invalid.empty()) problem = invalid;
+  if (const std::string invalid = structure.validate(); problem.empty() && !invalid.empty())
+    problem = invalid;
   const std::size_t rss = residentBytes();
   rssMin_ = std::min(rssMin_, rss);
   rssMax_ = std::max(rssMax_, rss);
@@ -96,9 +100,10 @@ std::optional<int> SoakMonitor::afterFrame(ui::DemoModel& model) {
     nextSwitch_ = nowNs() + static_cast<std::uint64_t>(switchEvery_ * 1e9);
   }
   if (double(now - start_) * 1e-9 >= seconds_) {
-    std::printf("soak: %zu switches in %.0f s, %zu failed; rss first %.1f MiB, min %.1f, max %.1f, last %.1f\n",
-                switches_, double(now - start_) * 1e-9, failures_, mib(rssFirst_), mib(rssMin_), mib(rssMax_),
-                mib(rssLast_));
+    std::printf(
+        "soak: %zu switches in %.0f s, %zu failed; rss first %.1f MiB, min %.1f, max %.1f, last %.1f\n",
+        switches_, double(now - start_) * 1e-9, failures_, mib(rssFirst_), mib(rssMin_), mib(rssMax_),
+        mib(rssLast_));
     return failures_ == 0 ? 0 : 3;
   }
   if (now >= nextSwitch_) switchStructure(model);

@@ -67,7 +67,8 @@ struct SdlWindow {
     SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
     Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
     if (maximized) flags |= SDL_WINDOW_MAXIMIZED;
-    window = SDL_CreateWindow("spheretest", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
+    window =
+        SDL_CreateWindow("spheretest", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
     if (window == nullptr) return false;
     context = SDL_GL_CreateContext(window);
     if (context == nullptr) return false;
@@ -119,9 +120,15 @@ std::string pickStartStructure(const RunConfig& config) {
 
 class WindowApp {
  public:
-  WindowApp(const RunConfig& config, SdlWindow& sdl, ui::DemoModel& model, bool persist, std::string settingsDir)
-      : config_(config), sdl_(sdl), model_(model), persist_(persist), settingsDir_(std::move(settingsDir)),
-        parts_(ui::createParts()), ctx_{model_, camera_, view_, parts_} {}
+  WindowApp(const RunConfig& config, SdlWindow& sdl, ui::DemoModel& model, bool persist,
+            std::string settingsDir)
+      : config_(config),
+        sdl_(sdl),
+        model_(model),
+        persist_(persist),
+        settingsDir_(std::move(settingsDir)),
+        parts_(ui::createParts()),
+        ctx_{model_, camera_, view_, parts_} {}
 
   /// Sets up ImGui and the renderers; returns "" or the error.
   std::string init(ImGuiSession& imgui, const ui::Settings& settings);
@@ -158,11 +165,12 @@ class WindowApp {
   ui::WorldCanvas canvas_;
   std::vector<render::CircleInstance> instances_;
   std::vector<render::CircleInstance> visibleInstances_;
-  std::vector<ImVec4> uiRects_;  // last frame's panels and menu bar: min x, min y, max x, max y (window points)
+  std::vector<ImVec4>
+      uiRects_;  // last frame's panels and menu bar: min x, min y, max x, max y (window points)
   int drawableWidth_ = kDefaultWidth;
   int drawableHeight_ = kDefaultHeight;
-  float pixelRatio_ = 1.0f;   // drawable pixels per window point (2 on high-DPI displays)
-  bool fitted_ = true;        // the view still shows the fitted world, so it refits on resize
+  float pixelRatio_ = 1.0f;  // drawable pixels per window point (2 on high-DPI displays)
+  bool fitted_ = true;       // the view still shows the fitted world, so it refits on resize
   bool appliedVsync_ = false;
   render::CircleMode defaultCircleMode_ = render::CircleMode::Pulled;
   std::uint64_t titleGeneration_ = ~std::uint64_t{0};
@@ -226,9 +234,9 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
                      view_.glRenderer.find("softpipe") != std::string::npos ||
                      view_.glRenderer.find("SWR") != std::string::npos;
   defaultCircleMode_ = view_.softwareGl ? render::CircleMode::Splat : render::CircleMode::Pulled;
-  view_.circleMode = static_cast<render::CircleMode>(
-      std::clamp(static_cast<int>(settings.getNumber("view.circle_mode", static_cast<int>(defaultCircleMode_))), 0,
-                 render::kCircleModeCount - 1));
+  view_.circleMode = static_cast<render::CircleMode>(std::clamp(
+      static_cast<int>(settings.getNumber("view.circle_mode", static_cast<int>(defaultCircleMode_))), 0,
+      render::kCircleModeCount - 1));
   view_.minCirclePx = static_cast<float>(settings.getNumber("view.min_circle_px", view_.minCirclePx));
   model_.speed = static_cast<float>(settings.getNumber("sim.speed", 1.0));
   ui::Settings readable = settings;
@@ -246,7 +254,8 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
 
 void WindowApp::saveSettings() const {
   if (!persist_) return;
-  // Saved here rather than by ImGui at shutdown: the path string belongs to this object, which is gone by then.
+  // Saved here rather than by ImGui at shutdown: the path string belongs to this object, which is gone by
+  // then.
   ImGui::SaveIniSettingsToDisk(iniPath_.c_str());
   ImGui::GetIO().IniFilename = nullptr;
   ui::Settings settings;
@@ -280,11 +289,20 @@ void WindowApp::applyRunConfigQuery() {
   // --queries KIND:COUNT picks the query the window starts with; --query-size and --query-region shape it.
   ui::QueryState& q = model_.query;
   switch (config_.queryKind) {
-    case QueryKind::None: return;
-    case QueryKind::Point: q.mode = ui::QueryMode::Point; break;
-    case QueryKind::Circle: q.mode = ui::QueryMode::Circle; break;
-    case QueryKind::Box: q.mode = ui::QueryMode::Box; break;
-    case QueryKind::Ray: q.mode = ui::QueryMode::Ray; break;
+    case QueryKind::None:
+      return;
+    case QueryKind::Point:
+      q.mode = ui::QueryMode::Point;
+      break;
+    case QueryKind::Circle:
+      q.mode = ui::QueryMode::Circle;
+      break;
+    case QueryKind::Box:
+      q.mode = ui::QueryMode::Box;
+      break;
+    case QueryKind::Ray:
+      q.mode = ui::QueryMode::Ray;
+      break;
   }
   const Box region = config_.queryRegion.value_or(model_.simulation().queryRegion());
   q.anchor = {0.5f * (region.min.x + region.max.x), 0.5f * (region.min.y + region.max.y)};
@@ -355,12 +373,13 @@ int WindowApp::run() {
       }
       const double seconds = ui::millisecondsSince(runStart) * 1e-3;
       const ui::FrameRecord mean = model_.timings.average(ui::FrameTimings::kCapacity);
-      std::printf("screenshot %s (%dx%d) after %d frames, %.1f fps overall; mean ms: simulate %.2f, update %.2f, "
-                  "pairs %.2f, queries %.2f, draw %.2f, ui %.2f, swap %.2f\n",
-                  config_.screenshotPath->c_str(), drawableWidth_, drawableHeight_, frame, double(frame) / seconds,
-                  double(mean[Phase::Simulate]), double(mean[Phase::Update]), double(mean[Phase::Pairs]),
-                  double(mean[Phase::Queries]), double(mean[Phase::Draw]), double(mean[Phase::Ui]),
-                  double(mean[Phase::Swap]));
+      std::printf(
+          "screenshot %s (%dx%d) after %d frames, %.1f fps overall; mean ms: simulate %.2f, update %.2f, "
+          "pairs %.2f, queries %.2f, draw %.2f, ui %.2f, swap %.2f\n",
+          config_.screenshotPath->c_str(), drawableWidth_, drawableHeight_, frame, double(frame) / seconds,
+          double(mean[Phase::Simulate]), double(mean[Phase::Update]), double(mean[Phase::Pairs]),
+          double(mean[Phase::Queries]), double(mean[Phase::Draw]), double(mean[Phase::Ui]),
+          double(mean[Phase::Swap]));
       return 0;
     }
     if (soak) {
@@ -435,9 +454,13 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
   switch (event.type) {
-    case SDL_QUIT: quit = true; break;
+    case SDL_QUIT:
+      quit = true;
+      break;
     case SDL_WINDOWEVENT:
-      if (event.window.event == SDL_WINDOWEVENT_CLOSE && event.window.windowID == SDL_GetWindowID(sdl_.window)) quit = true;
+      if (event.window.event == SDL_WINDOWEVENT_CLOSE &&
+          event.window.windowID == SDL_GetWindowID(sdl_.window))
+        quit = true;
       break;
     case SDL_KEYDOWN:
       if (!io.WantCaptureKeyboard) handleKey(event.key.keysym);
@@ -507,23 +530,36 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
 void WindowApp::handleKey(const SDL_Keysym& key) {
   const auto& all = model_.registry().all();
   switch (key.sym) {
-    case SDLK_SPACE: model_.paused = !model_.paused; break;
+    case SDLK_SPACE:
+      model_.paused = !model_.paused;
+      break;
     case SDLK_PERIOD:
       model_.paused = true;
       model_.requestStep();
       break;
-    case SDLK_LEFTBRACKET: model_.cycleStructure(-1); break;
-    case SDLK_RIGHTBRACKET: model_.cycleStructure(+1); break;
-    case SDLK_f: view_.fitRequested = true; break;
-    case SDLK_F1: view_.hideUi = !view_.hideUi; break;
-    case SDLK_F12: view_.screenshotRequested = true; break;
+    case SDLK_LEFTBRACKET:
+      model_.cycleStructure(-1);
+      break;
+    case SDLK_RIGHTBRACKET:
+      model_.cycleStructure(+1);
+      break;
+    case SDLK_f:
+      view_.fitRequested = true;
+      break;
+    case SDLK_F1:
+      view_.hideUi = !view_.hideUi;
+      break;
+    case SDLK_F12:
+      view_.screenshotRequested = true;
+      break;
     default:
       if (key.sym >= SDLK_0 && key.sym <= SDLK_9) {
         const std::size_t index = key.sym == SDLK_0 ? 9 : static_cast<std::size_t>(key.sym - SDLK_1);
@@ -540,7 +576,8 @@ void WindowApp::handleKey(const SDL_Keysym& key) {
 void WindowApp::drawWorld() {
   using namespace render;
   gl::Viewport(0, 0, drawableWidth_, drawableHeight_);
-  gl::ClearColor(redOf(colours::kBackground), greenOf(colours::kBackground), blueOf(colours::kBackground), 1.0f);
+  gl::ClearColor(redOf(colours::kBackground), greenOf(colours::kBackground), blueOf(colours::kBackground),
+                 1.0f);
   gl::Clear(GL_COLOR_BUFFER_BIT);
   gl::Enable(GL_BLEND);
   gl::BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
@@ -574,7 +611,8 @@ void WindowApp::drawWorld() {
     const Box grown{{view.min.x - margin, view.min.y - margin}, {view.max.x + margin, view.max.y + margin}};
     visibleInstances_.clear();
     for (const CircleInstance& c : instances_) {
-      if (c.x >= grown.min.x && c.x <= grown.max.x && c.y >= grown.min.y && c.y <= grown.max.y) visibleInstances_.push_back(c);
+      if (c.x >= grown.min.x && c.x <= grown.max.x && c.y >= grown.min.y && c.y <= grown.max.y)
+        visibleInstances_.push_back(c);
     }
     toDraw = visibleInstances_;
   }
@@ -592,7 +630,8 @@ void WindowApp::drawUi() {
     // Glyphs are rasterized at the size they are drawn, so nearest sampling looks the same as linear and
     // is much cheaper for software rasterizers, which sample every pixel of every panel.
     fontFilterSet_ = true;
-    render::gl::BindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::uintptr_t>(ImGui::GetIO().Fonts->TexID)));
+    render::gl::BindTexture(
+        GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::uintptr_t>(ImGui::GetIO().Fonts->TexID)));
     render::gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     render::gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   }
@@ -634,7 +673,8 @@ void WindowApp::drawMenuBar() {
   if (ImGui::BeginMenu("Structure")) {
     for (std::size_t i = 0; i < all.size(); ++i) {
       const std::string key = i < 10 ? std::to_string((i + 1) % 10) : "";
-      if (ImGui::MenuItem(all[i].name.c_str(), key.c_str(), i == model_.structureIndex())) model_.selectStructure(all[i].name);
+      if (ImGui::MenuItem(all[i].name.c_str(), key.c_str(), i == model_.structureIndex()))
+        model_.selectStructure(all[i].name);
       if (ImGui::IsItemHovered() && !all[i].summary.empty()) ImGui::SetTooltip("%s", all[i].summary.c_str());
     }
     ImGui::Separator();
@@ -666,13 +706,15 @@ void WindowApp::drawMenuBar() {
     ImGui::MenuItem("vsync", nullptr, &view_.vsync);
     for (int m = 0; m < render::kCircleModeCount; ++m) {
       const auto mode = static_cast<render::CircleMode>(m);
-      if (ImGui::MenuItem(render::circleModeName(mode), nullptr, view_.circleMode == mode)) view_.circleMode = mode;
+      if (ImGui::MenuItem(render::circleModeName(mode), nullptr, view_.circleMode == mode))
+        view_.circleMode = mode;
     }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
     for (ui::PartSlot& slot : parts_) {
-      if (slot.info->name == "Help") ImGui::MenuItem("keys, colours, panels and overlays", nullptr, &slot.shown);
+      if (slot.info->name == "Help")
+        ImGui::MenuItem("keys, colours, panels and overlays", nullptr, &slot.shown);
     }
     ImGui::TextDisabled("F1 hides every panel");
     ImGui::EndMenu();
@@ -680,8 +722,10 @@ void WindowApp::drawMenuBar() {
   const ui::FrameRecord recent = model_.timings.average(30);
   char status[256];
   std::snprintf(status, sizeof status, "%s%s%s | %zu circles | %.0f fps%s", view_.status.c_str(),
-                view_.status.empty() ? "" : " | ", model_.structure().name().c_str(), model_.simulation().circles().size(),
-                recent.frameMs > 0.0f ? 1000.0 / double(recent.frameMs) : 0.0, model_.paused ? " | paused" : "");
+                view_.status.empty() ? "" : " | ", model_.structure().name().c_str(),
+                model_.simulation().circles().size(),
+                recent.frameMs > 0.0f ? 1000.0 / double(recent.frameMs) : 0.0,
+                model_.paused ? " | paused" : "");
   const float width = ImGui::CalcTextSize(status).x;
   ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - 16.0f, ImGui::GetCursorPosX() + 20.0f));
   ImGui::TextUnformatted(status);
@@ -697,16 +741,22 @@ void WindowApp::drawMenuBar() {
 
 std::optional<int> runWindowApp(const RunConfig& config) {
   // Settings are neither read nor written for screenshots (that is how the tests run) or when asked not to.
-  const bool persist = !config.screenshotPath && config.soakSeconds == 0 && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
+  const bool persist =
+      !config.screenshotPath && config.soakSeconds == 0 && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
   const std::string settingsDir = persist ? ui::settingsDirectory() : "";
   const bool canPersist = persist && !settingsDir.empty();
   ui::Settings settings;
   if (canPersist) settings.load(settingsDir + "/settings.ini");
 
-  const int width = config.screenshotPath ? kDefaultWidth : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
-  const int height = config.screenshotPath ? kDefaultHeight : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
+  const int width = config.screenshotPath
+                        ? kDefaultWidth
+                        : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
+  const int height = config.screenshotPath
+                         ? kDefaultHeight
+                         : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
   SdlWindow sdl;
-  if (!sdl.open(std::clamp(width, 320, 16384), std::clamp(height, 240, 16384), settings.getBool("window.maximized", false))) {
+  if (!sdl.open(std::clamp(width, 320, 16384), std::clamp(height, 240, 16384),
+                settings.getBool("window.maximized", false))) {
     return std::nullopt;
   }
   if (canPersist) {
@@ -720,8 +770,9 @@ std::optional<int> runWindowApp(const RunConfig& config) {
   setup.scenario = config.scenario;
   setup.seed = config.seed;
   setup.config = config.scene;
-  ui::DemoModel model(appRegistry(), [&config](const std::string& name) { return makeStructure(config, name); },
-                      std::move(simulation), setup, pickStartStructure(config));
+  ui::DemoModel model(
+      appRegistry(), [&config](const std::string& name) { return makeStructure(config, name); },
+      std::move(simulation), setup, pickStartStructure(config));
 
   ImGuiSession imgui;
   WindowApp app(config, sdl, model, canPersist, settingsDir);

@@ -27,17 +27,21 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-std::vector<const StructureInfo*> selectStructures(const StructureRegistry& registry, const Options& options) {
+std::vector<const StructureInfo*> selectStructures(const StructureRegistry& registry,
+                                                   const Options& options) {
   for (const auto* list : {&options.structures, &options.skipped}) {
     for (const std::string& name : *list) {
-      if (!registry.find(name)) throw InvalidInput("unknown structure '" + name + "'; valid: " + registry.names());
+      if (!registry.find(name))
+        throw InvalidInput("unknown structure '" + name + "'; valid: " + registry.names());
     }
   }
   std::vector<const StructureInfo*> selected;
   for (const StructureInfo& info : registry.all()) {
     const bool wanted = options.structures.empty() ||
-                        std::find(options.structures.begin(), options.structures.end(), info.name) != options.structures.end();
-    const bool skipped = std::find(options.skipped.begin(), options.skipped.end(), info.name) != options.skipped.end();
+                        std::find(options.structures.begin(), options.structures.end(), info.name) !=
+                            options.structures.end();
+    const bool skipped =
+        std::find(options.skipped.begin(), options.skipped.end(), info.name) != options.skipped.end();
     if (wanted && !skipped) selected.push_back(&info);
   }
   if (selected.empty()) throw InvalidInput("--structures/--skip leave no structure to run");
@@ -48,7 +52,8 @@ std::vector<const StructureInfo*> selectStructures(const StructureRegistry& regi
 void checkStructureParams(const StructureRegistry& registry, const Options& options) {
   for (const auto& [key, value] : options.structureParams) {
     const std::string owner = key.substr(0, key.find('.'));
-    if (!registry.find(owner)) throw InvalidInput("--set " + key + ": unknown structure '" + owner + "'; valid: " + registry.names());
+    if (!registry.find(owner))
+      throw InvalidInput("--set " + key + ": unknown structure '" + owner + "'; valid: " + registry.names());
     registry.create(owner)->setParam(key.substr(key.find('.') + 1), value);
   }
 }
@@ -62,11 +67,12 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
     if (r.scene == scene && r.structure == name && r.count < count) earlier.push_back(&r);
   }
   if (earlier.empty()) return std::nullopt;
-  std::sort(earlier.begin(), earlier.end(), [](const RunResult* a, const RunResult* b) { return a->count < b->count; });
+  std::sort(earlier.begin(), earlier.end(),
+            [](const RunResult* a, const RunResult* b) { return a->count < b->count; });
   const RunResult& last = *earlier.back();
   if (last.status != RunStatus::Ok) {
-    return "not started: it was " + std::string(last.status == RunStatus::Skipped ? "skipped" : "failed") + " at " +
-           std::to_string(last.count) + " circles";
+    return "not started: it was " + std::string(last.status == RunStatus::Skipped ? "skipped" : "failed") +
+           " at " + std::to_string(last.count) + " circles";
   }
   // CPU times, as the cap counts them.
   const double lastFrame = summarize(last.frameCpuMs).median;
@@ -84,19 +90,20 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
   if (options.memoryCapGiB > 0 && peakGiB > options.memoryCapGiB) {
     std::ostringstream s;
     s << "not started: predicted ~" << fixed(peakGiB, 1) << " GiB peak memory ("
-      << fixed(double(last.peakAboveBaselineBytes) / 1048576.0, 0)
-      << " MiB at " << last.count << " circles), over the " << fixed(options.memoryCapGiB, 1) << " GiB memory cap";
+      << fixed(double(last.peakAboveBaselineBytes) / 1048576.0, 0) << " MiB at " << last.count
+      << " circles), over the " << fixed(options.memoryCapGiB, 1) << " GiB memory cap";
     return s.str();
   }
   const double frameMs = lastFrame * std::pow(scale, exponent);
   const double buildMs = summarize(last.buildCpuMs).median * scale;
-  const double seconds = (frameMs * (options.frames + options.settle) + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
+  const double seconds =
+      (frameMs * (options.frames + options.settle) + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
   if (seconds <= options.timeCapSeconds) return std::nullopt;
   std::ostringstream s;
-  s << "not started: predicted ~" << fixed(seconds, 0) << " CPU s for the build and " << options.frames + options.settle
-    << " frames (~" << fixed(frameMs, 0) << " ms/frame from " << fixed(lastFrame, 2) << " ms at "
-    << last.count << " circles, growth exponent " << fixed(exponent, 2) << "), over the " << fixed(options.timeCapSeconds, 0)
-    << " s CPU time cap";
+  s << "not started: predicted ~" << fixed(seconds, 0) << " CPU s for the build and "
+    << options.frames + options.settle << " frames (~" << fixed(frameMs, 0) << " ms/frame from "
+    << fixed(lastFrame, 2) << " ms at " << last.count << " circles, growth exponent " << fixed(exponent, 2)
+    << "), over the " << fixed(options.timeCapSeconds, 0) << " s CPU time cap";
   return s.str();
 }
 
@@ -112,7 +119,9 @@ void markAgreement(std::vector<RunResult>& results, std::size_t first) {
     if (r.structure == "brute") reference = key;
   }
   if (!reference && !votes.empty()) {
-    reference = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+    reference = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+                  return a.second < b.second;
+                })->first;
   }
   for (std::size_t i = first; i < results.size(); ++i) {
     RunResult& r = results[i];
@@ -126,11 +135,12 @@ void printRun(const RunResult& r) {
     std::printf("%s: %s\n", r.status == RunStatus::Skipped ? "skipped" : "FAILED", r.reason.c_str());
   } else {
     const Stat frame = summarize(r.frameCpuMs);
-    std::printf("cpu ms: frame %9s (p95 %9s) update %9s pairs %9s build %9s; wall frame %9s; %6s B/circle; %5.1f s\n",
-                fixed(frame.median, 3).c_str(), fixed(frame.p95, 3).c_str(),
-                fixed(summarize(r.updateCpuMs).median, 3).c_str(), fixed(summarize(r.pairsCpuMs).median, 3).c_str(),
-                fixed(summarize(r.buildCpuMs).median, 1).c_str(), fixed(summarize(r.frameMs).median, 3).c_str(),
-                fixed(double(r.memoryBytes) / double(r.count), 1).c_str(), r.wallSeconds);
+    std::printf(
+        "cpu ms: frame %9s (p95 %9s) update %9s pairs %9s build %9s; wall frame %9s; %6s B/circle; %5.1f s\n",
+        fixed(frame.median, 3).c_str(), fixed(frame.p95, 3).c_str(),
+        fixed(summarize(r.updateCpuMs).median, 3).c_str(), fixed(summarize(r.pairsCpuMs).median, 3).c_str(),
+        fixed(summarize(r.buildCpuMs).median, 1).c_str(), fixed(summarize(r.frameMs).median, 3).c_str(),
+        fixed(double(r.memoryBytes) / double(r.count), 1).c_str(), r.wallSeconds);
   }
   std::fflush(stdout);
 }
@@ -188,8 +198,10 @@ int run(const Options& options) {
       markAgreement(results, first);
       for (std::size_t i = first; i < results.size(); ++i) {
         if (results[i].agrees == false) {
-          std::printf("  DISAGREES: %s found other pairs or query answers than %s\n", results[i].structure.c_str(),
-                      results[first].structure == "brute" && results[first].status == RunStatus::Ok ? "brute" : "the majority");
+          std::printf(
+              "  DISAGREES: %s found other pairs or query answers than %s\n", results[i].structure.c_str(),
+              results[first].structure == "brute" && results[first].status == RunStatus::Ok ? "brute"
+                                                                                            : "the majority");
         }
       }
     }
@@ -203,7 +215,8 @@ int run(const Options& options) {
   writeSummary(dir + "/summary.md", machine, options, results, targets);
   const std::string plotted = writePlot(dir, results, options.plot);
   std::printf("\nwrote %s/results.csv, results.json, summary.md; %s\n", dir.c_str(), plotted.c_str());
-  for (const TargetCheck& check : targets) std::printf("%s %s\n", check.passed ? "met:    " : "NOT met:", check.text.c_str());
+  for (const TargetCheck& check : targets)
+    std::printf("%s %s\n", check.passed ? "met:    " : "NOT met:", check.text.c_str());
 
   bool disagreed = false, failed = false;
   for (const RunResult& r : results) {

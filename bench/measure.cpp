@@ -1,9 +1,9 @@
 #include "measure.hpp"
 
 #include <poll.h>
-#include <time.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -234,35 +234,59 @@ std::vector<double> parseSamples(std::istringstream& in) {
   return out;
 }
 
-void applyLine(const std::string& line, RunResult& result, std::string& phase, int& framesDone, std::string& error,
-               bool& done) {
+void applyLine(const std::string& line, RunResult& result, std::string& phase, int& framesDone,
+               std::string& error, bool& done) {
   std::istringstream in(line);
   std::string key;
   in >> key;
-  if (key == "phase") in >> phase;
-  else if (key == "frame") in >> framesDone;
-  else if (key == "error") std::getline(in >> std::ws, error);
-  else if (key == "done") done = true;
-  else if (key == "build_ms") result.buildMs = parseSamples(in);
-  else if (key == "update_ms") result.updateMs = parseSamples(in);
-  else if (key == "pairs_ms") result.pairsMs = parseSamples(in);
-  else if (key == "frame_ms") result.frameMs = parseSamples(in);
-  else if (key == "build_cpu_ms") result.buildCpuMs = parseSamples(in);
-  else if (key == "update_cpu_ms") result.updateCpuMs = parseSamples(in);
-  else if (key == "pairs_cpu_ms") result.pairsCpuMs = parseSamples(in);
-  else if (key == "frame_cpu_ms") result.frameCpuMs = parseSamples(in);
-  else if (key == "point_ms") result.pointMs = parseSamples(in);
-  else if (key == "circle_ms") result.circleMs = parseSamples(in);
-  else if (key == "ray_ms") result.rayMs = parseSamples(in);
-  else if (key == "pairs_last_frame") in >> result.pairsLastFrame;
-  else if (key == "candidates_per_frame") in >> result.candidatesPerFrame;
-  else if (key == "pairs_checksum") in >> result.pairsChecksum;
-  else if (key == "query_checksum") in >> result.queryChecksum;
-  else if (key == "memory_bytes") in >> result.memoryBytes;
-  else if (key == "nodes") in >> result.nodes;
-  else if (key == "max_depth") in >> result.maxDepth;
-  else if (key == "peak_rss_bytes") in >> result.peakRssBytes;
-  else if (key == "peak_above_baseline_bytes") in >> result.peakAboveBaselineBytes;
+  if (key == "phase")
+    in >> phase;
+  else if (key == "frame")
+    in >> framesDone;
+  else if (key == "error")
+    std::getline(in >> std::ws, error);
+  else if (key == "done")
+    done = true;
+  else if (key == "build_ms")
+    result.buildMs = parseSamples(in);
+  else if (key == "update_ms")
+    result.updateMs = parseSamples(in);
+  else if (key == "pairs_ms")
+    result.pairsMs = parseSamples(in);
+  else if (key == "frame_ms")
+    result.frameMs = parseSamples(in);
+  else if (key == "build_cpu_ms")
+    result.buildCpuMs = parseSamples(in);
+  else if (key == "update_cpu_ms")
+    result.updateCpuMs = parseSamples(in);
+  else if (key == "pairs_cpu_ms")
+    result.pairsCpuMs = parseSamples(in);
+  else if (key == "frame_cpu_ms")
+    result.frameCpuMs = parseSamples(in);
+  else if (key == "point_ms")
+    result.pointMs = parseSamples(in);
+  else if (key == "circle_ms")
+    result.circleMs = parseSamples(in);
+  else if (key == "ray_ms")
+    result.rayMs = parseSamples(in);
+  else if (key == "pairs_last_frame")
+    in >> result.pairsLastFrame;
+  else if (key == "candidates_per_frame")
+    in >> result.candidatesPerFrame;
+  else if (key == "pairs_checksum")
+    in >> result.pairsChecksum;
+  else if (key == "query_checksum")
+    in >> result.queryChecksum;
+  else if (key == "memory_bytes")
+    in >> result.memoryBytes;
+  else if (key == "nodes")
+    in >> result.nodes;
+  else if (key == "max_depth")
+    in >> result.maxDepth;
+  else if (key == "peak_rss_bytes")
+    in >> result.peakRssBytes;
+  else if (key == "peak_above_baseline_bytes")
+    in >> result.peakAboveBaselineBytes;
   else if (key == "extra") {
     std::string name;
     double value = 0;
@@ -324,12 +348,14 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
     const Vec2 start = randomPoint();
     const double angle = rng.unit() * 6.283185307179586;
     const float length = 4.0f * size;
-    set.rays.push_back({start, {start.x + length * float(std::cos(angle)), start.y + length * float(std::sin(angle))}});
+    set.rays.push_back(
+        {start, {start.x + length * float(std::cos(angle)), start.y + length * float(std::sin(angle))}});
   }
   return set;
 }
 
-RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries, const RunPlan& plan) {
+RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries,
+                      const RunPlan& plan) {
   RunResult result;
   result.scene = sim.scenario();
   result.count = sim.circles().size();
@@ -427,7 +453,8 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
     return result;
   }
   std::string where = "during " + phase;
-  if (phase == "frames") where += " (" + std::to_string(framesDone) + " of " + std::to_string(plan.frames) + " timed frames done)";
+  if (phase == "frames")
+    where += " (" + std::to_string(framesDone) + " of " + std::to_string(plan.frames) + " timed frames done)";
   if (stalled) {
     result.status = RunStatus::Failed;
     result.reason = "stopped: no CPU progress for " + describeSeconds(kStallSeconds) + " " + where;

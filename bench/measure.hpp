@@ -23,9 +23,9 @@ Stat summarize(std::vector<double> samples);
 
 /// The queries of one (scene, count), identical for every structure.
 struct QuerySet {
-  std::vector<Vec2> points;      ///< point queries
-  std::vector<Circle> circles;   ///< circle queries
-  std::vector<Segment> rays;     ///< ray casts (all hits)
+  std::vector<Vec2> points;     ///< point queries
+  std::vector<Circle> circles;  ///< circle queries
+  std::vector<Segment> rays;    ///< ray casts (all hits)
 };
 
 /// `count` seeded queries of each kind inside the scene's query region: circles of radius `size`, rays 4x
@@ -34,11 +34,12 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
 
 /// How one run goes.
 struct RunPlan {
-  int frames = 30;                 ///< timed frames
-  int settle = 2;                  ///< untimed frames after the build
-  double timeCapSeconds = 120.0;   ///< the run is stopped after this much CPU time
-  double memoryCapGiB = 0.0;       ///< address-space limit (0: none)
-  std::vector<std::pair<std::string, double>> params;  ///< NAME.KEY=VALUE settings; those for this structure apply
+  int frames = 30;                ///< timed frames
+  int settle = 2;                 ///< untimed frames after the build
+  double timeCapSeconds = 120.0;  ///< the run is stopped after this much CPU time
+  double memoryCapGiB = 0.0;      ///< address-space limit (0: none)
+  std::vector<std::pair<std::string, double>>
+      params;  ///< NAME.KEY=VALUE settings; those for this structure apply
 };
 
 /// How a run ended.
@@ -71,15 +72,17 @@ struct RunResult {
   std::size_t nodes = 0;             ///< stats().nodes
   int maxDepth = 0;                  ///< stats().maxDepth
   std::size_t peakRssBytes = 0;      ///< the run's peak resident memory, whole process
-  std::size_t peakAboveBaselineBytes = 0;  ///< that peak minus the resident memory before the structure existed
+  std::size_t peakAboveBaselineBytes =
+      0;  ///< that peak minus the resident memory before the structure existed
   std::vector<std::pair<std::string, double>> extra;  ///< the structure's extra() figures
-  double wallSeconds = 0.0;          ///< how long the run took
-  std::optional<bool> agrees;        ///< same checksums as the reference run (set by the caller)
+  double wallSeconds = 0.0;                           ///< how long the run took
+  std::optional<bool> agrees;  ///< same checksums as the reference run (set by the caller)
 };
 
 /// Runs one structure on a copy of `sim` (the caller's is left as it is) in a child process: build, settle
 /// and timed frames, then the queries. Never throws for what happens inside the run: a crash, an exception
 /// or the time cap end up in status and reason.
-RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries, const RunPlan& plan);
+RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries,
+                      const RunPlan& plan);
 
 }  // namespace st::bench

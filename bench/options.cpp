@@ -32,12 +32,15 @@ double parseNumber(const std::string& option, const std::string& text) {
 std::size_t parseCount(const std::string& text) {
   std::string digits = text;
   double scale = 1.0;
-  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) scale = 1e3, digits.pop_back();
-  else if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'M')) scale = 1e6, digits.pop_back();
+  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K'))
+    scale = 1e3, digits.pop_back();
+  else if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'M'))
+    scale = 1e6, digits.pop_back();
   const double value = parseNumber("--n", digits) * scale;
   if (value < 1 || value > 10'000'000 || value != std::floor(value)) {
-    throw InvalidInput("--n: counts must be whole numbers in 1 .. 10,000,000 (1k and 1M suffixes allowed), got '" +
-                       text + "'");
+    throw InvalidInput(
+        "--n: counts must be whole numbers in 1 .. 10,000,000 (1k and 1M suffixes allowed), got '" + text +
+        "'");
   }
   return static_cast<std::size_t>(value);
 }
@@ -68,11 +71,14 @@ std::string usage() {
          "  --query-size R      query circle radius; rays are 4R long (default 16)\n"
          "  --time-cap S        CPU seconds one run may use before it is stopped and counted as skipped\n"
          "                      (default 120; runs predicted to exceed it are not started)\n"
-         "  --memory-cap-gb G   address-space limit of one run, 0 for none (default 8; use 0 under AddressSanitizer)\n"
+         "  --memory-cap-gb G   address-space limit of one run, 0 for none (default 8; use 0 under "
+         "AddressSanitizer)\n"
          "  --seed S            simulation and query seed (default 1)\n"
-         "  --out DIR           where results.csv, results.json, summary.md and the plot go (default bench-results)\n"
+         "  --out DIR           where results.csv, results.json, summary.md and the plot go (default "
+         "bench-results)\n"
          "  --plot on|off|auto  draw frame_ms.png with gnuplot (auto: when gnuplot is installed)\n"
-         "  --set KEY=VALUE     structure parameter (grid.cell_scale=1.5) or scene parameter (scene.speed=40)\n"
+         "  --set KEY=VALUE     structure parameter (grid.cell_scale=1.5) or scene parameter "
+         "(scene.speed=40)\n"
          "  --list              list the structures and exit\n"
          "\n"
          "Each (scene, count, structure) runs in its own process: it builds the structure from the scene's\n"
@@ -121,36 +127,46 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       options.queries = parseInt(option, value, 0, 10000000);
     } else if (option == "--query-size") {
       const double size = parseNumber(option, value);
-      if (!(size > 0) || size > 1e6) throw InvalidInput("--query-size must be in (0, 1e6], got '" + value + "'");
+      if (!(size > 0) || size > 1e6)
+        throw InvalidInput("--query-size must be in (0, 1e6], got '" + value + "'");
       options.querySize = static_cast<float>(size);
     } else if (option == "--time-cap") {
       options.timeCapSeconds = parseNumber(option, value);
-      if (!(options.timeCapSeconds > 0)) throw InvalidInput("--time-cap must be > 0 seconds, got '" + value + "'");
+      if (!(options.timeCapSeconds > 0))
+        throw InvalidInput("--time-cap must be > 0 seconds, got '" + value + "'");
     } else if (option == "--memory-cap-gb") {
       options.memoryCapGiB = parseNumber(option, value);
       if (options.memoryCapGiB < 0) throw InvalidInput("--memory-cap-gb must be >= 0, got '" + value + "'");
     } else if (option == "--seed") {
       const double seed = parseNumber(option, value);
-      if (seed < 0 || seed != std::floor(seed) || seed > 9e15) throw InvalidInput("--seed must be a whole number >= 0");
+      if (seed < 0 || seed != std::floor(seed) || seed > 9e15)
+        throw InvalidInput("--seed must be a whole number >= 0");
       options.seed = static_cast<std::uint64_t>(seed);
     } else if (option == "--out") {
       options.outDir = value;
     } else if (option == "--plot") {
-      if (value == "on") options.plot = PlotMode::On;
-      else if (value == "off") options.plot = PlotMode::Off;
-      else if (value == "auto") options.plot = PlotMode::Auto;
-      else throw InvalidInput("--plot must be on, off or auto, got '" + value + "'");
+      if (value == "on")
+        options.plot = PlotMode::On;
+      else if (value == "off")
+        options.plot = PlotMode::Off;
+      else if (value == "auto")
+        options.plot = PlotMode::Auto;
+      else
+        throw InvalidInput("--plot must be on, off or auto, got '" + value + "'");
     } else if (option == "--set") {
       const std::size_t eq = value.find('=');
       const std::size_t dot = value.find('.');
       if (eq == std::string::npos || dot == std::string::npos || dot > eq) {
-        throw InvalidInput("--set expects NAME.KEY=VALUE (scene.speed=40, grid.cell_scale=1.5), got '" + value + "'");
+        throw InvalidInput("--set expects NAME.KEY=VALUE (scene.speed=40, grid.cell_scale=1.5), got '" +
+                           value + "'");
       }
       const std::string owner = value.substr(0, dot);
       const std::string key = value.substr(dot + 1, eq - dot - 1);
       const double number = parseNumber("--set " + value.substr(0, eq), value.substr(eq + 1));
-      if (owner == "scene") setSceneParam(options.scene, key, number);
-      else options.structureParams.emplace_back(value.substr(0, eq), number);
+      if (owner == "scene")
+        setSceneParam(options.scene, key, number);
+      else
+        options.structureParams.emplace_back(value.substr(0, eq), number);
     } else {
       throw InvalidInput("unknown option '" + option + "' (see --help)");
     }

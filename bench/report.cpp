@@ -28,12 +28,18 @@ std::string number(double value, int digits = 9) {
 // Three significant digits without exponents, for tables read by people.
 std::string readable(double value) {
   char text[64];
-  if (value >= 1000.0) std::snprintf(text, sizeof text, "%.0f", value);
-  else if (value >= 100.0) std::snprintf(text, sizeof text, "%.1f", value);
-  else if (value >= 10.0) std::snprintf(text, sizeof text, "%.2f", value);
-  else if (value >= 1.0) std::snprintf(text, sizeof text, "%.3f", value);
-  else if (value >= 0.001) std::snprintf(text, sizeof text, "%.4f", value);
-  else std::snprintf(text, sizeof text, "%.2g", value);
+  if (value >= 1000.0)
+    std::snprintf(text, sizeof text, "%.0f", value);
+  else if (value >= 100.0)
+    std::snprintf(text, sizeof text, "%.1f", value);
+  else if (value >= 10.0)
+    std::snprintf(text, sizeof text, "%.2f", value);
+  else if (value >= 1.0)
+    std::snprintf(text, sizeof text, "%.3f", value);
+  else if (value >= 0.001)
+    std::snprintf(text, sizeof text, "%.4f", value);
+  else
+    std::snprintf(text, sizeof text, "%.2g", value);
   return text;
 }
 
@@ -53,22 +59,28 @@ std::string csvField(const std::string& text) {
 std::string jsonString(const std::string& text) {
   std::string out = "\"";
   for (unsigned char c : text) {
-    if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
-    else if (c == '\n') out += "\\n";
+    if (c == '"' || c == '\\')
+      out += '\\', out += static_cast<char>(c);
+    else if (c == '\n')
+      out += "\\n";
     else if (c < 0x20) {
       char escaped[8];
       std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
       out += escaped;
-    } else out += static_cast<char>(c);
+    } else
+      out += static_cast<char>(c);
   }
   return out + "\"";
 }
 
 const char* statusName(RunStatus status) {
   switch (status) {
-    case RunStatus::Ok: return "ok";
-    case RunStatus::Skipped: return "skipped";
-    case RunStatus::Failed: return "failed";
+    case RunStatus::Ok:
+      return "ok";
+    case RunStatus::Skipped:
+      return "skipped";
+    case RunStatus::Failed:
+      return "failed";
   }
   return "?";
 }
@@ -122,9 +134,13 @@ const RunResult* findRun(const std::vector<RunResult>& results, const std::strin
 }
 
 // Frame figures compare CPU time: on a shared machine wall-clock time also measures the neighbours.
-double frameMedian(const RunResult& r) { return summarize(r.frameCpuMs).median; }
+double frameMedian(const RunResult& r) {
+  return summarize(r.frameCpuMs).median;
+}
 
-std::string structureLabel(const RunResult& r) { return r.peer ? r.structure + " (peer)" : r.structure; }
+std::string structureLabel(const RunResult& r) {
+  return r.peer ? r.structure + " (peer)" : r.structure;
+}
 
 }  // namespace
 
@@ -210,13 +226,14 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
       TargetCheck check;
       if (small->status != RunStatus::Ok || big->status != RunStatus::Ok) {
         const RunResult& missing = small->status != RunStatus::Ok ? *small : *big;
-        check.text = scene + " " + name + ": growth 100k -> 1M not measured (" + countLabel(missing.count) + ": " +
-                     missing.reason + ")";
+        check.text = scene + " " + name + ": growth 100k -> 1M not measured (" + countLabel(missing.count) +
+                     ": " + missing.reason + ")";
       } else {
         const double growth = frameMedian(*big) / frameMedian(*small);
         check.passed = growth <= kGrowthLimit;
         check.text = scene + " " + name + ": 100k -> 1M grows " + readable(growth) + "x (" +
-                     readable(frameMedian(*small)) + " -> " + readable(frameMedian(*big)) + " ms/frame; limit 12x)";
+                     readable(frameMedian(*small)) + " -> " + readable(frameMedian(*big)) +
+                     " ms/frame; limit 12x)";
       }
       checks.push_back(check);
     }
@@ -231,25 +248,26 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
 void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
   std::ofstream out = openOutput(path);
   out << "scene,count,structure,peer,status,reason,frames,build_ms_median,build_ms_p95,update_ms_median,"
-         "update_ms_p95,pairs_ms_median,pairs_ms_p95,frame_ms_median,frame_ms_p95,point_ms_median,point_ms_p95,"
+         "update_ms_p95,pairs_ms_median,pairs_ms_p95,frame_ms_median,frame_ms_p95,point_ms_median,point_ms_"
+         "p95,"
          "circle_ms_median,circle_ms_p95,ray_ms_median,ray_ms_p95,build_cpu_ms_median,build_cpu_ms_p95,"
          "update_cpu_ms_median,update_cpu_ms_p95,pairs_cpu_ms_median,pairs_cpu_ms_p95,frame_cpu_ms_median,"
          "frame_cpu_ms_p95,pairs_last_frame,candidates_per_frame,"
          "memory_bytes,bytes_per_circle,peak_rss_bytes,peak_above_baseline_bytes,nodes,max_depth,agrees,"
          "pairs_checksum,query_checksum,wall_s\n";
   for (const RunResult& r : results) {
-    out << r.scene << ',' << r.count << ',' << r.structure << ',' << (r.peer ? 1 : 0) << ',' << statusName(r.status)
-        << ',' << csvField(r.reason) << ',' << r.frameMs.size();
-    for (const auto* samples : {&r.buildMs, &r.updateMs, &r.pairsMs, &r.frameMs, &r.pointMs, &r.circleMs, &r.rayMs,
-                                &r.buildCpuMs, &r.updateCpuMs, &r.pairsCpuMs, &r.frameCpuMs}) {
+    out << r.scene << ',' << r.count << ',' << r.structure << ',' << (r.peer ? 1 : 0) << ','
+        << statusName(r.status) << ',' << csvField(r.reason) << ',' << r.frameMs.size();
+    for (const auto* samples : {&r.buildMs, &r.updateMs, &r.pairsMs, &r.frameMs, &r.pointMs, &r.circleMs,
+                                &r.rayMs, &r.buildCpuMs, &r.updateCpuMs, &r.pairsCpuMs, &r.frameCpuMs}) {
       const Stat s = summarize(*samples);
       out << ',' << number(s.median) << ',' << number(s.p95);
     }
-    out << ',' << number(r.pairsLastFrame) << ',' << number(r.candidatesPerFrame) << ',' << r.memoryBytes << ','
-        << number(r.count ? double(r.memoryBytes) / double(r.count) : 0.0, 6) << ',' << r.peakRssBytes << ','
-        << r.peakAboveBaselineBytes << ',' << r.nodes << ',' << r.maxDepth << ','
-        << (r.agrees ? (*r.agrees ? "yes" : "NO") : "n/a") << ',' << r.pairsChecksum << ',' << r.queryChecksum << ','
-        << number(r.wallSeconds, 4) << '\n';
+    out << ',' << number(r.pairsLastFrame) << ',' << number(r.candidatesPerFrame) << ',' << r.memoryBytes
+        << ',' << number(r.count ? double(r.memoryBytes) / double(r.count) : 0.0, 6) << ',' << r.peakRssBytes
+        << ',' << r.peakAboveBaselineBytes << ',' << r.nodes << ',' << r.maxDepth << ','
+        << (r.agrees ? (*r.agrees ? "yes" : "NO") : "n/a") << ',' << r.pairsChecksum << ',' << r.queryChecksum
+        << ',' << number(r.wallSeconds, 4) << '\n';
   }
 }
 
@@ -258,14 +276,16 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
   std::ofstream out = openOutput(path);
   out << "{\n  \"machine\": {\"cpu\": " << jsonString(machine.cpu) << ", \"cores\": " << machine.cores
       << ", \"memory\": " << jsonString(machine.memory) << ", \"system\": " << jsonString(machine.system)
-      << ", \"compiler\": " << jsonString(machine.compiler) << ", \"build_type\": " << jsonString(machine.buildType)
-      << ", \"started\": " << jsonString(machine.startedUtc) << ", \"load_before\": " << jsonString(machine.loadBefore)
+      << ", \"compiler\": " << jsonString(machine.compiler)
+      << ", \"build_type\": " << jsonString(machine.buildType)
+      << ", \"started\": " << jsonString(machine.startedUtc)
+      << ", \"load_before\": " << jsonString(machine.loadBefore)
       << ", \"load_after\": " << jsonString(machine.loadAfter) << "},\n";
   out << "  \"command\": " << jsonString(options.commandLine) << ",\n";
   out << "  \"config\": {\"frames\": " << options.frames << ", \"settle\": " << options.settle
       << ", \"warmup\": " << options.warmup << ", \"queries\": " << options.queries
-      << ", \"query_size\": " << number(options.querySize) << ", \"time_cap_s\": " << number(options.timeCapSeconds)
-      << ", \"seed\": " << options.seed << "},\n";
+      << ", \"query_size\": " << number(options.querySize)
+      << ", \"time_cap_s\": " << number(options.timeCapSeconds) << ", \"seed\": " << options.seed << "},\n";
   out << "  \"targets\": [";
   for (std::size_t i = 0; i < targets.size(); ++i) {
     out << (i ? ",\n    " : "\n    ") << "{\"text\": " << jsonString(targets[i].text)
@@ -278,23 +298,32 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
         << ", \"structure\": " << jsonString(r.structure) << ", \"peer\": " << (r.peer ? "true" : "false")
         << ", \"status\": " << jsonString(statusName(r.status)) << ", \"reason\": " << jsonString(r.reason)
         << ", \"frames\": " << r.frameMs.size();
-    const std::pair<const char*, const std::vector<double>*> series[] = {
-        {"build_ms", &r.buildMs},   {"update_ms", &r.updateMs}, {"pairs_ms", &r.pairsMs}, {"frame_ms", &r.frameMs},
-        {"point_ms", &r.pointMs}, {"circle_ms", &r.circleMs}, {"ray_ms", &r.rayMs}, {"build_cpu_ms", &r.buildCpuMs},
-        {"update_cpu_ms", &r.updateCpuMs}, {"pairs_cpu_ms", &r.pairsCpuMs}, {"frame_cpu_ms", &r.frameCpuMs}};
+    const std::pair<const char*, const std::vector<double>*> series[] = {{"build_ms", &r.buildMs},
+                                                                         {"update_ms", &r.updateMs},
+                                                                         {"pairs_ms", &r.pairsMs},
+                                                                         {"frame_ms", &r.frameMs},
+                                                                         {"point_ms", &r.pointMs},
+                                                                         {"circle_ms", &r.circleMs},
+                                                                         {"ray_ms", &r.rayMs},
+                                                                         {"build_cpu_ms", &r.buildCpuMs},
+                                                                         {"update_cpu_ms", &r.updateCpuMs},
+                                                                         {"pairs_cpu_ms", &r.pairsCpuMs},
+                                                                         {"frame_cpu_ms", &r.frameCpuMs}};
     for (const auto& [name, samples] : series) {
       const Stat s = summarize(*samples);
-      out << ", \"" << name << "\": {\"median\": " << number(s.median) << ", \"p95\": " << number(s.p95) << "}";
+      out << ", \"" << name << "\": {\"median\": " << number(s.median) << ", \"p95\": " << number(s.p95)
+          << "}";
     }
     out << ", \"pairs_last_frame\": " << number(r.pairsLastFrame)
-        << ", \"candidates_per_frame\": " << number(r.candidatesPerFrame) << ", \"memory_bytes\": " << r.memoryBytes
+        << ", \"candidates_per_frame\": " << number(r.candidatesPerFrame)
+        << ", \"memory_bytes\": " << r.memoryBytes
         << ", \"bytes_per_circle\": " << number(r.count ? double(r.memoryBytes) / double(r.count) : 0.0, 6)
         << ", \"peak_rss_bytes\": " << r.peakRssBytes
         << ", \"peak_above_baseline_bytes\": " << r.peakAboveBaselineBytes << ", \"nodes\": " << r.nodes
-        << ", \"max_depth\": " << r.maxDepth << ", \"agrees\": "
-        << (r.agrees ? (*r.agrees ? "true" : "false") : "null") << ", \"pairs_checksum\": \"" << r.pairsChecksum
-        << "\", \"query_checksum\": \"" << r.queryChecksum << "\", \"wall_s\": " << number(r.wallSeconds, 4)
-        << ", \"extra\": {";
+        << ", \"max_depth\": " << r.maxDepth
+        << ", \"agrees\": " << (r.agrees ? (*r.agrees ? "true" : "false") : "null")
+        << ", \"pairs_checksum\": \"" << r.pairsChecksum << "\", \"query_checksum\": \"" << r.queryChecksum
+        << "\", \"wall_s\": " << number(r.wallSeconds, 4) << ", \"extra\": {";
     for (std::size_t k = 0; k < r.extra.size(); ++k) {
       out << (k ? ", " : "") << jsonString(r.extra[k].first) << ": " << number(r.extra[k].second);
     }
@@ -312,15 +341,18 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
   std::ofstream out = openOutput(path);
   out << "Measured on " << machine.cpu << " (" << machine.cores << " cores), " << machine.memory << ", "
       << machine.system << ", " << machine.compiler << ", " << machine.buildType << " build, started "
-      << machine.startedUtc << "; load average " << machine.loadBefore << " at the start, " << machine.loadAfter
-      << " at the end.\n\n";
+      << machine.startedUtc << "; load average " << machine.loadBefore << " at the start, "
+      << machine.loadAfter << " at the end.\n\n";
   out << "Command: `" << options.commandLine << "`\n\n";
   const std::vector<std::size_t> counts = orderedCounts(results);
   const std::vector<std::string> scenes = orderedNames(results, [](const RunResult& r) { return r.scene; });
-  const std::vector<std::string> names = orderedNames(results, [](const RunResult& r) { return r.structure; });
+  const std::vector<std::string> names =
+      orderedNames(results, [](const RunResult& r) { return r.structure; });
 
-  out << "ms per frame (update of the moved circles + maintain + all pairs; CPU time of the measuring thread), "
-         "median (p95) over " << options.frames << " frames; `-` not run, `skip` skipped (reasons below):\n\n";
+  out << "ms per frame (update of the moved circles + maintain + all pairs; CPU time of the measuring "
+         "thread), "
+         "median (p95) over "
+      << options.frames << " frames; `-` not run, `skip` skipped (reasons below):\n\n";
   for (const std::string& scene : scenes) {
     out << "| " << scene << " |";
     for (std::size_t n : counts) out << ' ' << countLabel(n) << " |";
@@ -333,11 +365,14 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
       for (std::size_t n : counts) {
         const RunResult* r = findRun(results, scene, n, name);
         if (r) any = r;
-        if (!r) row += " - |";
-        else if (r->status != RunStatus::Ok) row += r->status == RunStatus::Skipped ? " skip |" : " FAILED |";
+        if (!r)
+          row += " - |";
+        else if (r->status != RunStatus::Ok)
+          row += r->status == RunStatus::Skipped ? " skip |" : " FAILED |";
         else {
           const Stat s = summarize(r->frameCpuMs);
-          row += ' ' + readable(s.median) + " (" + readable(s.p95) + ")" + (r->agrees == false ? " DISAGREES" : "") + " |";
+          row += ' ' + readable(s.median) + " (" + readable(s.p95) + ")" +
+                 (r->agrees == false ? " DISAGREES" : "") + " |";
         }
       }
       if (any) out << "| " << structureLabel(*any) << " |" << row << '\n';
@@ -348,10 +383,12 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
   // The detail tables: every measured figure at the two largest counts of the first scene.
   if (!scenes.empty()) {
     std::vector<std::size_t> detailCounts;
-    for (std::size_t i = counts.size() >= 2 ? counts.size() - 2 : 0; i < counts.size(); ++i) detailCounts.push_back(counts[i]);
+    for (std::size_t i = counts.size() >= 2 ? counts.size() - 2 : 0; i < counts.size(); ++i)
+      detailCounts.push_back(counts[i]);
     for (std::size_t n : detailCounts) {
       out << "Every figure, " << scenes.front() << " at " << countLabel(n)
-          << " circles (build, update and pairs: CPU ms, median / p95; queries: wall-clock microseconds per query, "
+          << " circles (build, update and pairs: CPU ms, median / p95; queries: wall-clock microseconds per "
+             "query, "
              "median / p95):\n\n"
           << "| structure | build ms | update ms | pairs ms | point us | circle us | ray us | bytes/circle | "
              "peak MB | pairs tested/frame |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -368,9 +405,9 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
           return readable(s.median * scale) + " / " + readable(s.p95 * scale);
         };
         out << ' ' << readable(summarize(r->buildCpuMs).median) << " | " << pair(r->updateCpuMs, 1) << " | "
-            << pair(r->pairsCpuMs, 1) << " | " << pair(r->pointMs, 1000) << " | " << pair(r->circleMs, 1000) << " | "
-            << pair(r->rayMs, 1000) << " | " << readable(double(r->memoryBytes) / double(r->count)) << " | "
-            << readable(double(r->peakAboveBaselineBytes) / (1024.0 * 1024.0)) << " | "
+            << pair(r->pairsCpuMs, 1) << " | " << pair(r->pointMs, 1000) << " | " << pair(r->circleMs, 1000)
+            << " | " << pair(r->rayMs, 1000) << " | " << readable(double(r->memoryBytes) / double(r->count))
+            << " | " << readable(double(r->peakAboveBaselineBytes) / (1024.0 * 1024.0)) << " | "
             << readable(r->candidatesPerFrame) << " |\n";
       }
       out << '\n';
@@ -378,15 +415,16 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
   }
 
   out << "Targets:\n\n";
-  for (const TargetCheck& check : targets) out << "- " << (check.passed ? "met: " : "NOT met: ") << check.text << '\n';
+  for (const TargetCheck& check : targets)
+    out << "- " << (check.passed ? "met: " : "NOT met: ") << check.text << '\n';
   if (targets.empty()) out << "- (no run at 100k or 1M circles)\n";
   bool anySkipped = false;
   for (const RunResult& r : results) {
     if (r.status == RunStatus::Ok) continue;
     if (!anySkipped) out << "\nSkipped or failed runs:\n\n";
     anySkipped = true;
-    out << "- " << r.scene << ' ' << countLabel(r.count) << ' ' << r.structure << ": " << statusName(r.status) << ", "
-        << r.reason << '\n';
+    out << "- " << r.scene << ' ' << countLabel(r.count) << ' ' << r.structure << ": " << statusName(r.status)
+        << ", " << r.reason << '\n';
   }
 }
 
@@ -398,12 +436,15 @@ std::string writePlot(const std::string& dir, const std::vector<RunResult>& resu
   static const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                                          "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79", "#637939"};
   const std::vector<std::string> scenes = orderedNames(results, [](const RunResult& r) { return r.scene; });
-  const std::vector<std::string> names = orderedNames(results, [](const RunResult& r) { return r.structure; });
+  const std::vector<std::string> names =
+      orderedNames(results, [](const RunResult& r) { return r.structure; });
   const std::string script = dir + "/frame_ms.gp";
   {
     std::ofstream out = openOutput(script);
-    out << "# Drawn by spheretest-bench from results.csv's frame_cpu_ms_median; run with: gnuplot frame_ms.gp\n"
-        << "set terminal pngcairo size " << 560 * std::max<std::size_t>(1, scenes.size()) << ",620 font 'Sans,10'\n"
+    out << "# Drawn by spheretest-bench from results.csv's frame_cpu_ms_median; run with: gnuplot "
+           "frame_ms.gp\n"
+        << "set terminal pngcairo size " << 560 * std::max<std::size_t>(1, scenes.size())
+        << ",620 font 'Sans,10'\n"
         << "set output 'frame_ms.png'\n"
         << "set multiplot layout 1," << std::max<std::size_t>(1, scenes.size())
         << " title 'ms per frame (update of moved circles + all pairs; CPU time, median); dashed: peers'\n"
@@ -442,7 +483,8 @@ std::string writePlot(const std::string& dir, const std::vector<RunResult>& resu
   if (mode == PlotMode::Off) return "plot script " + script + " (not drawn: --plot off)";
   const bool haveGnuplot = std::system("command -v gnuplot >/dev/null 2>&1") == 0;
   if (!haveGnuplot) {
-    if (mode == PlotMode::On) throw std::runtime_error("--plot on: gnuplot is not installed (Debian: gnuplot-nox)");
+    if (mode == PlotMode::On)
+      throw std::runtime_error("--plot on: gnuplot is not installed (Debian: gnuplot-nox)");
     return "plot script " + script + " (not drawn: gnuplot is not installed)";
   }
   std::string quotedDir = "'";

@@ -30,7 +30,7 @@ std::string currentLoad();
 
 /// The target figures of one run, ready to print and to store.
 struct TargetCheck {
-  std::string text;   ///< one line
+  std::string text;     ///< one line
   bool passed = false;  ///< whether the target was met
 };
 

@@ -33,12 +33,16 @@ using Tree = bgi::rtree<Value, bgi::rstar<kMaxEntries>>;
 using TreeView = bgi::detail::rtree::utilities::view<Tree>;
 using Members = TreeView::members_holder;
 
-BoostBox toBoost(const Box& b) { return {{b.min.x, b.min.y}, {b.max.x, b.max.y}}; }
+BoostBox toBoost(const Box& b) {
+  return {{b.min.x, b.min.y}, {b.max.x, b.max.y}};
+}
 Box fromBoost(const BoostBox& b) {
   return {{bg::get<bg::min_corner, 0>(b), bg::get<bg::min_corner, 1>(b)},
           {bg::get<bg::max_corner, 0>(b), bg::get<bg::max_corner, 1>(b)}};
 }
-BoostBox prunedBoxOf(const Circle& c) { return toBoost(inflateForPruning(boundsOf(c))); }
+BoostBox prunedBoxOf(const Circle& c) {
+  return toBoost(inflateForPruning(boundsOf(c)));
+}
 bool sameBox(const BoostBox& a, const BoostBox& b) {
   const Box x = fromBoost(a), y = fromBoost(b);
   return x.min == y.min && x.max == y.max;
@@ -95,12 +99,17 @@ class BoostRtree final : public SpatialIndex {
   std::string_view description() const override {
     return "Boost.Geometry's R-tree (bgi::rtree, Boost 1.74) with R*-tree insertion and 16 entries per node, "
            "storing each circle's bounding box. build() uses Boost's packing range constructor (top-down "
-           "median splits along the longer axis, O(n log n)), which is the only way Boost packs; an update batch larger than "
-           "repack_fraction of the items repacks the whole tree the same way, a smaller one costs an O(log n) "
-           "remove plus an R* insert per moved circle. Queries are Boost's box queries (touching boxes count), "
+           "median splits along the longer axis, O(n log n)), which is the only way Boost packs; an update "
+           "batch larger than "
+           "repack_fraction of the items repacks the whole tree the same way, a smaller one costs an O(log "
+           "n) "
+           "remove plus an R* insert per moved circle. Queries are Boost's box queries (touching boxes "
+           "count), "
            "the pair search is one box query per item in tree order, and rays query the boxes of a few "
-           "segment pieces because Boost's own segment test is not provably conservative. Nodes visited counts "
-           "the entries Boost hands back: its inner walk is not observable. A peer, not ours: what a developer "
+           "segment pieces because Boost's own segment test is not provably conservative. Nodes visited "
+           "counts "
+           "the entries Boost hands back: its inner walk is not observable. A peer, not ours: what a "
+           "developer "
            "reaching for Boost would get, strongest on static or slowly changing data that is queried often.";
   }
 
@@ -169,15 +178,18 @@ class BoostRtree final : public SpatialIndex {
   }
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    queryValues(inflateForPruning(Box{p, p}), [&](ItemId id) { testItem(id, circleContainsPoint(circle(id), p), out); });
+    queryValues(inflateForPruning(Box{p, p}),
+                [&](ItemId id) { testItem(id, circleContainsPoint(circle(id), p), out); });
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    queryValues(inflateForPruning(boundsOf(query)), [&](ItemId id) { testItem(id, circlesOverlap(circle(id), query), out); });
+    queryValues(inflateForPruning(boundsOf(query)),
+                [&](ItemId id) { testItem(id, circlesOverlap(circle(id), query), out); });
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    queryValues(inflateForPruning(box), [&](ItemId id) { testItem(id, circleOverlapsBox(circle(id), box), out); });
+    queryValues(inflateForPruning(box),
+                [&](ItemId id) { testItem(id, circleOverlapsBox(circle(id), box), out); });
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
@@ -219,7 +231,8 @@ class BoostRtree final : public SpatialIndex {
 
   std::string doValidate() const override {
     if (tree_.size() != size()) {
-      return "boost-rtree: tree holds " + std::to_string(tree_.size()) + " values for " + std::to_string(size()) + " items";
+      return "boost-rtree: tree holds " + std::to_string(tree_.size()) + " values for " +
+             std::to_string(size()) + " items";
     }
     std::string problem;
     std::vector<std::uint8_t> seen(idCapacity(), 0);
@@ -227,12 +240,14 @@ class BoostRtree final : public SpatialIndex {
       const ItemId id = value.second;
       if (!contains(id)) return "boost-rtree: tree holds absent item " + std::to_string(id);
       if (seen[id]++) return "boost-rtree: item " + std::to_string(id) + " is in the tree twice";
-      if (!sameBox(value.first, boxOf_[id])) return "boost-rtree: item " + std::to_string(id) + " has a stale box";
+      if (!sameBox(value.first, boxOf_[id]))
+        return "boost-rtree: item " + std::to_string(id) + " has a stale box";
       if (!sameBox(boxOf_[id], prunedBoxOf(circle(id)))) {
         return "boost-rtree: box of item " + std::to_string(id) + " does not match its circle";
       }
     }
-    if (!tree_.empty() && !bgi::detail::rtree::utilities::are_boxes_ok(tree_)) return "boost-rtree: a node box does not fit its children";
+    if (!tree_.empty() && !bgi::detail::rtree::utilities::are_boxes_ok(tree_))
+      return "boost-rtree: a node box does not fit its children";
     return problem;
   }
 
@@ -298,6 +313,8 @@ class BoostRtree final : public SpatialIndex {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeBoostRtree() { return std::make_unique<BoostRtree>(); }
+std::unique_ptr<SpatialIndex> makeBoostRtree() {
+  return std::make_unique<BoostRtree>();
+}
 
 }  // namespace st::peers

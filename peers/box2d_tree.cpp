@@ -58,35 +58,42 @@ struct RayAdapter {
   float RayCastCallback(const b2RayCastInput& input, std::int32_t proxy) { return fn(input, proxy); }
 };
 
-// One cached pair of proxies whose fat boxes overlapped when one of them last moved. Edge `side` links it into
-// proxy[side]'s list; an edge is named contact * 2 + side, as Box2D keeps a contact edge per body.
+// One cached pair of proxies whose fat boxes overlapped when one of them last moved. Edge `side` links it
+// into proxy[side]'s list; an edge is named contact * 2 + side, as Box2D keeps a contact edge per body.
 struct Contact {
-  ProxyId proxy[2];        // proxy[0] == kNoProxy marks a free slot, whose next[0] chains the free list
-  std::uint32_t prev[2];   // previous edge in proxy[side]'s list
-  std::uint32_t next[2];   // next edge in proxy[side]'s list
+  ProxyId proxy[2];       // proxy[0] == kNoProxy marks a free slot, whose next[0] chains the free list
+  std::uint32_t prev[2];  // previous edge in proxy[side]'s list
+  std::uint32_t next[2];  // next edge in proxy[side]'s list
 };
 static_assert(sizeof(Contact) == 24, "the contact cache is scanned every frame: keep contacts compact");
 
 class Box2dTree final : public SpatialIndex {
  public:
   Box2dTree() : SpatialIndex("box2d-tree") {
-    addParam({"scale_log2",
-              "Box2D metres per world unit, as a power of two (its 0.1 m margin and 4x displacement are fixed)", 0,
-              -16, 16, true});
+    addParam(
+        {"scale_log2",
+         "Box2D metres per world unit, as a power of two (its 0.1 m margin and 4x displacement are fixed)", 0,
+         -16, 16, true});
     resetTree();
   }
 
   std::string_view description() const override {
-    return "Box2D's dynamic AABB tree (b2DynamicTree, libbox2d 2.4.1), used as Box2D's broad phase and contact "
+    return "Box2D's dynamic AABB tree (b2DynamicTree, libbox2d 2.4.1), used as Box2D's broad phase and "
+           "contact "
            "manager use it: each circle is a leaf whose box is fattened by 0.1 m plus four times its last "
-           "displacement, so small moves cost nothing and a move out of the fat box is one O(log n) remove and "
+           "displacement, so small moves cost nothing and a move out of the fat box is one O(log n) remove "
+           "and "
            "re-insert with rotations. The pair search queries the tree only with the reinserted proxies (in "
-           "proxy order) and keeps a contact cache of every pair whose fat boxes overlap, re-testing all cached "
-           "pairs exactly each frame; queries are O(log n + k) box walks. Box2D has no bulk build, so build() "
+           "proxy order) and keeps a contact cache of every pair whose fat boxes overlap, re-testing all "
+           "cached "
+           "pairs exactly each frame; queries are O(log n + k) box walks. Box2D has no bulk build, so "
+           "build() "
            "inserts one proxy per circle, in Morton order of the centres for a tighter tree. World units are "
-           "Box2D metres times 2^scale_log2; the scenes' 0.5-4 unit circles are metre-sized, Box2D's intended "
+           "Box2D metres times 2^scale_log2; the scenes' 0.5-4 unit circles are metre-sized, Box2D's "
+           "intended "
            "scale. Inner nodes are private to the library, so only the fat leaf boxes are drawn and nodes "
-           "visited counts the leaves it hands back. A peer, not ours: what a game developer already using Box2D "
+           "visited counts the leaves it hands back. A peer, not ours: what a game developer already using "
+           "Box2D "
            "would get, a good general choice when most objects move slowly.";
   }
 
@@ -97,11 +104,11 @@ class Box2dTree final : public SpatialIndex {
   IndexStats stats() const override {
     std::size_t capacity = kBox2dInitialNodeCapacity;
     while (capacity < peakNodes_) capacity *= 2;
-    const std::size_t bytes = capacity * sizeof(b2TreeNode) + contacts_.capacity() * sizeof(Contact) +
-                              headEdge_.capacity() * sizeof(std::uint32_t) +
-                              moveSlot_.capacity() * sizeof(std::uint32_t) +
-                              moveBuffer_.capacity() * sizeof(ProxyId) + proxyOf_.capacity() * sizeof(ProxyId) +
-                              seen_.bytes() + partners_.bytes() + tableBytes();
+    const std::size_t bytes =
+        capacity * sizeof(b2TreeNode) + contacts_.capacity() * sizeof(Contact) +
+        headEdge_.capacity() * sizeof(std::uint32_t) + moveSlot_.capacity() * sizeof(std::uint32_t) +
+        moveBuffer_.capacity() * sizeof(ProxyId) + proxyOf_.capacity() * sizeof(ProxyId) + seen_.bytes() +
+        partners_.bytes() + tableBytes();
     return {leafCount_ == 0 ? 0 : 2 * leafCount_ - 1, tree_->GetHeight(), bytes};
   }
 
@@ -143,7 +150,8 @@ class Box2dTree final : public SpatialIndex {
 
   void doUpdate(ItemId id, const Circle& old, const Circle& circle) override {
     const ProxyId proxy = proxyOf_[id];
-    const b2Vec2 displacement{(circle.center.x - old.center.x) * scale_, (circle.center.y - old.center.y) * scale_};
+    const b2Vec2 displacement{(circle.center.x - old.center.x) * scale_,
+                              (circle.center.y - old.center.y) * scale_};
     extentSum_ += 2.0 * (double(circle.radius) - double(old.radius));
     ++updatesSincePairs_;
     if (tree_->MoveProxy(proxy, metreBox(circle), displacement)) {
@@ -215,7 +223,8 @@ class Box2dTree final : public SpatialIndex {
       }
       if (!best) return -1.0f;
       // Clip Box2D's walk at the best entry so far. Zero would end the walk before equal-t hits with smaller
-      // ids are seen, so the clip stays positive; the fat margin keeps circles entering at the clip inside it.
+      // ids are seen, so the clip stays positive; the fat margin keeps circles entering at the clip inside
+      // it.
       return std::max(best->t, std::numeric_limits<float>::min());
     });
     return best;
@@ -256,8 +265,9 @@ class Box2dTree final : public SpatialIndex {
       }
     });
     if (!problem.empty()) return "box2d-tree: " + problem;
-    if (present != leafCount_) return "box2d-tree: " + std::to_string(leafCount_) + " proxies for " +
-                                      std::to_string(present) + " items";
+    if (present != leafCount_)
+      return "box2d-tree: " + std::to_string(leafCount_) + " proxies for " + std::to_string(present) +
+             " items";
     for (std::size_t slot = 0; slot < moveBuffer_.size(); ++slot) {
       const ProxyId proxy = moveBuffer_[slot];
       if (proxy != kNoProxy && moveSlot_[proxy] != slot) return "box2d-tree: move buffer slot mismatch";
@@ -348,7 +358,8 @@ class Box2dTree final : public SpatialIndex {
     const b2AABB& fat = tree_->GetFatAABB(proxy);
     NodeInfo info;
     info.shape = NodeShape::Box;
-    info.box = {{fat.lowerBound.x / scale_, fat.lowerBound.y / scale_}, {fat.upperBound.x / scale_, fat.upperBound.y / scale_}};
+    info.box = {{fat.lowerBound.x / scale_, fat.lowerBound.y / scale_},
+                {fat.upperBound.x / scale_, fat.upperBound.y / scale_}};
     info.itemCount = 1;
     return info;
   }
@@ -421,7 +432,8 @@ class Box2dTree final : public SpatialIndex {
       moveSlot_[proxy] = kNoSlot;
     }
     moveBuffer_.clear();
-    lastReinsertFraction_ = updatesSincePairs_ == 0 ? 0.0 : double(reinsertsSincePairs_) / double(updatesSincePairs_);
+    lastReinsertFraction_ =
+        updatesSincePairs_ == 0 ? 0.0 : double(reinsertsSincePairs_) / double(updatesSincePairs_);
     updatesSincePairs_ = reinsertsSincePairs_ = 0;
   }
 
@@ -460,8 +472,10 @@ class Box2dTree final : public SpatialIndex {
     for (std::uint32_t side = 0; side < 2; ++side) {
       const std::uint32_t prev = contact.prev[side];
       const std::uint32_t next = contact.next[side];
-      if (prev != kNoEdge) contacts_[prev >> 1].next[prev & 1] = next;
-      else headEdge_[contact.proxy[side]] = next;
+      if (prev != kNoEdge)
+        contacts_[prev >> 1].next[prev & 1] = next;
+      else
+        headEdge_[contact.proxy[side]] = next;
       if (next != kNoEdge) contacts_[next >> 1].prev[next & 1] = prev;
     }
     contact.proxy[0] = contact.proxy[1] = kNoProxy;
@@ -496,7 +510,8 @@ class Box2dTree final : public SpatialIndex {
   bool rayFastPathAllowed(const Segment& segment) const {
     const b2Vec2 p1 = metres(segment.start), p2 = metres(segment.end);
     const float reach = std::max({std::fabs(p1.x), std::fabs(p1.y), std::fabs(p2.x), std::fabs(p2.y)});
-    return reach <= kRayFastPathLimit && maxAbsMetres_ <= kRayFastPathLimit && (p2 - p1).Length() >= kRayMinLength;
+    return reach <= kRayFastPathLimit && maxAbsMetres_ <= kRayFastPathLimit &&
+           (p2 - p1).Length() >= kRayMinLength;
   }
 
   // Calls onCandidate(id) for every item whose leaf the segment may touch; its return value, when positive,
@@ -530,18 +545,18 @@ class Box2dTree final : public SpatialIndex {
   }
 
   std::unique_ptr<b2DynamicTree> tree_;
-  float scale_ = 1.0f;                  // metres per world unit
-  std::vector<ProxyId> proxyOf_;        // item id -> its leaf
+  float scale_ = 1.0f;                   // metres per world unit
+  std::vector<ProxyId> proxyOf_;         // item id -> its leaf
   std::vector<std::uint32_t> headEdge_;  // proxy -> first contact edge (proxy ids share Box2D's node pool)
   std::vector<std::uint32_t> moveSlot_;  // proxy -> its slot in moveBuffer_, kNoSlot when not buffered
-  std::vector<ProxyId> moveBuffer_;     // proxies reinserted since the last pair update (kNoProxy: removed)
-  std::vector<Contact> contacts_;       // pair cache; free slots chained through next[0]
+  std::vector<ProxyId> moveBuffer_;      // proxies reinserted since the last pair update (kNoProxy: removed)
+  std::vector<Contact> contacts_;        // pair cache; free slots chained through next[0]
   std::uint32_t freeContact_ = kNoEdge;
   std::size_t liveContacts_ = 0;
   std::size_t leafCount_ = 0;
-  std::size_t peakNodes_ = 0;           // most nodes alive at once: Box2D's pool never shrinks
-  float maxAbsMetres_ = 0.0f;           // bound on every coordinate of every box the tree ever held
-  double extentSum_ = 0.0;              // sum of circle diameters: sizes the ray fallback's pieces
+  std::size_t peakNodes_ = 0;  // most nodes alive at once: Box2D's pool never shrinks
+  float maxAbsMetres_ = 0.0f;  // bound on every coordinate of every box the tree ever held
+  double extentSum_ = 0.0;     // sum of circle diameters: sizes the ray fallback's pieces
   std::size_t updatesSincePairs_ = 0;
   std::size_t reinsertsSincePairs_ = 0;
   std::size_t lastRequeried_ = 0;
@@ -553,6 +568,8 @@ class Box2dTree final : public SpatialIndex {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeBox2dTree() { return std::make_unique<Box2dTree>(); }
+std::unique_ptr<SpatialIndex> makeBox2dTree() {
+  return std::make_unique<Box2dTree>();
+}
 
 }  // namespace st::peers

@@ -94,10 +94,14 @@ void main() {
 
 const char* circleModeName(CircleMode mode) {
   switch (mode) {
-    case CircleMode::Pulled: return "quads, one draw (vertex pulling)";
-    case CircleMode::Instanced: return "quads, instanced";
-    case CircleMode::Points: return "GL_POINTS";
-    case CircleMode::Splat: return "small ones on the CPU (software GL)";
+    case CircleMode::Pulled:
+      return "quads, one draw (vertex pulling)";
+    case CircleMode::Instanced:
+      return "quads, instanced";
+    case CircleMode::Points:
+      return "GL_POINTS";
+    case CircleMode::Splat:
+      return "small ones on the CPU (software GL)";
   }
   return "";
 }
@@ -123,7 +127,8 @@ std::string CircleRenderer::init() {
   for (int i = 0; i < 3; ++i) {
     std::string error;
     programs_[i].id = buildProgram(sources[i]->c_str(), kFragment, error);
-    if (programs_[i].id == 0) return std::string("circle program (") + circleModeName(CircleMode(i)) + "): " + error;
+    if (programs_[i].id == 0)
+      return std::string("circle program (") + circleModeName(CircleMode(i)) + "): " + error;
     programs_[i].minRadius = gl::GetUniformLocation(programs_[i].id, "uMinRadiusPx");
     programs_[i].rim = gl::GetUniformLocation(programs_[i].id, "uRimPx");
   }
@@ -195,7 +200,8 @@ void CircleRenderer::draw(std::span<const CircleInstance> circles, const Camera&
       gl::DrawArrays(GL_POINTS, 0, count);
       gl::Disable(GL_PROGRAM_POINT_SIZE);
       break;
-    case CircleMode::Splat: break;
+    case CircleMode::Splat:
+      break;
   }
   gl::BindVertexArray(0);
 }

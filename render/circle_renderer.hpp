@@ -60,7 +60,8 @@ class CircleRenderer {
   /// Creates the GL objects with the current context; returns "" or the error.
   std::string init();
   /// Draws the circles; the buffer grows to the largest batch seen and is then reused.
-  void draw(std::span<const CircleInstance> circles, const Camera& camera, CircleMode mode, const CircleStyle& style);
+  void draw(std::span<const CircleInstance> circles, const Camera& camera, CircleMode mode,
+            const CircleStyle& style);
   /// Largest point size the driver draws (Points mode cuts larger circles).
   float maxPointSize() const { return maxPointSize_; }
 

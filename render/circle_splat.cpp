@@ -134,14 +134,15 @@ void CircleSplatter::splat(const Pending& p, float rimPx) {
       const float alpha = std::max(fillAlpha, inRim) * coverage;
       if (alpha <= 0.0f) continue;
       const auto alpha8 = static_cast<std::uint32_t>(alpha * 256.0f);
-      const std::uint32_t colour = lerpPacked(fillOpaque, rimOpaque, static_cast<std::uint32_t>(inRim * 256.0f));
+      const std::uint32_t colour =
+          lerpPacked(fillOpaque, rimOpaque, static_cast<std::uint32_t>(inRim * 256.0f));
       row[x] = scalePacked(colour, alpha8) + scalePacked(row[x], 256u - alpha8);
     }
   }
 }
 
-void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera& camera, const CircleStyle& style,
-                          std::vector<CircleInstance>& large) {
+void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera& camera,
+                          const CircleStyle& style, std::vector<CircleInstance>& large) {
   const int width = static_cast<int>(camera.width());
   const int height = static_cast<int>(camera.height());
   if (width != width_ || height != height_) resize(width, height);
@@ -163,9 +164,12 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
   // cache. Within a band the id order stands; between bands only which of two overlapping circles lies on
   // top can change.
   constexpr int kBandRows = 16;
-  static_assert(kMaxRadiusPx + 1.5f < float(kBandRows), "a circle must not reach past the neighbouring bands");
+  static_assert(kMaxRadiusPx + 1.5f < float(kBandRows),
+                "a circle must not reach past the neighbouring bands");
   const int bands = height_ / kBandRows + 1;
-  auto bandOf = [&](float sy) { return static_cast<std::size_t>(std::clamp(static_cast<int>(sy) / kBandRows, 0, bands - 1)); };
+  auto bandOf = [&](float sy) {
+    return static_cast<std::size_t>(std::clamp(static_cast<int>(sy) / kBandRows, 0, bands - 1));
+  };
   bandStart_.assign(static_cast<std::size_t>(bands) + 1, 0u);
   pending_.clear();
   for (const CircleInstance& c : circles) {

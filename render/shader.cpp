@@ -49,7 +49,8 @@ void setCameraUniforms(GLuint program, const Camera& camera) {
   const Vec2 c = camera.center();
   gl::Uniform2f(gl::GetUniformLocation(program, "uCenter"), c.x, c.y);
   gl::Uniform1f(gl::GetUniformLocation(program, "uScale"), camera.pixelsPerUnit());
-  gl::Uniform2f(gl::GetUniformLocation(program, "uPixelToClip"), 2.0f / camera.width(), 2.0f / camera.height());
+  gl::Uniform2f(gl::GetUniformLocation(program, "uPixelToClip"), 2.0f / camera.width(),
+                2.0f / camera.height());
 }
 
 }  // namespace st::render

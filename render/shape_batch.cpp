@@ -40,7 +40,8 @@ void ShapeBatch::circleOutline(const Circle& circle, std::uint32_t colour) {
   Vec2 previous{circle.center.x + circle.radius, circle.center.y};
   for (int i = 1; i <= n; ++i) {
     const float angle = tau * float(i) / float(n);
-    const Vec2 next{circle.center.x + circle.radius * std::cos(angle), circle.center.y + circle.radius * std::sin(angle)};
+    const Vec2 next{circle.center.x + circle.radius * std::cos(angle),
+                    circle.center.y + circle.radius * std::sin(angle)};
     line(previous, next, colour);
     previous = next;
   }
@@ -122,7 +123,8 @@ std::string ShapeRenderer::init() {
   gl::EnableVertexAttribArray(0);
   gl::VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(ShapeVertex), reinterpret_cast<const void*>(0));
   gl::EnableVertexAttribArray(1);
-  gl::VertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ShapeVertex), reinterpret_cast<const void*>(8));
+  gl::VertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ShapeVertex),
+                          reinterpret_cast<const void*>(8));
   gl::BindVertexArray(0);
   return "";
 }

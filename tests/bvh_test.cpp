@@ -42,7 +42,8 @@ std::vector<Item> latticeScene(Rng& rng, int n, float side) {
   const int perRow = static_cast<int>(std::ceil(std::sqrt(double(n))));
   const float step = side / float(perRow);
   for (int i = 0; i < n; ++i) {
-    const Vec2 c{(float(i % perRow) + rng.uniform(0.2f, 0.8f)) * step, (float(i / perRow) + rng.uniform(0.2f, 0.8f)) * step};
+    const Vec2 c{(float(i % perRow) + rng.uniform(0.2f, 0.8f)) * step,
+                 (float(i / perRow) + rng.uniform(0.2f, 0.8f)) * step};
     items.push_back({static_cast<ItemId>(i), {c, rng.uniform(0.5f, 2.0f)}});
   }
   return items;
@@ -120,7 +121,9 @@ TEST(SphereTree, BudgetCapsTheWorkOfOneMaintain) {
     tree->update(item.id, moved);
     oracle->update(item.id, moved);
   }
-  auto queued = [&] { return extraValue(*tree, "reintegration_queue") + extraValue(*tree, "recomputation_queue"); };
+  auto queued = [&] {
+    return extraValue(*tree, "reintegration_queue") + extraValue(*tree, "recomputation_queue");
+  };
   double before = queued();
   ASSERT_GT(before, 3.0);
   int frames = 0;
@@ -129,7 +132,8 @@ TEST(SphereTree, BudgetCapsTheWorkOfOneMaintain) {
     const double recomputedBefore = extraValue(*tree, "recomputed");
     tree->maintain();
     ++frames;
-    const double work = extraValue(*tree, "reintegrated") - reintegratedBefore + extraValue(*tree, "recomputed") - recomputedBefore;
+    const double work = extraValue(*tree, "reintegrated") - reintegratedBefore +
+                        extraValue(*tree, "recomputed") - recomputedBefore;
     EXPECT_LE(work, 3.0) << "frame " << frames;
     EXPECT_EQ(tree->validate(), "");
   }
@@ -185,9 +189,14 @@ TEST(SphereTree, ExtremeCirclesAreKeptExactly) {
   auto oracle = make("brute");
   tree->setWorldHint({{0, 0}, {200, 200}});
   std::vector<Item> items = {
-      {0, {{1e15f, 1e15f}, 0.0f}},    {1, {{-1e15f, -1e15f}, 1e15f}}, {2, {{0, 0}, 0.0f}},
-      {3, {{0, 0}, 0.0f}},            {4, {{-1e15f, 1e15f}, 3.0f}},   {5, {{100, 100}, 1e15f}},
-      {6, {{1e-30f, -1e-30f}, 0.0f}}, {7, {{5e14f, -3e14f}, 1e10f}},
+      {0, {{1e15f, 1e15f}, 0.0f}},
+      {1, {{-1e15f, -1e15f}, 1e15f}},
+      {2, {{0, 0}, 0.0f}},
+      {3, {{0, 0}, 0.0f}},
+      {4, {{-1e15f, 1e15f}, 3.0f}},
+      {5, {{100, 100}, 1e15f}},
+      {6, {{1e-30f, -1e-30f}, 0.0f}},
+      {7, {{5e14f, -3e14f}, 1e10f}},
   };
   Rng rng(10);
   for (const Item& item : latticeScene(rng, 200, 200.0f)) items.push_back({item.id + 100, item.circle});
@@ -291,7 +300,8 @@ TEST(SphereTree, CullEventsMatchBruteForceThroughASimulation) {
       ASSERT_EQ(entered, wantEntered) << "budget " << budget << " frame " << frame;
       ASSERT_EQ(left, wantLeft) << "budget " << budget << " frame " << frame;
       std::vector<ItemId> next;
-      std::set_difference(replayed.begin(), replayed.end(), left.begin(), left.end(), std::back_inserter(next));
+      std::set_difference(replayed.begin(), replayed.end(), left.begin(), left.end(),
+                          std::back_inserter(next));
       replayed.clear();
       std::merge(next.begin(), next.end(), entered.begin(), entered.end(), std::back_inserter(replayed));
       ASSERT_EQ(replayed, tree->visibleItems());
@@ -315,7 +325,8 @@ TEST(SphereTree, CullMemorySurvivesInterleavedMutations) {
     tree->setParam("levels", double(2 + seed % 4));
     Rng rng(seed);
     auto randomCircle = [&] {
-      return Circle{{rng.uniform(0, 100), rng.uniform(0, 100)}, rng.chance(0.1) ? 0.0f : rng.uniform(0.0f, 4.0f)};
+      return Circle{{rng.uniform(0, 100), rng.uniform(0, 100)},
+                    rng.chance(0.1) ? 0.0f : rng.uniform(0.0f, 4.0f)};
     };
     for (int step = 0; step < 300; ++step) {
       const ItemId id = static_cast<ItemId>(rng.below(64));
@@ -534,7 +545,8 @@ TEST_P(BothHierarchies, PairsInADenseClusterMatchBruteForce) {
   Rng rng(42);
   std::vector<Item> items;
   for (ItemId id = 0; id < 1500; ++id) {
-    items.push_back({id, {{50.0f + rng.uniform(-6, 6), 50.0f + rng.uniform(-6, 6)}, rng.uniform(0.0f, 0.6f)}});
+    items.push_back(
+        {id, {{50.0f + rng.uniform(-6, 6), 50.0f + rng.uniform(-6, 6)}, rng.uniform(0.0f, 0.6f)}});
   }
   tree->build(items);
   oracle->build(items);

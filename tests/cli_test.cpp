@@ -21,7 +21,8 @@ struct Outcome {
   std::string output;  // stdout and stderr together
 };
 
-Outcome run(const std::string& arguments, const std::string& environment = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER") {
+Outcome run(const std::string& arguments,
+            const std::string& environment = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER") {
   const std::string command = environment + " " + SPHERETEST_BINARY + " " + arguments + " 2>&1";
   Outcome outcome;
   FILE* pipe = popen(command.c_str(), "r");
@@ -75,7 +76,8 @@ TEST(Cli, UnknownStructureListsTheValidOnes) {
 TEST(Cli, UnknownScenarioListsTheValidOnes) {
   const Outcome o = run("--headless --scenario nosuch");
   EXPECT_EQ(o.exitCode, 2);
-  for (const st::ScenarioInfo& info : st::scenarios()) EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
+  for (const st::ScenarioInfo& info : st::scenarios())
+    EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
 }
 
 TEST(Cli, UnknownOrBadSetKeysListTheValidOnes) {
@@ -128,7 +130,8 @@ TEST(Cli, SceneFileErrorsNameTheFileAndLine) {
 TEST(Cli, SceneFileRunsWithItsOwnCircles) {
   const auto file = tempFile("good.csv", "x,y,radius,static\n0,0,1,1\n1.5,0,1,0\n10,10,0.5,0\n-3,4,2,1\n");
   const auto report = std::filesystem::temp_directory_path() / "spheretest_cli_file.json";
-  const Outcome o = run("--headless --frames 3 --structure all --scene-file " + file.string() + " --report " + report.string());
+  const Outcome o = run("--headless --frames 3 --structure all --scene-file " + file.string() + " --report " +
+                        report.string());
   ASSERT_EQ(o.exitCode, 0) << o.output;
   const nlohmann::json json = nlohmann::json::parse(std::ifstream(report));
   EXPECT_EQ(json["count"], 4);
@@ -139,7 +142,8 @@ TEST(Cli, ListingsNameEveryStructureAndScenario) {
   EXPECT_EQ(o.exitCode, 0);
   st::StructureRegistry registry = st::StructureRegistry::withCoreStructures();
   st::registerPeerStructures(registry);
-  for (const st::StructureInfo& info : registry.all()) EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
+  for (const st::StructureInfo& info : registry.all())
+    EXPECT_NE(o.output.find(info.name), std::string::npos) << info.name;
   o = run("--list-scenarios");
   EXPECT_EQ(o.exitCode, 0);
   for (const st::ScenarioInfo& info : st::scenarios()) EXPECT_NE(o.output.find(info.name), std::string::npos);
@@ -148,22 +152,25 @@ TEST(Cli, ListingsNameEveryStructureAndScenario) {
 
 TEST(Cli, HeadlessReportHasTheTableAndTheJsonFields) {
   const auto path = std::filesystem::temp_directory_path() / "spheretest_cli_report.json";
-  const Outcome o = run("--headless --count 800 --frames 20 --structure all --queries circle:50 --report " + path.string());
+  const Outcome o =
+      run("--headless --count 800 --frames 20 --structure all --queries circle:50 --report " + path.string());
   ASSERT_EQ(o.exitCode, 0) << o.output;
   EXPECT_NE(o.output.find("update ms med/p95"), std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(std::ifstream(path));
-  for (const char* key : {"count", "scenario", "seed", "frames", "structures"}) EXPECT_TRUE(json.contains(key)) << key;
+  for (const char* key : {"count", "scenario", "seed", "frames", "structures"})
+    EXPECT_TRUE(json.contains(key)) << key;
   EXPECT_EQ(json["count"], 800);
   ASSERT_FALSE(json["structures"].empty());
   const auto checksum = json["structures"][0]["pairs_checksum"];
   for (const auto& s : json["structures"]) {
     for (const char* key : {"name", "build_ms", "update_ms", "pairs_ms", "pairs_last_frame", "pairs_checksum",
-                            "candidate_tests_per_frame", "nodes", "max_depth", "memory_bytes", "agrees_with_oracle",
-                            "queries", "extra"}) {
+                            "candidate_tests_per_frame", "nodes", "max_depth", "memory_bytes",
+                            "agrees_with_oracle", "queries", "extra"}) {
       EXPECT_TRUE(s.contains(key)) << s["name"] << " lacks " << key;
     }
     EXPECT_TRUE(s["update_ms"].contains("median") && s["update_ms"].contains("p95"));
-    for (const char* key : {"kind", "count", "size", "hits", "nodes_visited_per_query", "candidates_per_query", "ns_per_query"}) {
+    for (const char* key : {"kind", "count", "size", "hits", "nodes_visited_per_query",
+                            "candidates_per_query", "ns_per_query"}) {
       EXPECT_TRUE(s["queries"].contains(key)) << key;
     }
     EXPECT_TRUE(s["agrees_with_oracle"].get<bool>()) << s["name"];
@@ -175,9 +182,15 @@ TEST(Cli, SameSeedSameFramesOtherSeedOtherFrames) {
   const auto a = std::filesystem::temp_directory_path() / "spheretest_cli_seed_a.json";
   const auto b = std::filesystem::temp_directory_path() / "spheretest_cli_seed_b.json";
   const auto c = std::filesystem::temp_directory_path() / "spheretest_cli_seed_c.json";
-  ASSERT_EQ(run("--headless --count 500 --frames 30 --structure brute --seed 7 --report " + a.string()).exitCode, 0);
-  ASSERT_EQ(run("--headless --count 500 --frames 30 --structure brute --seed 7 --report " + b.string()).exitCode, 0);
-  ASSERT_EQ(run("--headless --count 500 --frames 30 --structure brute --seed 8 --report " + c.string()).exitCode, 0);
+  ASSERT_EQ(
+      run("--headless --count 500 --frames 30 --structure brute --seed 7 --report " + a.string()).exitCode,
+      0);
+  ASSERT_EQ(
+      run("--headless --count 500 --frames 30 --structure brute --seed 7 --report " + b.string()).exitCode,
+      0);
+  ASSERT_EQ(
+      run("--headless --count 500 --frames 30 --structure brute --seed 8 --report " + c.string()).exitCode,
+      0);
   const auto checksum = [](const std::filesystem::path& p) {
     return nlohmann::json::parse(std::ifstream(p))["structures"][0]["pairs_checksum"].get<std::uint64_t>();
   };

@@ -38,11 +38,14 @@ enum class Layout { Mixed, Clustered, Coincident, Degenerate, OneSpot };
 std::vector<Item> makeScene(Rng& rng, std::size_t n, Layout layout, const QueryArea& area) {
   std::vector<Item> items;
   std::vector<Vec2> centers;
-  for (int k = 0; k < 5; ++k) centers.push_back({rng.uniform(area.box.min.x, area.box.max.x), rng.uniform(area.box.min.y, area.box.max.y)});
+  for (int k = 0; k < 5; ++k)
+    centers.push_back(
+        {rng.uniform(area.box.min.x, area.box.max.x), rng.uniform(area.box.min.y, area.box.max.y)});
   for (std::size_t i = 0; i < n; ++i) {
     Circle c = randomCircle(rng, area);
     switch (layout) {
-      case Layout::Mixed: break;
+      case Layout::Mixed:
+        break;
       case Layout::Clustered: {
         const Vec2 at = centers[rng.below(centers.size())];
         c.center = {at.x + rng.uniform(-3, 3), at.y + rng.uniform(-3, 3)};
@@ -54,8 +57,10 @@ std::vector<Item> makeScene(Rng& rng, std::size_t n, Layout layout, const QueryA
         break;
       case Layout::Degenerate:
         // Circles on the area's centre lines, one larger than the whole area, some far outside it.
-        if (rng.chance(0.4)) c.center.x = 0.5f * (area.box.min.x + area.box.max.x);
-        else if (rng.chance(0.4)) c.center.y = 0.5f * (area.box.min.y + area.box.max.y);
+        if (rng.chance(0.4))
+          c.center.x = 0.5f * (area.box.min.x + area.box.max.x);
+        else if (rng.chance(0.4))
+          c.center.y = 0.5f * (area.box.min.y + area.box.max.y);
         if (i == 0) c.radius = 400.0f;
         if (rng.chance(0.05)) c.center = {c.center.x * 40.0f - 5000.0f, c.center.y * -30.0f};
         break;
@@ -98,14 +103,16 @@ TEST_P(Differential, EmptyStructureAnswersNothing) {
 
 TEST_P(Differential, BuildThenQueryAcrossSizesAndLayouts) {
   const std::size_t sizes[] = {1, 2, 7, 60, 500, 3000};
-  for (Layout layout : {Layout::Mixed, Layout::Clustered, Layout::Coincident, Layout::Degenerate, Layout::OneSpot}) {
+  for (Layout layout :
+       {Layout::Mixed, Layout::Clustered, Layout::Coincident, Layout::Degenerate, Layout::OneSpot}) {
     for (std::size_t n : sizes) {
       Rng rng(1000 + n * 7 + static_cast<int>(layout));
       const std::vector<Item> items = makeScene(rng, n, layout, area_);
       subject_->build(items);
       oracle_->build(items);
-      expectAgree(rng, n > 1000 ? 8 : 20, "after build of " + std::to_string(n) + " (layout " +
-                                               std::to_string(static_cast<int>(layout)) + ")");
+      expectAgree(rng, n > 1000 ? 8 : 20,
+                  "after build of " + std::to_string(n) + " (layout " +
+                      std::to_string(static_cast<int>(layout)) + ")");
     }
   }
 }
@@ -193,7 +200,8 @@ TEST_P(Differential, ParameterChangesKeepAnswersExact) {
   oracle_->build(items);
   for (const ParamInfo& info : subject_->params()) {
     for (double value : {info.minValue, info.maxValue, info.defaultValue}) {
-      double v = std::clamp(value, info.minValue, std::min(info.maxValue, std::max(info.minValue, info.defaultValue * 8)));
+      double v = std::clamp(value, info.minValue,
+                            std::min(info.maxValue, std::max(info.minValue, info.defaultValue * 8)));
       if (info.integer) v = std::floor(v);
       subject_->setParam(info.key, v);
       expectAgree(rng, 4, info.key + "=" + std::to_string(v));

@@ -34,7 +34,9 @@ double extraValue(const SpatialIndex& index, const std::string& key) {
   return 0.0;
 }
 
-std::unique_ptr<SpatialIndex> make(const std::string& name) { return StructureRegistry::withCoreStructures().create(name); }
+std::unique_ptr<SpatialIndex> make(const std::string& name) {
+  return StructureRegistry::withCoreStructures().create(name);
+}
 
 std::vector<ItemId> sorted(std::vector<ItemId> ids) {
   std::sort(ids.begin(), ids.end());
@@ -49,8 +51,8 @@ std::vector<Pair> pairsOf(SpatialIndex& index) {
 }
 
 // Every query kind and the pair search on `subject` against brute force holding the same items.
-void expectSameAnswers(SpatialIndex& subject, SpatialIndex& oracle, const std::vector<Vec2>& probes, float size,
-                       const std::string& when) {
+void expectSameAnswers(SpatialIndex& subject, SpatialIndex& oracle, const std::vector<Vec2>& probes,
+                       float size, const std::string& when) {
   ASSERT_EQ(subject.validate(), "") << subject.name() << " " << when;
   std::vector<ItemId> got, want;
   for (Vec2 p : probes) {
@@ -67,7 +69,8 @@ void expectSameAnswers(SpatialIndex& subject, SpatialIndex& oracle, const std::v
     subject.rayCast({p, {p.x + 3 * size, p.y - 2 * size}}, hits);
     oracle.rayCast({p, {p.x + 3 * size, p.y - 2 * size}}, wantHits);
     ASSERT_EQ(hits.size(), wantHits.size()) << subject.name() << " ray, " << when;
-    for (std::size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i].id, wantHits[i].id) << subject.name() << " ray, " << when;
+    for (std::size_t i = 0; i < hits.size(); ++i)
+      EXPECT_EQ(hits[i].id, wantHits[i].id) << subject.name() << " ray, " << when;
   }
   EXPECT_EQ(pairsOf(subject), pairsOf(oracle)) << subject.name() << " pairs, " << when;
 }
@@ -75,7 +78,8 @@ void expectSameAnswers(SpatialIndex& subject, SpatialIndex& oracle, const std::v
 std::vector<Vec2> probesIn(const Box& box, int count, std::uint64_t seed) {
   Rng rng(seed);
   std::vector<Vec2> probes;
-  for (int i = 0; i < count; ++i) probes.push_back({rng.uniform(box.min.x, box.max.x), rng.uniform(box.min.y, box.max.y)});
+  for (int i = 0; i < count; ++i)
+    probes.push_back({rng.uniform(box.min.x, box.max.x), rng.uniform(box.min.y, box.max.y)});
   return probes;
 }
 
@@ -103,8 +107,9 @@ TEST(GridFamily, MovingSceneStaysExactThroughBothUpdatePaths) {
         oracle->updateBatch(sim.movedIds(), sim.movedCircles());
         subject->maintain();
         EXPECT_EQ(extraValue(*subject, "last_batch_rebuilt"), wholeFrame ? 1.0 : 0.0) << name;
-        expectSameAnswers(*subject, *oracle, probes, 6.0f, std::string(wholeFrame ? "re-sort" : "one by one") +
-                                                               " frame " + std::to_string(frame));
+        expectSameAnswers(
+            *subject, *oracle, probes, 6.0f,
+            std::string(wholeFrame ? "re-sort" : "one by one") + " frame " + std::to_string(frame));
       }
     }
   }
@@ -125,7 +130,8 @@ TEST(GridFamily, SwitchingBetweenLinkedAndSortedLayoutsKeepsEverything) {
       for (int k = 0; k < 40; ++k) {  // single edits: moves, removals, inserts
         const ItemId id = static_cast<ItemId>(rng.below(3000));
         if (!oracle->contains(id)) {
-          const Circle c{{rng.uniform(0, sim.world().max.x), rng.uniform(0, sim.world().max.y)}, rng.uniform(0.5f, 4.0f)};
+          const Circle c{{rng.uniform(0, sim.world().max.x), rng.uniform(0, sim.world().max.y)},
+                         rng.uniform(0.5f, 4.0f)};
           subject->insert(id, c);
           oracle->insert(id, c);
         } else if (k % 5 == 0) {
@@ -280,7 +286,8 @@ TEST(Grid, PairSearchCountsCellsAndExactTests) {
 TEST(Grid, CirclesLargerThanTheReferenceGoToTheOversizeList) {
   Rng rng(21);
   std::vector<Item> items;
-  for (ItemId id = 0; id < 800; ++id) items.push_back({id, {{rng.uniform(0, 200), rng.uniform(0, 200)}, rng.uniform(0.5f, 2.0f)}});
+  for (ItemId id = 0; id < 800; ++id)
+    items.push_back({id, {{rng.uniform(0, 200), rng.uniform(0, 200)}, rng.uniform(0.5f, 2.0f)}});
   auto grid = make("grid");
   auto oracle = makeBruteForce();
   grid->build(items);
@@ -352,7 +359,8 @@ TEST(ReplicatedGrid, PairsSharingSeveralCellsAreTestedOnce) {
   std::vector<Item> items;
   // A lattice of circles each covering 2x2 cells, neighbours overlapping in pairs of cells.
   for (ItemId i = 0; i < 30; ++i) {
-    for (ItemId j = 0; j < 30; ++j) items.push_back({i * 30 + j, {{float(i) * 3.0f + 1.5f, float(j) * 3.0f + 1.5f}, 1.6f}});
+    for (ItemId j = 0; j < 30; ++j)
+      items.push_back({i * 30 + j, {{float(i) * 3.0f + 1.5f, float(j) * 3.0f + 1.5f}, 1.6f}});
   }
   auto replicated = make("grid-replicated");
   auto oracle = makeBruteForce();
@@ -452,14 +460,15 @@ TEST(HierarchicalGrid, ResizingMovesACircleBetweenLevels) {
 TEST(GridFamily, KeepsFarHugeZeroAndCoincidentCircles) {
   std::vector<Item> items;
   Rng rng(41);
-  for (ItemId id = 0; id < 300; ++id) items.push_back({id, {{rng.uniform(0, 100), rng.uniform(0, 100)}, rng.uniform(0.1f, 3.0f)}});
+  for (ItemId id = 0; id < 300; ++id)
+    items.push_back({id, {{rng.uniform(0, 100), rng.uniform(0, 100)}, rng.uniform(0.1f, 3.0f)}});
   items.push_back({300, {{1e15f, -1e15f}, 2.0f}});
   items.push_back({301, {{-1e15f, 1e15f}, 0.0f}});
-  items.push_back({302, {{-1e15f, 1e15f}, 0.0f}});     // coincident with 301, both points
-  items.push_back({303, {{5e14f, 5e14f}, 1e15f}});      // reaches far and wide
+  items.push_back({302, {{-1e15f, 1e15f}, 0.0f}});  // coincident with 301, both points
+  items.push_back({303, {{5e14f, 5e14f}, 1e15f}});  // reaches far and wide
   items.push_back({304, {{50, 50}, 0.0f}});
-  items.push_back({305, {{50, 50}, 0.0f}});             // coincident points inside the world
-  items.push_back({306, {{-3000, -7000}, 5.0f}});       // well outside the hint
+  items.push_back({305, {{50, 50}, 0.0f}});        // coincident points inside the world
+  items.push_back({306, {{-3000, -7000}, 5.0f}});  // well outside the hint
   for (const char* name : kGridFamily) {
     auto subject = make(name);
     auto oracle = makeBruteForce();
@@ -536,7 +545,8 @@ TEST(GridFamily, HandlesAllPointsAndStackedPoints) {
   std::vector<Item> items;
   Rng rng(51);
   for (ItemId id = 0; id < 400; ++id) {
-    const Vec2 at = id % 4 == 0 && id > 0 ? items[id - 1].circle.center : Vec2{rng.uniform(-50, 50), rng.uniform(-50, 50)};
+    const Vec2 at = id % 4 == 0 && id > 0 ? items[id - 1].circle.center
+                                          : Vec2{rng.uniform(-50, 50), rng.uniform(-50, 50)};
     items.push_back({id, {at, 0.0f}});
   }
   for (const char* name : kGridFamily) {

@@ -20,9 +20,9 @@ TEST(Predicates, TouchingCountsAsOverlapping) {
   EXPECT_TRUE(circlesOverlap({{5, 5}, 0}, {{5, 5}, 0}));  // coincident points
   EXPECT_TRUE(circleContainsPoint({{0, 0}, 2}, {0, 2}));  // on the rim
   EXPECT_FALSE(circleContainsPoint({{0, 0}, 2}, {0, 2.001f}));
-  EXPECT_TRUE(circleOverlapsBox({{0, 0}, 1}, {{1, -5}, {3, 5}}));  // touching an edge
+  EXPECT_TRUE(circleOverlapsBox({{0, 0}, 1}, {{1, -5}, {3, 5}}));        // touching an edge
   EXPECT_FALSE(circleOverlapsBox({{0, 0}, 1}, {{0.8f, 0.8f}, {3, 3}}));  // near the corner but outside
-  EXPECT_TRUE(circleOverlapsBox({{0, 0}, 100}, {{1, 1}, {2, 2}}));  // box inside the circle
+  EXPECT_TRUE(circleOverlapsBox({{0, 0}, 100}, {{1, 1}, {2, 2}}));       // box inside the circle
 }
 
 TEST(Predicates, SegmentEntryParameter) {
@@ -30,7 +30,7 @@ TEST(Predicates, SegmentEntryParameter) {
   ASSERT_TRUE(segmentHitsCircle({{-10, 0}, {10, 0}}, {{0, 0}, 2}, t));
   EXPECT_FLOAT_EQ(t, 0.4f);  // enters at x = -2
   ASSERT_TRUE(segmentHitsCircle({{0, 0}, {10, 0}}, {{0, 0}, 2}, t));
-  EXPECT_EQ(t, 0.0f);  // starts inside
+  EXPECT_EQ(t, 0.0f);                                                   // starts inside
   EXPECT_TRUE(segmentHitsCircle({{-10, 2}, {10, 2}}, {{0, 0}, 2}, t));  // grazing
   EXPECT_FALSE(segmentHitsCircle({{-10, 2.01f}, {10, 2.01f}}, {{0, 0}, 2}, t));
   EXPECT_FALSE(segmentHitsCircle({{-10, 0}, {-5, 0}}, {{0, 0}, 2}, t));  // stops short
@@ -41,14 +41,14 @@ TEST(Predicates, SegmentEntryParameter) {
 TEST(Predicates, ViewCone) {
   const ViewCone cone{{0, 0}, {1, 0}, 0.5f, 10.0f};
   EXPECT_TRUE(circleOverlapsCone({{5, 0}, 0.1f}, cone));
-  EXPECT_FALSE(circleOverlapsCone({{-5, 0}, 1}, cone));          // behind
-  EXPECT_FALSE(circleOverlapsCone({{12, 0}, 1}, cone));          // beyond far
-  EXPECT_TRUE(circleOverlapsCone({{10.5f, 0}, 0.5f}, cone));     // touching the far arc
-  EXPECT_TRUE(circleOverlapsCone({{5, 3}, 0.5f}, cone));         // edge at angle 0.5: y = 5 tan .5 = 2.73
+  EXPECT_FALSE(circleOverlapsCone({{-5, 0}, 1}, cone));       // behind
+  EXPECT_FALSE(circleOverlapsCone({{12, 0}, 1}, cone));       // beyond far
+  EXPECT_TRUE(circleOverlapsCone({{10.5f, 0}, 0.5f}, cone));  // touching the far arc
+  EXPECT_TRUE(circleOverlapsCone({{5, 3}, 0.5f}, cone));      // edge at angle 0.5: y = 5 tan .5 = 2.73
   EXPECT_FALSE(circleOverlapsCone({{5, 4}, 0.5f}, cone));
-  EXPECT_TRUE(circleOverlapsCone({{-1, 0}, 1.0f}, cone));        // touches the eye
+  EXPECT_TRUE(circleOverlapsCone({{-1, 0}, 1.0f}, cone));  // touches the eye
   const ViewCone wide{{0, 0}, {1, 0}, 3.2f, 10.0f};
-  EXPECT_TRUE(circleOverlapsCone({{-5, 0}, 0.1f}, wide));        // a full disc sees behind
+  EXPECT_TRUE(circleOverlapsCone({{-5, 0}, 0.1f}, wide));  // a full disc sees behind
 }
 
 // Brute force compared with a loop written here: if brute force is broken, this fails even though the
@@ -65,7 +65,8 @@ TEST(BruteForce, MatchesAnIndependentLoop) {
     std::vector<Pair> expected, got;
     for (std::size_t i = 0; i < items.size(); ++i) {
       for (std::size_t j = i + 1; j < items.size(); ++j) {
-        if (circlesOverlap(items[i].circle, items[j].circle)) expected.push_back(makePair(items[i].id, items[j].id));
+        if (circlesOverlap(items[i].circle, items[j].circle))
+          expected.push_back(makePair(items[i].id, items[j].id));
       }
     }
     brute->findPairs(got);

@@ -45,7 +45,8 @@ std::vector<Item> uniformItems(std::size_t n, float side, std::uint64_t seed) {
   Rng rng(seed);
   std::vector<Item> items;
   for (std::size_t i = 0; i < n; ++i) {
-    items.push_back({static_cast<ItemId>(i), {{rng.uniform(0, side), rng.uniform(0, side)}, rng.uniform(0.5f, 4.0f)}});
+    items.push_back(
+        {static_cast<ItemId>(i), {{rng.uniform(0, side), rng.uniform(0, side)}, rng.uniform(0.5f, 4.0f)}});
   }
   return items;
 }
@@ -92,16 +93,16 @@ TEST_P(Peer, SimulationFramesFindTheSamePairsAsBruteForce) {
 
 TEST_P(Peer, ExtremeCoordinatesZeroRadiiAndTouchingCirclesAreExact) {
   const std::vector<Item> items = {
-      {0, {{0, 0}, 1}},             // touches item 1 at (1, 0)
+      {0, {{0, 0}, 1}},  // touches item 1 at (1, 0)
       {1, {{2, 0}, 1}},
-      {2, {{-1e15f, -1e15f}, 0}},   // a point at the far corner
-      {3, {{-1e15f, -1e15f}, 0}},   // the same point again
-      {4, {{1e15f, 0}, 1e15f}},     // reaches back to the origin
+      {2, {{-1e15f, -1e15f}, 0}},  // a point at the far corner
+      {3, {{-1e15f, -1e15f}, 0}},  // the same point again
+      {4, {{1e15f, 0}, 1e15f}},    // reaches back to the origin
       {5, {{5e14f, 3e14f}, 2.5e14f}},
       {6, {{7, 7}, 0}},
       {7, {{7, 7}, 0.5f}},
       {8, {{1e6f, 1e6f}, 3}},
-      {9, {{1e6f + 6, 1e6f}, 3}},   // touches item 8
+      {9, {{1e6f + 6, 1e6f}, 3}},  // touches item 8
   };
   auto peer = makePeer(GetParam());
   auto brute = makeBruteForce();
@@ -111,8 +112,10 @@ TEST_P(Peer, ExtremeCoordinatesZeroRadiiAndTouchingCirclesAreExact) {
   const std::vector<Pair> pairs = sortedPairs(*peer);
   EXPECT_EQ(pairs, sortedPairs(*brute));
   EXPECT_TRUE(std::find(pairs.begin(), pairs.end(), Pair{0, 1}) != pairs.end()) << "touching circles overlap";
-  EXPECT_TRUE(std::find(pairs.begin(), pairs.end(), Pair{2, 3}) != pairs.end()) << "coincident points overlap";
-  EXPECT_TRUE(std::find(pairs.begin(), pairs.end(), Pair{8, 9}) != pairs.end()) << "touching far from the origin";
+  EXPECT_TRUE(std::find(pairs.begin(), pairs.end(), Pair{2, 3}) != pairs.end())
+      << "coincident points overlap";
+  EXPECT_TRUE(std::find(pairs.begin(), pairs.end(), Pair{8, 9}) != pairs.end())
+      << "touching far from the origin";
 
   std::vector<ItemId> got, want;
   for (const Vec2 p : {Vec2{1, 0}, Vec2{-1e15f, -1e15f}, Vec2{0, 0}, Vec2{7, 7}, Vec2{1e6f + 3, 1e6f}}) {
@@ -186,7 +189,8 @@ TEST_P(Peer, NodesStatsAndMemoryDescribeTheStoredItems) {
 
 INSTANTIATE_TEST_SUITE_P(BothPeers, Peer, ::testing::Values("box2d-tree", "boost-rtree"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
-                           return param.param == "box2d-tree" ? std::string("box2d_tree") : std::string("boost_rtree");
+                           return param.param == "box2d-tree" ? std::string("box2d_tree")
+                                                              : std::string("boost_rtree");
                          });
 
 // ---------------------------------------------------------------------------------------------------------

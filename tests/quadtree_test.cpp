@@ -32,7 +32,8 @@ std::vector<ItemId> sorted(std::vector<ItemId> ids) {
 }
 
 // Every query kind on `subject` against brute force, at the given probe points.
-void expectSameAnswers(SpatialIndex& subject, const std::vector<Item>& items, const std::vector<Vec2>& probes, float size) {
+void expectSameAnswers(SpatialIndex& subject, const std::vector<Item>& items, const std::vector<Vec2>& probes,
+                       float size) {
   auto oracle = makeBruteForce();
   oracle->build(items);
   std::vector<ItemId> got, want;
@@ -69,13 +70,15 @@ std::vector<Item> lattice(int side, float radius) {
   const float step = 1024.0f / float(side);
   for (int y = 0; y < side; ++y) {
     for (int x = 0; x < side; ++x) {
-      items.push_back({ItemId(items.size()), {{(float(x) + 0.37f) * step, (float(y) + 0.61f) * step}, radius}});
+      items.push_back(
+          {ItemId(items.size()), {{(float(x) + 0.37f) * step, (float(y) + 0.61f) * step}, radius}});
     }
   }
   return items;
 }
 
-// Circles with radii in [0.5, 4] on the two centre lines of kWorld: every one crosses a split line of the root.
+// Circles with radii in [0.5, 4] on the two centre lines of kWorld: every one crosses a split line of the
+// root.
 std::vector<Item> onCentreLines(std::size_t count, std::uint64_t seed) {
   Rng rng(seed);
   std::vector<Item> items;
@@ -326,7 +329,9 @@ TEST(LooseQuadtree, RemovingEverythingFreesEveryNode) {
 
 class QuadtreeFamily : public ::testing::TestWithParam<std::string> {
  protected:
-  std::unique_ptr<SpatialIndex> create() const { return StructureRegistry::withCoreStructures().create(GetParam()); }
+  std::unique_ptr<SpatialIndex> create() const {
+    return StructureRegistry::withCoreStructures().create(GetParam());
+  }
 };
 
 TEST_P(QuadtreeFamily, ExtremeCirclesAreNeverLost) {
@@ -334,14 +339,15 @@ TEST_P(QuadtreeFamily, ExtremeCirclesAreNeverLost) {
   tree->setWorldHint(kWorld);
   std::vector<Item> items = lattice(10, 2.0f);
   const Circle extremes[] = {
-      {{-1e15f, -1e15f}, 1.0f},  {{1e15f, -3e14f}, 0.0f},  {{5.0f, 5.0f}, 1e15f},   {{-2e6f, 7e5f}, 0.0f},
-      {{512.0f, 512.0f}, 0.0f},  {{512.0f, 512.0f}, 0.0f}, {{-1e-20f, 3.0f}, 1e-30f}, {{1e15f, 1e15f}, 1e15f},
+      {{-1e15f, -1e15f}, 1.0f}, {{1e15f, -3e14f}, 0.0f},  {{5.0f, 5.0f}, 1e15f},     {{-2e6f, 7e5f}, 0.0f},
+      {{512.0f, 512.0f}, 0.0f}, {{512.0f, 512.0f}, 0.0f}, {{-1e-20f, 3.0f}, 1e-30f}, {{1e15f, 1e15f}, 1e15f},
   };
   ItemId next = 5000;
   for (const Circle& c : extremes) items.push_back({next++, c});
   tree->build(items);
   EXPECT_EQ(tree->validate(), "");
-  expectSameAnswers(*tree, items, {{-1e15f, -1e15f}, {1e15f, -3e14f}, {512, 512}, {-2e6f, 7e5f}, {0, 3}}, 10.0f);
+  expectSameAnswers(*tree, items, {{-1e15f, -1e15f}, {1e15f, -3e14f}, {512, 512}, {-2e6f, 7e5f}, {0, 3}},
+                    10.0f);
 
   // The same circles one by one into an empty tree: the root grows toward each.
   auto grown = create();
@@ -374,10 +380,19 @@ TEST_P(QuadtreeFamily, TraceAccountsForEveryCandidate) {
   std::size_t visits = 0, prunes = 0, tested = 0, hits = 0;
   for (const TraceEvent& e : trace.events) {
     switch (e.kind) {
-      case TraceEventKind::VisitNode: ++visits; break;
-      case TraceEventKind::PruneNode: ++prunes; EXPECT_STRNE(e.test, ""); break;
-      case TraceEventKind::Candidate: ++tested; break;
-      case TraceEventKind::Hit: ++tested, ++hits; break;
+      case TraceEventKind::VisitNode:
+        ++visits;
+        break;
+      case TraceEventKind::PruneNode:
+        ++prunes;
+        EXPECT_STRNE(e.test, "");
+        break;
+      case TraceEventKind::Candidate:
+        ++tested;
+        break;
+      case TraceEventKind::Hit:
+        ++tested, ++hits;
+        break;
     }
   }
   EXPECT_EQ(tested, tree->lastCounters().candidates);
@@ -405,7 +420,8 @@ TEST_P(QuadtreeFamily, StatsAndDrawingAgree) {
   EXPECT_GT(s.memoryBytes, s.nodes * 40);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily, ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"),
+INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,
+                         ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param;
                            std::replace(name.begin(), name.end(), '-', '_');

@@ -107,7 +107,8 @@ TEST(SceneFile, ErrorsNameFileAndLine) {
   expectError(writeFile("inf.csv", "x,y,radius\n1,2,inf\n"), ":2: column 'radius'");
   expectError(writeFile("neg.csv", "x,y,radius\n1,2,-3\n"), ":2: radius must be >= 0");
   expectError(writeFile("static.csv", "x,y,radius,static\n1,2,3,2\n"), ":2: column 'static'");
-  expectError(writeFile("long.csv", "x,y,radius\n" + std::string(1 << 20, '1') + ",1,1\n"), ":2: line longer");
+  expectError(writeFile("long.csv", "x,y,radius\n" + std::string(1 << 20, '1') + ",1,1\n"),
+              ":2: line longer");
   expectError(writeFile("huge.csv", "x,y,radius\n1e30,0,1\n"), ":2: coordinates");
   expectError(writeFile("nocircles.csv", "x,y,radius\n"), "no circles");
 }

@@ -72,7 +72,8 @@ QueryCost meanPointQueryCost(SpatialIndex& index, const Box& region, int queries
   return cost;
 }
 
-std::unique_ptr<SpatialIndex> buildOver(const std::string& name, const Box& world, const std::vector<Item>& items) {
+std::unique_ptr<SpatialIndex> buildOver(const std::string& name, const Box& world,
+                                        const std::vector<Item>& items) {
   auto index = registry().create(name);
   index->setWorldHint(world);
   index->build(items);
@@ -160,7 +161,7 @@ TEST(RadiusTree, RootGrowsForCirclesItCannotHold) {
   tree->build({});
   tree->insert(1, {{50, 50}, 10});
   EXPECT_EQ(extraValue(*tree, "root_growths"), 0.0);
-  tree->insert(2, {{50, 50}, 400});   // larger than half the root
+  tree->insert(2, {{50, 50}, 400});       // larger than half the root
   tree->insert(3, {{-7e14f, 3e14f}, 0});  // far outside it
   EXPECT_GE(extraValue(*tree, "root_growths"), 2.0);
   EXPECT_EQ(tree->validate(), "");
@@ -274,7 +275,8 @@ TEST(Enneatree, PointQueryEntersAFewNodesPerLevel) {
   Rng rng(8);
   int most = 0;
   for (int q = 0; q < 400; ++q) {
-    for (const auto& [depth, visits] : visitsPerDepth(*tree, randomPointIn(rng, sim.world()))) most = std::max(most, visits);
+    for (const auto& [depth, visits] : visitsPerDepth(*tree, randomPointIn(rng, sim.world())))
+      most = std::max(most, visits);
   }
   // Two boxes per axis contain a point at each depth, and one box may be held by two nodes per axis (the
   // high child of one node and the low child of its neighbour): never more than 16.
@@ -294,7 +296,8 @@ TEST_P(SizeAwareTree, SmallMovesStayInTheirNode) {
   Rng rng(2);
   for (ItemId id = 0; id < 5000; ++id) {
     Circle c = tree->circle(id);
-    c.center = {c.center.x + c.radius * rng.uniform(-1e-3f, 1e-3f), c.center.y + c.radius * rng.uniform(-1e-3f, 1e-3f)};
+    c.center = {c.center.x + c.radius * rng.uniform(-1e-3f, 1e-3f),
+                c.center.y + c.radius * rng.uniform(-1e-3f, 1e-3f)};
     tree->update(id, c);
   }
   EXPECT_EQ(tree->validate(), "");
@@ -308,10 +311,12 @@ TEST_P(SizeAwareTree, ExtremeInputAgreesWithTheOracle) {
   const Box world{{0, 0}, {100, 100}};
   tree->setWorldHint(world);
   std::vector<Item> items = {
-      {0, {{0, 0}, 1e15f}},            {1, {{-1e15f, 1e15f}, 0}},   {2, {{1e15f, -1e15f}, 3}},
-      {3, {{5, 5}, 0}},                {4, {{5, 5}, 0}},            {5, {{5, 5}, 2}},
-      {6, {{50, 50}, 0}},              {7, {{99.99f, 99.99f}, 1e-30f}}, {8, {{-3, -3}, 2}},
-      {9, {{100, 100}, 0}},            {10, {{50, 0}, 50}},         {11, {{-1e15f, -1e15f}, 1e15f}},
+      {0, {{0, 0}, 1e15f}},      {1, {{-1e15f, 1e15f}, 0}},
+      {2, {{1e15f, -1e15f}, 3}}, {3, {{5, 5}, 0}},
+      {4, {{5, 5}, 0}},          {5, {{5, 5}, 2}},
+      {6, {{50, 50}, 0}},        {7, {{99.99f, 99.99f}, 1e-30f}},
+      {8, {{-3, -3}, 2}},        {9, {{100, 100}, 0}},
+      {10, {{50, 0}, 50}},       {11, {{-1e15f, -1e15f}, 1e15f}},
   };
   Rng rng(17);
   const QueryArea nearWorld;

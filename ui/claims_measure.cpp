@@ -149,13 +149,12 @@ std::vector<std::string> findings(const CellsPerLookup& r) {
       format("Circle lookups read fewer cells (%.2f at multiplier %.3g): the grid skips the corner cells a "
              "circle of that diameter cannot reach, which the seed's square count does not.",
              first.roundCells, first.multiplier));
-  lines.push_back(
-      format("Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), as the seed's columns "
-             "predict (cells x cell area: x%.0f): fewer cells, but %.0f times fuller ones.",
-             first.itemsPerLookup, last.itemsPerLookup,
-             first.itemsPerLookup > 0 ? last.itemsPerLookup / first.itemsPerLookup : 0.0,
-             (last.seedCells * last.seedArea) / (first.seedCells * first.seedArea),
-             last.seedArea / first.seedArea));
+  lines.push_back(format(
+      "Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), as the seed's columns "
+      "predict (cells x cell area: x%.0f): fewer cells, but %.0f times fuller ones.",
+      first.itemsPerLookup, last.itemsPerLookup,
+      first.itemsPerLookup > 0 ? last.itemsPerLookup / first.itemsPerLookup : 0.0,
+      (last.seedCells * last.seedArea) / (first.seedCells * first.seedArea), last.seedArea / first.seedArea));
   if (r.replicatedCopies > 0) {
     lines.push_back(
         format("The seed's variant (grid-replicated, each item in every cell its disc overlaps): a lookup "
@@ -242,12 +241,12 @@ std::vector<std::string> findings(const CentreLineCost& r) {
       growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitUniform.candidates; });
   const double enneaUniformK =
       growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaUniform.candidates; });
-  lines.push_back(
-      format("On the uniform scene the fit-entirely quadtree goes %.1f -> %.1f (exponent %.2f): the circles "
-             "that straddle any split line stay above it, the seed's \"bad situations nearby\"; the enneatree "
-             "goes %.1f -> %.1f (exponent %.2f).",
-             a.fitUniform.candidates, b.fitUniform.candidates, fitUniformK, a.enneaUniform.candidates,
-             b.enneaUniform.candidates, enneaUniformK));
+  lines.push_back(format(
+      "On the uniform scene the fit-entirely quadtree goes %.1f -> %.1f (exponent %.2f): the circles "
+      "that straddle any split line stay above it, the seed's \"bad situations nearby\"; the enneatree "
+      "goes %.1f -> %.1f (exponent %.2f).",
+      a.fitUniform.candidates, b.fitUniform.candidates, fitUniformK, a.enneaUniform.candidates,
+      b.enneaUniform.candidates, enneaUniformK));
   return lines;
 }
 

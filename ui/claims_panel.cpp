@@ -60,7 +60,8 @@ constexpr Claim kClaims[] = {
      "A dense remote cluster leaves the radius tree's query cost unchanged",
      "\"Its runtime is completely independent of arbitrarily dense clusters of remote objects, provided they "
      "are located at least twice their maximum view distance from the viewpoint in any one dimension.\"",
-     "the same 2,000 background circles alone and with 2,000 to 32,000 more packed into the far corner; 1,000 "
+     "the same 2,000 background circles alone and with 2,000 to 32,000 more packed into the far corner; "
+     "1,000 "
      "point queries in the opposite quarter; mean nodes visited and exact tests per query, per structure."},
     {"seed-002", "002_df0639732141293d.txt",
      "Average cells searched per lookup against the cell-size multiplier",
@@ -71,14 +72,17 @@ constexpr Claim kClaims[] = {
     {"seed-001", "001_ecbeb7c72bb815d1.txt", "The sphere tree's fast path on the SphereTest scene",
      "\"The design goal for this algorithm has been to make the 99-percentile case spend almost no CPU time "
      "updating an object in motion\": NewPos compares one squared distance with the parent super-sphere.",
-     "the spheretest scene (25% static, 75% clumping to 16 attraction points) with the window's circle count, "
+     "the spheretest scene (25% static, 75% clumping to 16 attraction points) with the window's circle "
+     "count, "
      "300 frames, one update batch per frame; the share of moves that stayed inside their parent, frame by "
      "frame."},
     {"seed-004", "004_4159c2b2a803d270.txt", "Collision checks per frame against brute force's",
-     "\"4000 or more collision checks per frame ... After the spatial portioning was implemented the game was "
+     "\"4000 or more collision checks per frame ... After the spatial portioning was implemented the game "
+     "was "
      "getting around 60 frames per second with around 100 collision checks per frame.\"",
      "the window's own scene from its current frame, 60 frames (fewer above 20,000 circles) on every "
-     "structure; exact circle-circle tests per frame of the pair search, and whether each found brute force's "
+     "structure; exact circle-circle tests per frame of the pair search, and whether each found brute "
+     "force's "
      "pairs; plus a SphereTest scene sized like the seed's game."},
 };
 
@@ -327,7 +331,8 @@ class ClaimsPanel final : public DemoPart {
                       fmt("%.1f", row.itemsPerLookup)});
     }
     chartHeading(
-        "average cells searched per lookup against the cell-size multiplier: the seed's table and the grid's");
+        "average cells searched per lookup against the cell-size multiplier: the seed's table and the "
+        "grid's");
     table("cells table",
           {"multiplier", "seed: cells", "measured: square", "measured: round", "seed: cell area",
            "points tested"},
@@ -404,8 +409,8 @@ class ClaimsPanel final : public DemoPart {
 
 const PartRegistrar registrar{
     {PartCategory::Panel, teach_names::kClaims,
-     "each source document's claim measured live with one click: figure, table and what the numbers say",
-     68, false, [] { return std::make_unique<ClaimsPanel>(); }}};
+     "each source document's claim measured live with one click: figure, table and what the numbers say", 68,
+     false, [] { return std::make_unique<ClaimsPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -45,9 +45,11 @@ class ControlPanel final : public DemoPart {
     if (ImGui::BeginCombo("##structure", current.name.c_str())) {
       for (std::size_t i = 0; i < all.size(); ++i) {
         char label[160];
-        std::snprintf(label, sizeof label, "%s%s", all[i].name.c_str(), all[i].peer ? "  (peer library)" : "");
+        std::snprintf(label, sizeof label, "%s%s", all[i].name.c_str(),
+                      all[i].peer ? "  (peer library)" : "");
         if (ImGui::Selectable(label, i == model.structureIndex())) model.selectStructure(all[i].name);
-        if (ImGui::IsItemHovered() && !all[i].summary.empty()) ImGui::SetTooltip("%s", all[i].summary.c_str());
+        if (ImGui::IsItemHovered() && !all[i].summary.empty())
+          ImGui::SetTooltip("%s", all[i].summary.c_str());
         if (i < 10) {
           ImGui::SameLine(ImGui::GetContentRegionAvail().x - 10.0f);
           ImGui::TextDisabled("%zu", (i + 1) % 10);
@@ -56,7 +58,8 @@ class ControlPanel final : public DemoPart {
       ImGui::EndCombo();
     }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Keys 1-9, 0 and [ ] switch too. The circles keep moving; the new structure is built from them.");
+    ImGui::TextDisabled(
+        "Keys 1-9, 0 and [ ] switch too. The circles keep moving; the new structure is built from them.");
     ImGui::PopTextWrapPos();
     ImGui::Text("built in %.2f ms (%s)", model.buildMs(), model.buildReason().c_str());
     if (ImGui::TreeNode("how it works")) {
@@ -93,7 +96,9 @@ class ControlPanel final : public DemoPart {
                                      logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
         next = std::clamp(double(value), p.minValue, p.maxValue);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n[%g .. %g], default %g", p.description.c_str(), p.minValue, p.maxValue, p.defaultValue);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n[%g .. %g], default %g", p.description.c_str(), p.minValue, p.maxValue,
+                          p.defaultValue);
       if (changed && next != current) model.setParam(p.key, next);
     }
     ImGui::PopItemWidth();
@@ -132,13 +137,14 @@ class ControlPanel final : public DemoPart {
             // Kept at the last accepted value; the tooltip states the range.
           }
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n[%g .. %g]", p.description.c_str(), p.minValue, p.maxValue);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s\n[%g .. %g]", p.description.c_str(), p.minValue, p.maxValue);
       }
       ImGui::TreePop();
     }
     ImGui::PopItemWidth();
-    const bool differs = pending_.count != model.scene().count || pending_.scenario != model.scene().scenario ||
-                         pending_.seed != model.scene().seed;
+    const bool differs = pending_.count != model.scene().count ||
+                         pending_.scenario != model.scene().scenario || pending_.seed != model.scene().seed;
     if (ImGui::Button(differs ? "apply (reseed) *" : "apply (reseed)")) model.reseed(pending_);
     ImGui::SameLine();
     if (ImGui::Button("new seed")) {
@@ -176,14 +182,17 @@ class ControlPanel final : public DemoPart {
     ImGui::SetNextItemWidth(-140.0f);
     if (ImGui::BeginCombo("circles as", render::circleModeName(view.circleMode))) {
       for (int m = 0; m < render::kCircleModeCount; ++m) {
-        if (ImGui::Selectable(render::circleModeName(render::CircleMode(m)), m == mode)) view.circleMode = render::CircleMode(m);
+        if (ImGui::Selectable(render::circleModeName(render::CircleMode(m)), m == mode))
+          view.circleMode = render::CircleMode(m);
       }
       ImGui::EndCombo();
     }
-    helpMarker("All three draw the same picture in one draw call. Vertex pulling reads each circle from a buffer "
-               "texture and suits both GPUs and software rasterizers (llvmpipe runs instanced draws one instance "
-               "at a time). GL_POINTS is cheap but cuts circles larger than the driver's largest point size. Drawing the "
-               "small ones on the CPU is much the fastest on a software rasterizer such as llvmpipe.");
+    helpMarker(
+        "All three draw the same picture in one draw call. Vertex pulling reads each circle from a buffer "
+        "texture and suits both GPUs and software rasterizers (llvmpipe runs instanced draws one instance "
+        "at a time). GL_POINTS is cheap but cuts circles larger than the driver's largest point size. "
+        "Drawing the "
+        "small ones on the CPU is much the fastest on a software rasterizer such as llvmpipe.");
     ImGui::SetNextItemWidth(-140.0f);
     ImGui::SliderFloat("min radius px", &view.minCirclePx, 0.3f, 4.0f, "%.1f");
     ImGui::PushTextWrapPos(0.0f);
@@ -198,9 +207,10 @@ class ControlPanel final : public DemoPart {
   bool pendingValid_ = false;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, "Control",
-                               "structure (switch live), its parameters, scene, count, seed, pause, step and speed",
-                               10, true, [] { return std::make_unique<ControlPanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, "Control",
+     "structure (switch live), its parameters, scene, count, seed, pause, step and speed", 10, true,
+     [] { return std::make_unique<ControlPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -7,15 +7,21 @@
 namespace st::ui {
 
 std::uint64_t nowNanoseconds() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
 }
 
-double millisecondsSince(std::uint64_t startNanoseconds) { return double(nowNanoseconds() - startNanoseconds) * 1e-6; }
+double millisecondsSince(std::uint64_t startNanoseconds) {
+  return double(nowNanoseconds() - startNanoseconds) * 1e-6;
+}
 
-DemoModel::DemoModel(const StructureRegistry& registry, StructureFactory factory, std::unique_ptr<Simulation> simulation,
-                     SceneSetup setup, const std::string& structure)
-    : registry_(registry), factory_(std::move(factory)), simulation_(std::move(simulation)), scene_(std::move(setup)) {
+DemoModel::DemoModel(const StructureRegistry& registry, StructureFactory factory,
+                     std::unique_ptr<Simulation> simulation, SceneSetup setup, const std::string& structure)
+    : registry_(registry),
+      factory_(std::move(factory)),
+      simulation_(std::move(simulation)),
+      scene_(std::move(setup)) {
   if (!selectStructure(structure)) throw InvalidInput(lastError_);
 }
 
@@ -96,8 +102,9 @@ void DemoModel::guardBrutePairs() {
   const bool tooSlow = structure_->name() == "brute" && simulation_->circles().size() > kBrutePairLimit;
   if (tooSlow && pairSearch) {
     pairSearch = false;
-    pairSearchNote_ = "pair search is off: brute force above 20,000 circles needs seconds per frame "
-                      "(tick it to run it anyway)";
+    pairSearchNote_ =
+        "pair search is off: brute force above 20,000 circles needs seconds per frame "
+        "(tick it to run it anyway)";
   } else if (!tooSlow && !pairSearchNote_.empty()) {
     // The demo switched it off, not the user, so it comes back with a structure that can afford it.
     pairSearch = true;

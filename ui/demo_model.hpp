@@ -18,10 +18,10 @@ namespace st::ui {
 
 /// Everything that decides the circles of a generated scene.
 struct SceneSetup {
-  std::size_t count = 2000;              ///< circles
-  std::string scenario = "spheretest";   ///< scenario name
-  std::uint64_t seed = 1;                ///< random seed
-  SceneConfig config;                    ///< scene.* parameters
+  std::size_t count = 2000;             ///< circles
+  std::string scenario = "spheretest";  ///< scenario name
+  std::uint64_t seed = 1;               ///< random seed
+  SceneConfig config;                   ///< scene.* parameters
 };
 
 /// Which query the mouse drives.
@@ -38,14 +38,14 @@ struct QueryState {
   bool followMouse = false;            ///< the shape moves with the cursor
   bool placed = false;                 ///< the shape was sized for the current scene
 
-  std::vector<ItemId> hits;            ///< ids found (point, circle, box, cone: visible set)
-  std::vector<RayHit> rayHits;         ///< ray hits in order
-  std::vector<ItemId> entered;         ///< cone: became visible this frame
-  std::vector<ItemId> left;            ///< cone: stopped being visible this frame
-  QueryCounters counters;              ///< work of the untraced run
-  double microseconds = 0.0;           ///< wall time of the untraced run
-  QueryTrace trace;                    ///< steps of the traced run (same query, same answer)
-  std::string error;                   ///< why the query was rejected, if it was
+  std::vector<ItemId> hits;     ///< ids found (point, circle, box, cone: visible set)
+  std::vector<RayHit> rayHits;  ///< ray hits in order
+  std::vector<ItemId> entered;  ///< cone: became visible this frame
+  std::vector<ItemId> left;     ///< cone: stopped being visible this frame
+  QueryCounters counters;       ///< work of the untraced run
+  double microseconds = 0.0;    ///< wall time of the untraced run
+  QueryTrace trace;             ///< steps of the traced run (same query, same answer)
+  std::string error;            ///< why the query was rejected, if it was
 };
 
 /// Creates a structure by registry name with the command line's parameters applied.
@@ -58,8 +58,8 @@ class DemoModel {
   static constexpr std::size_t kBrutePairLimit = 20000;
 
   /// Takes the first simulation (built from the command line) and the structure to start with.
-  DemoModel(const StructureRegistry& registry, StructureFactory factory, std::unique_ptr<Simulation> simulation,
-            SceneSetup setup, const std::string& structure);
+  DemoModel(const StructureRegistry& registry, StructureFactory factory,
+            std::unique_ptr<Simulation> simulation, SceneSetup setup, const std::string& structure);
 
   /// Every structure that can be selected, in registry order.
   const StructureRegistry& registry() const { return registry_; }
@@ -93,9 +93,9 @@ class DemoModel {
   const std::string& lastError() const { return lastError_; }
 
   // -- running ---------------------------------------------------------------------------------------
-  bool paused = false;      ///< the simulation holds still (queries and pairs still run)
-  float speed = 1.0f;       ///< simulation steps per rendered frame (fractions accumulate)
-  bool pairSearch = true;   ///< find pairs every frame
+  bool paused = false;     ///< the simulation holds still (queries and pairs still run)
+  float speed = 1.0f;      ///< simulation steps per rendered frame (fractions accumulate)
+  bool pairSearch = true;  ///< find pairs every frame
   /// Runs one step on the next frame even while paused.
   void requestStep() { ++pendingSteps_; }
 
@@ -115,8 +115,8 @@ class DemoModel {
   /// Whether pairs() belongs to the current circles and structure.
   bool pairsCurrent() const { return pairsCurrent_; }
 
-  QueryState query;       ///< the mouse query, run by the query tool
-  FrameTimings timings;   ///< last frames' phase times
+  QueryState query;      ///< the mouse query, run by the query tool
+  FrameTimings timings;  ///< last frames' phase times
 
  private:
   void build(const std::string& reason);

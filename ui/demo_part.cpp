@@ -24,7 +24,9 @@ PartRegistrar::PartRegistrar(PartInfo info) {
   });
 }
 
-const std::vector<PartInfo>& registeredParts() { return mutableRegistry(); }
+const std::vector<PartInfo>& registeredParts() {
+  return mutableRegistry();
+}
 
 std::vector<PartSlot> createParts() {
   std::vector<PartSlot> slots;
@@ -33,7 +35,8 @@ std::vector<PartSlot> createParts() {
 }
 
 bool DemoContext::isShown(const std::string& name) const {
-  return std::any_of(parts.begin(), parts.end(), [&](const PartSlot& s) { return s.info->name == name && s.shown; });
+  return std::any_of(parts.begin(), parts.end(),
+                     [&](const PartSlot& s) { return s.info->name == name && s.shown; });
 }
 
 }  // namespace st::ui

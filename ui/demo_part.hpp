@@ -33,7 +33,7 @@ namespace st::ui {
 
 /// Display options and requests the app acts on.
 struct ViewOptions {
-  bool vsync = true;                 ///< wait for the display's refresh
+  bool vsync = true;                                           ///< wait for the display's refresh
   render::CircleMode circleMode = render::CircleMode::Pulled;  ///< how circles are fed to the rasterizer
   std::string glRenderer;            ///< GL_RENDERER of the context, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
   bool softwareGl = false;           ///< the renderer is a software rasterizer
@@ -51,7 +51,9 @@ struct WorldCanvas {
   std::vector<render::CircleInstance> rings;  ///< outlined circles over the circles
   render::ShapeBatch above;                   ///< lines and shapes on top
   /// Adds an outlined circle to `rings`.
-  void ring(const Circle& c, std::uint32_t colour) { rings.push_back({c.center.x, c.center.y, c.radius, 0u, colour}); }
+  void ring(const Circle& c, std::uint32_t colour) {
+    rings.push_back({c.center.x, c.center.y, c.radius, 0u, colour});
+  }
 };
 
 /// A mouse event over the world.
@@ -72,10 +74,10 @@ struct PartSlot;
 
 /// Everything a part may read or change during a frame.
 struct DemoContext {
-  DemoModel& model;               ///< simulation, structure, pairs, query, timings
-  render::Camera& camera;         ///< the view
-  ViewOptions& view;              ///< display options and requests
-  std::span<PartSlot> parts;      ///< every part, for menus and lists
+  DemoModel& model;                             ///< simulation, structure, pairs, query, timings
+  render::Camera& camera;                       ///< the view
+  ViewOptions& view;                            ///< display options and requests
+  std::span<PartSlot> parts;                    ///< every part, for menus and lists
   bool isShown(const std::string& name) const;  ///< whether the named part is shown
 };
 
@@ -89,12 +91,12 @@ enum class PartCategory : std::uint8_t { Panel, Overlay };
 /// Where a panel's window first appears (the saved layout wins afterwards), as fractions of the viewport
 /// plus pixel offsets so panels hug the edges at any window size.
 struct PanelPlacement {
-  float anchorX = 0.0f;  ///< 0 left edge, 1 right edge
-  float anchorY = 0.0f;  ///< 0 top, 1 bottom
-  float offsetX = 10.0f; ///< pixels from the anchor (negative: leftward)
-  float offsetY = 30.0f; ///< pixels from the anchor (negative: upward)
-  float width = 320.0f;  ///< pixels
-  float height = 300.0f; ///< pixels
+  float anchorX = 0.0f;   ///< 0 left edge, 1 right edge
+  float anchorY = 0.0f;   ///< 0 top, 1 bottom
+  float offsetX = 10.0f;  ///< pixels from the anchor (negative: leftward)
+  float offsetY = 30.0f;  ///< pixels from the anchor (negative: upward)
+  float width = 320.0f;   ///< pixels
+  float height = 300.0f;  ///< pixels
 };
 
 /// One part of the demo.
@@ -102,13 +104,23 @@ class DemoPart {
  public:
   virtual ~DemoPart() = default;
   /// Mouse input over the world; return true to take it (the camera then ignores it).
-  virtual bool onWorldMouse(DemoContext& ctx, const WorldMouse& mouse) { (void)ctx; (void)mouse; return false; }
+  virtual bool onWorldMouse(DemoContext& ctx, const WorldMouse& mouse) {
+    (void)ctx;
+    (void)mouse;
+    return false;
+  }
   /// Per-frame work after the simulation and pair search (timed as the "queries" phase).
   virtual void update(DemoContext& ctx) { (void)ctx; }
   /// Recolours circles; `circles[id]` is circle `id`.
-  virtual void tintCircles(DemoContext& ctx, std::span<render::CircleInstance> circles) { (void)ctx; (void)circles; }
+  virtual void tintCircles(DemoContext& ctx, std::span<render::CircleInstance> circles) {
+    (void)ctx;
+    (void)circles;
+  }
   /// Adds world-space shapes.
-  virtual void drawWorld(DemoContext& ctx, WorldCanvas& canvas) { (void)ctx; (void)canvas; }
+  virtual void drawWorld(DemoContext& ctx, WorldCanvas& canvas) {
+    (void)ctx;
+    (void)canvas;
+  }
   /// Panel contents (the app has opened the window), or an overlay's options in the overlay list.
   virtual void drawPanel(DemoContext& ctx) { (void)ctx; }
   /// Where a panel first appears.
@@ -121,11 +133,11 @@ class DemoPart {
 
 /// A registered part.
 struct PartInfo {
-  PartCategory category = PartCategory::Panel;  ///< panel or overlay
-  std::string name;                             ///< window title / menu entry; unique
-  std::string description;                      ///< one line for menus and the help panel
-  int order = 0;                                ///< position in menus (ascending)
-  bool shownByDefault = true;                   ///< shown on first run
+  PartCategory category = PartCategory::Panel;        ///< panel or overlay
+  std::string name;                                   ///< window title / menu entry; unique
+  std::string description;                            ///< one line for menus and the help panel
+  int order = 0;                                      ///< position in menus (ascending)
+  bool shownByDefault = true;                         ///< shown on first run
   std::function<std::unique_ptr<DemoPart>()> create;  ///< factory
 };
 
@@ -140,9 +152,9 @@ struct PartRegistrar {
 
 /// A live part and whether it is shown.
 struct PartSlot {
-  const PartInfo* info = nullptr;   ///< its registration
-  std::unique_ptr<DemoPart> part;   ///< the instance
-  bool shown = true;                ///< window open / overlay drawn
+  const PartInfo* info = nullptr;  ///< its registration
+  std::unique_ptr<DemoPart> part;  ///< the instance
+  bool shown = true;               ///< window open / overlay drawn
 };
 
 /// Creates one slot per registered part, in registry order.

@@ -40,7 +40,10 @@ class FrameTimings {
   /// Appends a frame, dropping the oldest once full.
   void push(const FrameRecord& record) {
     records_[(start_ + size_) % kCapacity] = record;
-    if (size_ < kCapacity) ++size_; else start_ = (start_ + 1) % kCapacity;
+    if (size_ < kCapacity)
+      ++size_;
+    else
+      start_ = (start_ + 1) % kCapacity;
   }
   /// Frames held.
   std::size_t size() const { return size_; }

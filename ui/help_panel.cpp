@@ -47,8 +47,8 @@ class HelpPanel final : public DemoPart {
       for (int g = 0; g < 8; ++g) {
         if (g > 0) ImGui::SameLine(0.0f, 2.0f);
         ImGui::PushID(g);
-        ImGui::ColorButton("group", toImVec4(render::groupColour(g)),
-                           ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+        ImGui::ColorButton("group", toImVec4(render::groupColour(g)), ImGuiColorEditFlags_NoTooltip,
+                           ImVec2(14, 14));
         ImGui::PopID();
       }
       ImGui::SameLine();
@@ -65,8 +65,8 @@ class HelpPanel final : public DemoPart {
       for (int d = 0; d < 10; ++d) {
         if (d > 0) ImGui::SameLine(0.0f, 2.0f);
         ImGui::PushID(d);
-      ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)),
-                           ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+        ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)), ImGuiColorEditFlags_NoTooltip,
+                           ImVec2(14, 14));
         ImGui::PopID();
       }
       ImGui::SameLine();
@@ -74,7 +74,8 @@ class HelpPanel final : public DemoPart {
     }
     if (ImGui::CollapsingHeader("panels and overlays", ImGuiTreeNodeFlags_DefaultOpen)) {
       for (const PartSlot& slot : ctx.parts) {
-        ImGui::BulletText("%s %s", slot.info->name.c_str(), slot.info->category == PartCategory::Overlay ? "(overlay)" : "");
+        ImGui::BulletText("%s %s", slot.info->name.c_str(),
+                          slot.info->category == PartCategory::Overlay ? "(overlay)" : "");
         ImGui::Indent();
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", slot.info->description.c_str());

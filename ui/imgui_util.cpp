@@ -55,7 +55,8 @@ std::string formatBytes(std::size_t bytes) {
 
 std::string loadAssetText(const std::string& relativePath) {
   const char* overrideDir = std::getenv("SPHERETEST_ASSETS");
-  const std::string dir = (overrideDir != nullptr && *overrideDir != '\0') ? overrideDir : SPHERETEST_ASSETS_DIR;
+  const std::string dir =
+      (overrideDir != nullptr && *overrideDir != '\0') ? overrideDir : SPHERETEST_ASSETS_DIR;
   std::ifstream in(dir + "/" + relativePath, std::ios::binary);
   if (!in) return "";
   std::ostringstream text;

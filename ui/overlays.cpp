@@ -16,7 +16,9 @@ namespace {
 using render::CircleInstance;
 namespace colours = render::colours;
 
-bool boxVisible(const Box& box, const Box& view) { return boxesOverlap(box, view); }
+bool boxVisible(const Box& box, const Box& view) {
+  return boxesOverlap(box, view);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Structure nodes
@@ -42,7 +44,8 @@ class NodesOverlay final : public DemoPart {
         canvas.ring(node.circle, render::depthColour(node.depth, 170));
       } else {
         if (!boxVisible(node.box, view)) return;
-        if ((node.box.max.x - node.box.min.x) * ppu < minPx && (node.box.max.y - node.box.min.y) * ppu < minPx) {
+        if ((node.box.max.x - node.box.min.x) * ppu < minPx &&
+            (node.box.max.y - node.box.min.y) * ppu < minPx) {
           ++skipped_;
           return;
         }
@@ -63,8 +66,8 @@ class NodesOverlay final : public DemoPart {
     for (int d = 0; d < 10; ++d) {
       if (d > 0) ImGui::SameLine(0.0f, 2.0f);
       ImGui::PushID(d);
-      ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)),
-                         ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+      ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)), ImGuiColorEditFlags_NoTooltip,
+                         ImVec2(14, 14));
       ImGui::PopID();
     }
     ImGui::SameLine();
@@ -115,7 +118,9 @@ class PairLinesOverlay final : public DemoPart {
     for (const Pair& p : ctx.model.pairs()) {
       const Vec2 a = circles[p.a].center, b = circles[p.b].center;
       if (std::fabs(a.x - b.x) + std::fabs(a.y - b.y) < minLength) continue;
-      if (!boxVisible({{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}}, view)) continue;
+      if (!boxVisible({{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}},
+                      view))
+        continue;
       canvas.above.line(a, b, colours::kPairLine);
       if (++drawn == kMaxLines) break;
     }
@@ -165,7 +170,8 @@ class CandidatesOverlay final : public DemoPart {
   void tintCircles(DemoContext& ctx, std::span<CircleInstance> circles) override {
     const QueryState& q = ctx.model.query;
     for (const TraceEvent& e : q.trace.events) {
-      if (e.kind == TraceEventKind::Candidate && e.id < circles.size()) circles[e.id].rim = colours::kCandidateRim;
+      if (e.kind == TraceEventKind::Candidate && e.id < circles.size())
+        circles[e.id].rim = colours::kCandidateRim;
     }
     auto markHit = [&](ItemId id) {
       if (id >= circles.size()) return;
@@ -205,7 +211,8 @@ class ViewConeOverlay final : public DemoPart {
     const Vec2 d = q.target - q.anchor;
     const float far = std::max(length(d), 1e-3f);
     const float facing = std::atan2(d.y, d.x);
-    canvas.below.sectorFill(q.anchor, far, facing - q.coneHalfAngle, facing + q.coneHalfAngle, colours::kCone);
+    canvas.below.sectorFill(q.anchor, far, facing - q.coneHalfAngle, facing + q.coneHalfAngle,
+                            colours::kCone);
   }
 
   void drawPanel(DemoContext&) override {
@@ -237,23 +244,26 @@ std::unique_ptr<DemoPart> make() {
   return std::make_unique<T>();
 }
 
-const PartRegistrar nodes{{PartCategory::Overlay, "Structure nodes",
-                           "the structure's nodes or cells (boxes, or circles for sphere trees) coloured by depth",
-                           10, true, make<NodesOverlay>}};
+const PartRegistrar nodes{
+    {PartCategory::Overlay, "Structure nodes",
+     "the structure's nodes or cells (boxes, or circles for sphere trees) coloured by depth", 10, true,
+     make<NodesOverlay>}};
 const PartRegistrar overlap{{PartCategory::Overlay, "Overlapping circles",
                              "red rim on every circle that is in an overlapping pair this frame", 20, true,
                              make<OverlapOverlay>}};
 const PartRegistrar pairLines{{PartCategory::Overlay, "Pair lines",
-                               "a line between the centres of every overlapping pair", 30, true, make<PairLinesOverlay>}};
+                               "a line between the centres of every overlapping pair", 30, true,
+                               make<PairLinesOverlay>}};
 const PartRegistrar candidates{{PartCategory::Overlay, part_names::kCandidates,
-                                "query hits filled yellow; circles tested but missed get a cyan rim", 40, true,
-                                make<CandidatesOverlay>}};
+                                "query hits filled yellow; circles tested but missed get a cyan rim", 40,
+                                true, make<CandidatesOverlay>}};
 const PartRegistrar trace{{PartCategory::Overlay, part_names::kQueryTrace,
                            "nodes the query walked into (green) and the ones it pruned (pink)", 50, true,
                            make<TraceOverlay>}};
-const PartRegistrar cone{{PartCategory::Overlay, "View cone",
-                          "the cone's area, and the circles that entered (green rim) or left (orange rim) it this frame",
-                          60, true, make<ViewConeOverlay>}};
+const PartRegistrar cone{
+    {PartCategory::Overlay, "View cone",
+     "the cone's area, and the circles that entered (green rim) or left (orange rim) it this frame", 60, true,
+     make<ViewConeOverlay>}};
 const PartRegistrar attractors{{PartCategory::Overlay, "Attraction points",
                                 "where the moving circles of each colour group are heading", 70, true,
                                 make<AttractorsOverlay>}};

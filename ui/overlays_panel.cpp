@@ -27,8 +27,9 @@ class OverlaysPanel final : public DemoPart {
   }
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, "Overlays", "switch each overlay, with its legend and options", 50,
-                               false, [] { return std::make_unique<OverlaysPanel>(); }}};
+const PartRegistrar registrar{{PartCategory::Panel, "Overlays",
+                               "switch each overlay, with its legend and options", 50, false,
+                               [] { return std::make_unique<OverlaysPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -24,7 +24,9 @@ float worldSide(const Simulation& sim) {
   return std::max(w.max.x - w.min.x, w.max.y - w.min.y);
 }
 
-Vec2 boxCentre(const Box& b) { return {0.5f * (b.min.x + b.max.x), 0.5f * (b.min.y + b.max.y)}; }
+Vec2 boxCentre(const Box& b) {
+  return {0.5f * (b.min.x + b.max.x), 0.5f * (b.min.y + b.max.y)};
+}
 
 class QueryTool final : public DemoPart {
  public:
@@ -106,18 +108,24 @@ class QueryTool final : public DemoPart {
     const std::uint32_t c = render::colours::kQueryShape;
     render::ShapeBatch& out = canvas.above;
     switch (q.mode) {
-      case QueryMode::Off: break;
-      case QueryMode::Point: out.cross(q.anchor, 9.0f, c); break;
+      case QueryMode::Off:
+        break;
+      case QueryMode::Point:
+        out.cross(q.anchor, 9.0f, c);
+        break;
       case QueryMode::Circle:
         out.circleOutline({q.anchor, q.radius}, c);
         out.cross(q.anchor, 4.0f, c);
         break;
-      case QueryMode::Box: out.boxOutline(queryBox(q), c); break;
+      case QueryMode::Box:
+        out.boxOutline(queryBox(q), c);
+        break;
       case QueryMode::Ray:
         out.line(q.anchor, q.target, c);
         out.cross(q.anchor, 5.0f, c);
         for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHitRim);
-        if (!q.rayHits.empty()) out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
+        if (!q.rayHits.empty())
+          out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
         break;
       case QueryMode::Cone: {
         const ViewCone cone = viewCone(q);
@@ -144,8 +152,9 @@ class QueryTool final : public DemoPart {
       return;
     }
     ImGui::Checkbox("follow the mouse", &q.followMouse);
-    helpMarker("Left click moves the shape, left drag draws it (circle: centre to rim, box: corner to corner, "
-               "ray: start to end, cone: eye to far edge). Ctrl+wheel resizes. Right or middle drag pans.");
+    helpMarker(
+        "Left click moves the shape, left drag draws it (circle: centre to rim, box: corner to corner, "
+        "ray: start to end, cone: eye to far edge). Ctrl+wheel resizes. Right or middle drag pans.");
     drawShapeControls(q, ctx.model.simulation());
 
     ImGui::Separator();
@@ -154,8 +163,8 @@ class QueryTool final : public DemoPart {
       return;
     }
     const std::size_t found = q.mode == QueryMode::Ray ? q.rayHits.size() : q.hits.size();
-    ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(), q.mode == QueryMode::Cone ? "visible" : "hits",
-                q.microseconds);
+    ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(),
+                q.mode == QueryMode::Cone ? "visible" : "hits", q.microseconds);
     ImGui::Text("nodes visited %s, candidate tests %s", groupedNumber(q.counters.nodesVisited).c_str(),
                 groupedNumber(q.counters.candidates).c_str());
     if (q.mode == QueryMode::Cone) drawConeEvents(q);
@@ -175,7 +184,8 @@ class QueryTool final : public DemoPart {
  private:
   // -- shapes --------------------------------------------------------------------------------------------
   static Box queryBox(const QueryState& q) {
-    return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y}, {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
+    return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y},
+            {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
   }
 
   static ViewCone viewCone(const QueryState& q) {
@@ -214,8 +224,11 @@ class QueryTool final : public DemoPart {
 
   static void shapeFromDrag(QueryState& q, Vec2 from, Vec2 to) {
     switch (q.mode) {
-      case QueryMode::Off: break;
-      case QueryMode::Point: q.anchor = to; break;
+      case QueryMode::Off:
+        break;
+      case QueryMode::Point:
+        q.anchor = to;
+        break;
       case QueryMode::Circle:
         q.anchor = from;
         q.radius = length(to - from);
@@ -235,11 +248,20 @@ class QueryTool final : public DemoPart {
   // -- running -------------------------------------------------------------------------------------------
   static void run(SpatialIndex& index, QueryState& q) {
     switch (q.mode) {
-      case QueryMode::Off: break;
-      case QueryMode::Point: index.queryPoint(q.anchor, q.hits); break;
-      case QueryMode::Circle: index.queryCircle({q.anchor, q.radius}, q.hits); break;
-      case QueryMode::Box: index.queryBox(queryBox(q), q.hits); break;
-      case QueryMode::Ray: index.rayCast({q.anchor, q.target}, q.rayHits); break;
+      case QueryMode::Off:
+        break;
+      case QueryMode::Point:
+        index.queryPoint(q.anchor, q.hits);
+        break;
+      case QueryMode::Circle:
+        index.queryCircle({q.anchor, q.radius}, q.hits);
+        break;
+      case QueryMode::Box:
+        index.queryBox(queryBox(q), q.hits);
+        break;
+      case QueryMode::Ray:
+        index.rayCast({q.anchor, q.target}, q.rayHits);
+        break;
       case QueryMode::Cone:
         index.cullView(viewCone(q), q.entered, q.left);
         q.hits = index.visibleItems();
@@ -249,11 +271,20 @@ class QueryTool final : public DemoPart {
 
   void runTraced(SpatialIndex& index, QueryState& q) {
     switch (q.mode) {
-      case QueryMode::Off: break;
-      case QueryMode::Point: index.queryPoint(q.anchor, scratchIds_); break;
-      case QueryMode::Circle: index.queryCircle({q.anchor, q.radius}, scratchIds_); break;
-      case QueryMode::Box: index.queryBox(queryBox(q), scratchIds_); break;
-      case QueryMode::Ray: index.rayCast({q.anchor, q.target}, scratchRay_); break;
+      case QueryMode::Off:
+        break;
+      case QueryMode::Point:
+        index.queryPoint(q.anchor, scratchIds_);
+        break;
+      case QueryMode::Circle:
+        index.queryCircle({q.anchor, q.radius}, scratchIds_);
+        break;
+      case QueryMode::Box:
+        index.queryBox(queryBox(q), scratchIds_);
+        break;
+      case QueryMode::Ray:
+        index.rayCast({q.anchor, q.target}, scratchRay_);
+        break;
       case QueryMode::Cone: {
         // Culling again would consume this frame's enter/leave events, so the trace shows the walk for
         // the cone's bounding circle, which is where the default cull starts.
@@ -277,7 +308,8 @@ class QueryTool final : public DemoPart {
     };
     char line[96];
     std::snprintf(line, sizeof line, "frame %llu: +%zu -%zu",
-                  static_cast<unsigned long long>(model.simulation().frame()), q.entered.size(), q.left.size());
+                  static_cast<unsigned long long>(model.simulation().frame()), q.entered.size(),
+                  q.left.size());
     std::string text = line;
     if (!q.entered.empty()) text.append("  in: ").append(listIds(q.entered));
     if (!q.left.empty()) text.append("  out: ").append(listIds(q.left));
@@ -309,7 +341,8 @@ class QueryTool final : public DemoPart {
         ImGui::DragFloat2("look at", &q.target.x, speed, 0.0f, 0.0f, "%.1f");
         break;
       }
-      default: break;
+      default:
+        break;
     }
     ImGui::PopItemWidth();
     q.radius = std::max(q.radius, 0.0f);
@@ -330,7 +363,8 @@ class QueryTool final : public DemoPart {
     const bool ray = q.mode == QueryMode::Ray;
     const std::size_t total = ray ? q.rayHits.size() : q.hits.size();
     const std::size_t shown = std::min<std::size_t>(total, 500);
-    if (ImGui::BeginTable("hits", ray ? 3 : 4, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter,
+    if (ImGui::BeginTable("hits", ray ? 3 : 4,
+                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter,
                           ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8))) {
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("id");
@@ -386,9 +420,10 @@ class QueryTool final : public DemoPart {
   bool savedFollow_ = false;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, "Query",
-                               "mouse-driven point, circle, box, ray and view-cone queries with hits, time and work",
-                               20, true, [] { return std::make_unique<QueryTool>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, "Query",
+     "mouse-driven point, circle, box, ray and view-cone queries with hits, time and work", 20, true,
+     [] { return std::make_unique<QueryTool>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -53,7 +53,9 @@ std::string Settings::getString(const std::string& key, const std::string& fallb
   return it == values_.end() ? fallback : it->second;
 }
 
-void Settings::setBool(const std::string& key, bool value) { values_[key].assign(1, value ? '1' : '0'); }
+void Settings::setBool(const std::string& key, bool value) {
+  values_[key].assign(1, value ? '1' : '0');
+}
 
 void Settings::setNumber(const std::string& key, double value) {
   std::ostringstream out;

@@ -45,15 +45,21 @@ class SettingsSection {
   /// A flag.
   bool getBool(std::string_view key, bool fallback) const { return settings_.getBool(full(key), fallback); }
   /// A number.
-  double getNumber(std::string_view key, double fallback) const { return settings_.getNumber(full(key), fallback); }
+  double getNumber(std::string_view key, double fallback) const {
+    return settings_.getNumber(full(key), fallback);
+  }
   /// A string.
-  std::string getString(std::string_view key, const std::string& fallback) const { return settings_.getString(full(key), fallback); }
+  std::string getString(std::string_view key, const std::string& fallback) const {
+    return settings_.getString(full(key), fallback);
+  }
   /// Stores a flag.
   void setBool(std::string_view key, bool value) { settings_.setBool(full(key), value); }
   /// Stores a number.
   void setNumber(std::string_view key, double value) { settings_.setNumber(full(key), value); }
   /// Stores a string.
-  void setString(std::string_view key, std::string value) { settings_.setString(full(key), std::move(value)); }
+  void setString(std::string_view key, std::string value) {
+    settings_.setString(full(key), std::move(value));
+  }
 
  private:
   std::string full(std::string_view key) const;

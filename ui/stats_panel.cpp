@@ -44,7 +44,8 @@ class StatsPanel final : public DemoPart {
       validated_ = false;
     }
 
-    ImGui::Text("%s: %s circles, %zu moving", index.name().c_str(), groupedNumber(n).c_str(), sim.movedIds().size());
+    ImGui::Text("%s: %s circles, %zu moving", index.name().c_str(), groupedNumber(n).c_str(),
+                sim.movedIds().size());
     if (!ImGui::BeginTable("stats", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) return;
     ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.5f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -106,9 +107,10 @@ class StatsPanel final : public DemoPart {
   std::uint64_t generation_ = 0;
 };
 
-const PartRegistrar registrar{{PartCategory::Panel, "Stats",
-                               "nodes, depth, memory, pair tests against brute force, nodes visited, structure counters",
-                               30, true, [] { return std::make_unique<StatsPanel>(); }}};
+const PartRegistrar registrar{
+    {PartCategory::Panel, "Stats",
+     "nodes, depth, memory, pair tests against brute force, nodes visited, structure counters", 30, true,
+     [] { return std::make_unique<StatsPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -30,7 +30,8 @@ class TimingsPanel final : public DemoPart {
     const FrameTimings& timings = ctx.model.timings;
     const FrameRecord recent = timings.average(60);
     const float fps = recent.frameMs > 0.0f ? 1000.0f / recent.frameMs : 0.0f;
-    ImGui::Text("%.1f fps   frame %.2f ms   (mean of the last 60 frames)", double(fps), double(recent.frameMs));
+    ImGui::Text("%.1f fps   frame %.2f ms   (mean of the last 60 frames)", double(fps),
+                double(recent.frameMs));
 
     const float legendWidth = 190.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -70,7 +71,8 @@ class TimingsPanel final : public DemoPart {
         const float h = r.ms[p] * pxPerMs;
         if (h < 0.25f) continue;
         const float top = std::max(y - h, origin.y);
-        draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, y), static_cast<ImU32>(phaseColour(static_cast<Phase>(p))));
+        draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, y),
+                            static_cast<ImU32>(phaseColour(static_cast<Phase>(p))));
         y = top;
       }
       // The whole frame, untimed gaps included, as a thin white mark.
@@ -88,7 +90,8 @@ class TimingsPanel final : public DemoPart {
       draw->AddLine(ImVec2(origin.x, y), ImVec2(end.x, y), IM_COL32(255, 255, 255, 60));
       char label[32];
       std::snprintf(label, sizeof label, "%.0f fps", 1000.0 / double(line));
-      draw->AddText(ImVec2(origin.x + 3, y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 120), label);
+      draw->AddText(ImVec2(origin.x + 3, y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 120),
+                    label);
     }
     char top[32];
     std::snprintf(top, sizeof top, "%.4g ms", double(scale_));
@@ -101,7 +104,8 @@ class TimingsPanel final : public DemoPart {
         const FrameRecord& r = timings.at(first + static_cast<std::size_t>(slot));
         ImGui::BeginTooltip();
         ImGui::Text("frame %.2f ms", double(r.frameMs));
-        for (std::size_t p = 0; p < kPhaseCount; ++p) ImGui::Text("%-18s %7.3f ms", phaseName(static_cast<Phase>(p)), double(r.ms[p]));
+        for (std::size_t p = 0; p < kPhaseCount; ++p)
+          ImGui::Text("%-18s %7.3f ms", phaseName(static_cast<Phase>(p)), double(r.ms[p]));
         ImGui::EndTooltip();
       }
     }
@@ -119,8 +123,9 @@ class TimingsPanel final : public DemoPart {
       char label[64];
       std::snprintf(label, sizeof label, "%-16s %6.2f", phaseName(phase), double(recent.ms[p]));
       colourSwatch(phaseColour(phase), label);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nmean %.3f ms, worst %.3f ms (last 60 frames)",
-                                                    phaseDescription(phase), double(recent.ms[p]), double(worst.ms[p]));
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\nmean %.3f ms, worst %.3f ms (last 60 frames)", phaseDescription(phase),
+                          double(recent.ms[p]), double(worst.ms[p]));
     }
     ImGui::TextDisabled("ms, mean of 60 frames");
     ImGui::EndGroup();
@@ -130,8 +135,8 @@ class TimingsPanel final : public DemoPart {
 };
 
 const PartRegistrar registrar{{PartCategory::Panel, "Timings",
-                               "per-phase milliseconds stacked over the last frames, frame time and FPS", 40, true,
-                               [] { return std::make_unique<TimingsPanel>(); }}};
+                               "per-phase milliseconds stacked over the last frames, frame time and FPS", 40,
+                               true, [] { return std::make_unique<TimingsPanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -24,13 +24,15 @@ const std::vector<SceneParamSlot>& sceneParamSlots() {
   static const std::vector<SceneParamSlot> slots = {
       {{"radius_min", "smallest circle radius", 0.5, 0.0, 1e6, false}, &SceneConfig::radiusMin},
       {{"radius_max", "largest circle radius", 4.0, 0.0, 1e6, false}, &SceneConfig::radiusMax},
-      {{"static_fraction", "share of circles that never move", 0.25, 0.0, 1.0, false}, &SceneConfig::staticFraction},
-      {{"attractors", "attraction points of the spheretest scene", 16, 1, 1024, true}, &SceneConfig::attractors},
+      {{"static_fraction", "share of circles that never move", 0.25, 0.0, 1.0, false},
+       &SceneConfig::staticFraction},
+      {{"attractors", "attraction points of the spheretest scene", 16, 1, 1024, true},
+       &SceneConfig::attractors},
       {{"speed", "typical speed, world units per second", 20.0, 0.0, 1e6, false}, &SceneConfig::speed},
       {{"area_per_circle", "world area per circle (sets the world size)", 64.0, 0.01, 1e12, false},
        &SceneConfig::areaPerCircle},
-      {{"cluster_fraction", "share of circles in the remote cluster (remote-cluster scene; 0 = no cluster)", 0.9,
-        0.0, 1.0, false},
+      {{"cluster_fraction", "share of circles in the remote cluster (remote-cluster scene; 0 = no cluster)",
+        0.9, 0.0, 1.0, false},
        &SceneConfig::clusterFraction},
   };
   return slots;
@@ -99,9 +101,11 @@ double sceneParam(const SceneConfig& config, std::string_view key) {
 
 const std::vector<ScenarioInfo>& scenarios() {
   static const std::vector<ScenarioInfo> list = {
-      {"spheretest", "Ratcliff's demo: 25% static, 75% clumping toward 16 attraction points that keep relocating"},
+      {"spheretest",
+       "Ratcliff's demo: 25% static, 75% clumping toward 16 attraction points that keep relocating"},
       {"uniform", "uniform positions, mixed sizes, random drift"},
-      {"center-lines", "every circle on the world's two centre lines (the fit-entirely quadtree's worst case)"},
+      {"center-lines",
+       "every circle on the world's two centre lines (the fit-entirely quadtree's worst case)"},
       {"remote-cluster", "a dense cluster in one corner, queries in the opposite quarter"},
       {"diagonal", "a thin band along the world's diagonal: most grid cells stay empty"},
   };
@@ -140,7 +144,8 @@ std::vector<SceneCircle> loadSceneFile(const std::string& path) {
       any = true;
       if (c == '\n') return true;
       if (text.size() >= kMaxLine) {
-        throw SceneFileError(fileError(path, lineNumber, "line longer than " + std::to_string(kMaxLine) + " characters"));
+        throw SceneFileError(
+            fileError(path, lineNumber, "line longer than " + std::to_string(kMaxLine) + " characters"));
       }
       text.push_back(c);
     }
@@ -162,22 +167,27 @@ std::vector<SceneCircle> loadSceneFile(const std::string& path) {
         s.erase(s.find_last_not_of(" \t") + 1);
         return s;
       };
-      const bool ok = (fields.size() == 3 || fields.size() == 4) && trim(fields[0]) == "x" && trim(fields[1]) == "y" &&
-                      trim(fields[2]) == "radius" && (fields.size() == 3 || trim(fields[3]) == "static");
-      if (!ok) throw SceneFileError(fileError(path, lineNumber, "expected the header line 'x,y,radius' or 'x,y,radius,static'"));
+      const bool ok = (fields.size() == 3 || fields.size() == 4) && trim(fields[0]) == "x" &&
+                      trim(fields[1]) == "y" && trim(fields[2]) == "radius" &&
+                      (fields.size() == 3 || trim(fields[3]) == "static");
+      if (!ok)
+        throw SceneFileError(
+            fileError(path, lineNumber, "expected the header line 'x,y,radius' or 'x,y,radius,static'"));
       sawHeader = true;
       columns = static_cast<int>(fields.size());
       continue;
     }
     if (static_cast<int>(fields.size()) != columns) {
-      throw SceneFileError(fileError(path, lineNumber, "expected " + std::to_string(columns) + " columns, found " +
-                                                           std::to_string(fields.size())));
+      throw SceneFileError(fileError(
+          path, lineNumber,
+          "expected " + std::to_string(columns) + " columns, found " + std::to_string(fields.size())));
     }
     double v[4] = {0, 0, 0, 0};
     static const char* const kNames[4] = {"x", "y", "radius", "static"};
     for (int i = 0; i < columns; ++i) {
       if (!parseField(fields[i], v[i])) {
-        throw SceneFileError(fileError(path, lineNumber, std::string("column '") + kNames[i] + "' is not a finite number"));
+        throw SceneFileError(
+            fileError(path, lineNumber, std::string("column '") + kNames[i] + "' is not a finite number"));
       }
     }
     SceneCircle sc;
@@ -187,13 +197,16 @@ std::vector<SceneCircle> loadSceneFile(const std::string& path) {
       throw SceneFileError(fileError(path, lineNumber, "coordinates and radius must be within 1e15"));
     }
     if (columns == 4) {
-      if (v[3] != 0 && v[3] != 1) throw SceneFileError(fileError(path, lineNumber, "column 'static' must be 0 or 1"));
+      if (v[3] != 0 && v[3] != 1)
+        throw SceneFileError(fileError(path, lineNumber, "column 'static' must be 0 or 1"));
       sc.isStatic = v[3] == 1;
     }
-    if (out.size() >= kMaxCircles) throw SceneFileError(fileError(path, lineNumber, "more than 10,000,000 circles"));
+    if (out.size() >= kMaxCircles)
+      throw SceneFileError(fileError(path, lineNumber, "more than 10,000,000 circles"));
     out.push_back(sc);
   }
-  if (!sawHeader) throw SceneFileError(fileError(path, 0, "empty file: expected the header line 'x,y,radius'"));
+  if (!sawHeader)
+    throw SceneFileError(fileError(path, 0, "empty file: expected the header line 'x,y,radius'"));
   if (out.empty()) throw SceneFileError(fileError(path, lineNumber - 1, "no circles after the header"));
   return out;
 }
@@ -202,7 +215,8 @@ std::vector<SceneCircle> loadSceneFile(const std::string& path) {
 // Simulation
 // ---------------------------------------------------------------------------------------------------------
 
-Simulation::Simulation(std::string_view scenario, const SceneConfig& config, std::size_t count, std::uint64_t seed)
+Simulation::Simulation(std::string_view scenario, const SceneConfig& config, std::size_t count,
+                       std::uint64_t seed)
     : scenario_(scenario), config_(config), rng_(seed) {
   checkScenarioName(scenario);
   if (count == 0) throw InvalidInput("scene needs at least one circle");
@@ -224,7 +238,8 @@ Simulation::Simulation(std::string_view scenario, const SceneConfig& config, std
   }
   const float pad = std::max(1.0f, 2.0f * maxR);
   world_ = {{bounds.min.x - pad, bounds.min.y - pad}, {bounds.max.x + pad, bounds.max.y + pad}};
-  motion_ = scenario == "spheretest" ? Motion::Attract : (scenario == "center-lines" ? Motion::Line : Motion::Drift);
+  motion_ = scenario == "spheretest" ? Motion::Attract
+                                     : (scenario == "center-lines" ? Motion::Line : Motion::Drift);
   const std::size_t n = initial.size();
   circles_.resize(n);
   group_.resize(n);
@@ -232,14 +247,16 @@ Simulation::Simulation(std::string_view scenario, const SceneConfig& config, std
   regions_ = {world_};
   velocity_.assign(n, {0, 0});
   for (int a = 0; a < static_cast<int>(config_.attractors); ++a) {
-    attractors_.push_back({rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)});
+    attractors_.push_back(
+        {rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)});
   }
   for (std::size_t i = 0; i < n; ++i) {
     circles_[i] = initial[i].circle;
     group_[i] = initial[i].isStatic ? -1 : static_cast<int>(rng_.below(attractors_.size()));
     if (!initial[i].isStatic && motion_ != Motion::Attract) {
-      velocity_[i] = motion_ == Motion::Line ? (rng_.chance(0.5) ? Vec2{1, 0} : Vec2{0, 1}) * float(config_.speed)
-                                             : randomDirection() * float(config_.speed);
+      velocity_[i] = motion_ == Motion::Line
+                         ? (rng_.chance(0.5) ? Vec2{1, 0} : Vec2{0, 1}) * float(config_.speed)
+                         : randomDirection() * float(config_.speed);
     }
   }
   queryRegion_ = world_;
@@ -290,7 +307,8 @@ void Simulation::generate(std::size_t n) {
   if (scenario_ == "remote-cluster") {
     clusterCount = static_cast<std::size_t>(double(n) * config_.clusterFraction);
     // Four units of area per cluster circle: sixteen times the density of the background.
-    clusterRadius = static_cast<float>(std::sqrt(double(clusterCount) * 4.0 * config_.radiusMin * config_.radiusMin / 0.25 / kPi));
+    clusterRadius = static_cast<float>(
+        std::sqrt(double(clusterCount) * 4.0 * config_.radiusMin * config_.radiusMin / 0.25 / kPi));
     clusterRadius = std::min(clusterRadius, 0.14f * side);
     regions_.push_back(boxFromCenter(clusterCenter, clusterRadius, clusterRadius));
     queryRegion_ = {{0, 0}, {0.5f * side, 0.5f * side}};
@@ -316,7 +334,8 @@ void Simulation::generate(std::size_t n) {
       c.radius = randomRadius(config_.radiusMin, 2.0 * config_.radiusMin);
       const double angle = 2.0 * kPi * rng_.unit();
       const double dist = clusterRadius * std::sqrt(rng_.unit());
-      c.center = {clusterCenter.x + float(dist * std::cos(angle)), clusterCenter.y + float(dist * std::sin(angle))};
+      c.center = {clusterCenter.x + float(dist * std::cos(angle)),
+                  clusterCenter.y + float(dist * std::sin(angle))};
       region_[i] = 1;
       velocity_[i] = randomDirection() * (speed * 0.25f);
     } else {
@@ -354,14 +373,21 @@ void Simulation::step() {
     // Relocating one attraction point dissolves its cluster and starts a new one elsewhere.
     const std::size_t which = (frame_ / kAttractorMoveFrames) % attractors_.size();
     const float w = world_.max.x - world_.min.x, h = world_.max.y - world_.min.y;
-    attractors_[which] = {world_.min.x + rng_.uniform(0.1f, 0.9f) * w, world_.min.y + rng_.uniform(0.1f, 0.9f) * h};
+    attractors_[which] = {world_.min.x + rng_.uniform(0.1f, 0.9f) * w,
+                          world_.min.y + rng_.uniform(0.1f, 0.9f) * h};
   }
   for (std::size_t k = 0; k < movingIds_.size(); ++k) {
     const std::size_t i = movingIds_[k];
     switch (motion_) {
-      case Motion::Attract: stepAttract(i); break;
-      case Motion::Drift: stepBounce(i, true); break;
-      case Motion::Line: stepBounce(i, false); break;
+      case Motion::Attract:
+        stepAttract(i);
+        break;
+      case Motion::Drift:
+        stepBounce(i, true);
+        break;
+      case Motion::Line:
+        stepBounce(i, false);
+        break;
     }
     movedCircles_[k] = circles_[i];
   }
@@ -403,10 +429,22 @@ void Simulation::stepBounce(std::size_t i, bool turn) {
   }
   c.center = c.center + v * kTimeStep;
   const Box& box = regions_[region_[i]];
-  if (c.center.x < box.min.x) { c.center.x = std::min(2.0f * box.min.x - c.center.x, box.max.x); v.x = -v.x; }
-  if (c.center.x > box.max.x) { c.center.x = std::max(2.0f * box.max.x - c.center.x, box.min.x); v.x = -v.x; }
-  if (c.center.y < box.min.y) { c.center.y = std::min(2.0f * box.min.y - c.center.y, box.max.y); v.y = -v.y; }
-  if (c.center.y > box.max.y) { c.center.y = std::max(2.0f * box.max.y - c.center.y, box.min.y); v.y = -v.y; }
+  if (c.center.x < box.min.x) {
+    c.center.x = std::min(2.0f * box.min.x - c.center.x, box.max.x);
+    v.x = -v.x;
+  }
+  if (c.center.x > box.max.x) {
+    c.center.x = std::max(2.0f * box.max.x - c.center.x, box.min.x);
+    v.x = -v.x;
+  }
+  if (c.center.y < box.min.y) {
+    c.center.y = std::min(2.0f * box.min.y - c.center.y, box.max.y);
+    v.y = -v.y;
+  }
+  if (c.center.y > box.max.y) {
+    c.center.y = std::max(2.0f * box.max.y - c.center.y, box.min.y);
+    v.y = -v.y;
+  }
   if (scenario_ == "diagonal" && turn) {
     // Keep drifting circles inside the diagonal band by reflecting off its long edges.
     const float offset = (c.center.x - c.center.y) * kSqrtHalf;

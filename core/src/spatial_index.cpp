@@ -119,8 +119,8 @@ void SpatialIndex::setParam(std::string_view key, double value) {
   }
   std::string valid;
   for (const ParamInfo& info : paramInfo_) valid += (valid.empty() ? "" : ", ") + name_ + "." + info.key;
-  throw InvalidInput("unknown parameter '" + name_ + "." + std::string(key) + "'; valid: " +
-                     (valid.empty() ? "(none)" : valid));
+  throw InvalidInput("unknown parameter '" + name_ + "." + std::string(key) +
+                     "'; valid: " + (valid.empty() ? "(none)" : valid));
 }
 
 double SpatialIndex::param(std::string_view key) const {
@@ -130,7 +130,9 @@ double SpatialIndex::param(std::string_view key) const {
   throw InvalidInput("unknown parameter '" + name_ + "." + std::string(key) + "'");
 }
 
-void SpatialIndex::onParamChanged(std::string_view) { rebuildFromTable(); }
+void SpatialIndex::onParamChanged(std::string_view) {
+  rebuildFromTable();
+}
 
 void SpatialIndex::rebuildFromTable() {
   std::vector<Item> items;
@@ -164,7 +166,8 @@ void SpatialIndex::storeCircle(ItemId id, const Circle& c) {
 void SpatialIndex::build(std::span<const Item> items) {
   ItemId maxId = 0;
   for (const Item& item : items) {
-    if (item.id >= kMaxItemId) throw InvalidInput(name_ + ": build: id " + std::to_string(item.id) + " >= 2^27");
+    if (item.id >= kMaxItemId)
+      throw InvalidInput(name_ + ": build: id " + std::to_string(item.id) + " >= 2^27");
     checkCircle(item.circle, "build");
     maxId = std::max(maxId, item.id);
   }
@@ -202,7 +205,8 @@ void SpatialIndex::update(ItemId id, const Circle& c) {
 }
 
 void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles) {
-  if (ids.size() != circles.size()) throw InvalidInput(name_ + ": updateBatch: ids and circles differ in length");
+  if (ids.size() != circles.size())
+    throw InvalidInput(name_ + ": updateBatch: ids and circles differ in length");
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (!contains(ids[i])) throw InvalidInput(name_ + ": updateBatch: unknown id " + std::to_string(ids[i]));
     checkCircle(circles[i], "updateBatch");
@@ -232,7 +236,9 @@ void SpatialIndex::clear() {
   counters_ = {};
 }
 
-void SpatialIndex::maintain() { doMaintain(); }
+void SpatialIndex::maintain() {
+  doMaintain();
+}
 
 void SpatialIndex::doBuild(std::span<const Item> items) {
   for (const Item& item : items) doInsert(item.id, item.circle);
@@ -304,7 +310,8 @@ void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, 
   if (!isValidPoint(cone.origin) || !isValidPoint(cone.direction) || !std::isfinite(cone.halfAngle) ||
       !(cone.halfAngle > 0.0f) || !std::isfinite(cone.farDistance) || !(cone.farDistance > 0.0f) ||
       cone.farDistance > kMaxCoordinate) {
-    throw InvalidInput(name_ + ": cullView: cone needs a finite origin and direction, halfAngle > 0, farDistance > 0");
+    throw InvalidInput(
+        name_ + ": cullView: cone needs a finite origin and direction, halfAngle > 0, farDistance > 0");
   }
   entered.clear();
   left.clear();
@@ -345,7 +352,8 @@ std::string SpatialIndex::validate() const {
     if (!isValidCircle(c)) return name_ + ": item table holds an invalid circle " + describe(c);
   }
   if (present != count_) {
-    return name_ + ": item table holds " + std::to_string(present) + " items but size() is " + std::to_string(count_);
+    return name_ + ": item table holds " + std::to_string(present) + " items but size() is " +
+           std::to_string(count_);
   }
   return doValidate();
 }

@@ -29,24 +29,37 @@ class ByteReader {
   float coordinate() {
     const std::uint8_t kind = byte();
     switch (kind % 16) {
-      case 0: return 50.0f;  // the area's centre line
-      case 1: return 1e15f;
-      case 2: return -1e15f;
-      case 3: return std::numeric_limits<float>::quiet_NaN();
-      case 4: return std::numeric_limits<float>::infinity();
-      case 5: return static_cast<float>(word()) * 1000.0f - 30000.0f;  // far outside
-      default: return static_cast<float>(word()) / 655.35f;          // 0 .. 100
+      case 0:
+        return 50.0f;  // the area's centre line
+      case 1:
+        return 1e15f;
+      case 2:
+        return -1e15f;
+      case 3:
+        return std::numeric_limits<float>::quiet_NaN();
+      case 4:
+        return std::numeric_limits<float>::infinity();
+      case 5:
+        return static_cast<float>(word()) * 1000.0f - 30000.0f;  // far outside
+      default:
+        return static_cast<float>(word()) / 655.35f;  // 0 .. 100
     }
   }
   float radius() {
     const std::uint8_t kind = byte();
     switch (kind % 16) {
-      case 0: return 0.0f;
-      case 1: return -1.0f;
-      case 2: return 1e15f;
-      case 3: return std::numeric_limits<float>::quiet_NaN();
-      case 4: return 500.0f;  // larger than the whole area
-      default: return static_cast<float>(word()) / 2000.0f;  // 0 .. 32
+      case 0:
+        return 0.0f;
+      case 1:
+        return -1.0f;
+      case 2:
+        return 1e15f;
+      case 3:
+        return std::numeric_limits<float>::quiet_NaN();
+      case 4:
+        return 500.0f;  // larger than the whole area
+      default:
+        return static_cast<float>(word()) / 2000.0f;  // 0 .. 32
     }
   }
 
@@ -85,8 +98,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Applies the same call to both structures; both must accept it or both must reject it.
   const auto both = [&](auto&& call) {
     bool subjectThrew = false, oracleThrew = false;
-    try { call(*subject); } catch (const st::InvalidInput&) { subjectThrew = true; }
-    try { call(*oracle); } catch (const st::InvalidInput&) { oracleThrew = true; }
+    try {
+      call(*subject);
+    } catch (const st::InvalidInput&) {
+      subjectThrew = true;
+    }
+    try {
+      call(*oracle);
+    } catch (const st::InvalidInput&) {
+      oracleThrew = true;
+    }
     if (subjectThrew != oracleThrew) fail(info.name.c_str(), "one rejected a call the other accepted");
   };
   while (!in.done() && steps < 400) {
@@ -172,7 +193,8 @@ int main(int argc, char** argv) {
     }
     for (const auto& file : files) {
       std::ifstream stream(file, std::ios::binary);
-      const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+      const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)),
+                                    std::istreambuf_iterator<char>());
       LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
       ++inputs;
     }

@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
         for (int x = x0; x < x1; ++x) {
           const unsigned char* a = image.at(x, y);
           const unsigned char* b = brute.at(x, y);
-          const std::uint32_t bruteColour = std::uint32_t(b[0]) | (std::uint32_t(b[1]) << 8) | (std::uint32_t(b[2]) << 16);
+          const std::uint32_t bruteColour =
+              std::uint32_t(b[0]) | (std::uint32_t(b[1]) << 8) | (std::uint32_t(b[2]) << 16);
           if (bruteColour != background) continue;
           if (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 12) ++differing;
         }

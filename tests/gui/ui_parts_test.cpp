@@ -29,8 +29,9 @@ std::unique_ptr<DemoModel> makeModel(std::size_t count, const std::string& struc
   SceneSetup setup;
   setup.count = count;
   auto simulation = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);
-  return std::make_unique<DemoModel>(registry(), [](const std::string& name) { return registry().create(name); },
-                                     std::move(simulation), setup, structure);
+  return std::make_unique<DemoModel>(
+      registry(), [](const std::string& name) { return registry().create(name); }, std::move(simulation),
+      setup, structure);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -76,7 +77,8 @@ TEST(Camera, ZoomKeepsThePointUnderTheCursor) {
 // ---------------------------------------------------------------------------------------------------------
 
 TEST(Settings, RoundTripThroughAFileWithSections) {
-  const std::string path = (std::filesystem::temp_directory_path() / "spheretest_ui_settings_test.ini").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "spheretest_ui_settings_test.ini").string();
   {
     Settings settings;
     SettingsSection part(settings, "part.Query.");
@@ -223,9 +225,9 @@ TEST(Parts, EveryIssuePanelAndOverlayIsRegisteredOnce) {
     EXPECT_TRUE(names.insert(info.name).second) << info.name;
     EXPECT_FALSE(info.description.empty()) << info.name;
   }
-  for (const char* expected : {"Control", "Query", "Stats", "Timings", "Help", "Overlays", "Structure nodes",
-                               "Overlapping circles", "Pair lines", "Attraction points", "View cone",
-                               part_names::kQueryTrace, part_names::kCandidates}) {
+  for (const char* expected :
+       {"Control", "Query", "Stats", "Timings", "Help", "Overlays", "Structure nodes", "Overlapping circles",
+        "Pair lines", "Attraction points", "View cone", part_names::kQueryTrace, part_names::kCandidates}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   // Panels come before overlays, each group by its order.

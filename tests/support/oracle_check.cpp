@@ -70,19 +70,23 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
     if (!sameIds(got, want)) return "queryBox: " + describeIds(got, want);
 
     const double angle = rng.unit() * 6.283185307179586;
-    const Segment seg{p, {p.x + size * 3.0f * float(std::cos(angle)), p.y + size * 3.0f * float(std::sin(angle))}};
+    const Segment seg{
+        p, {p.x + size * 3.0f * float(std::cos(angle)), p.y + size * 3.0f * float(std::sin(angle))}};
     std::vector<RayHit> hits, wantHits;
     subject.rayCast(seg, hits);
     oracle.rayCast(seg, wantHits);
     if (hits.size() != wantHits.size()) {
-      return "rayCast: " + std::to_string(hits.size()) + " hits vs oracle's " + std::to_string(wantHits.size());
+      return "rayCast: " + std::to_string(hits.size()) + " hits vs oracle's " +
+             std::to_string(wantHits.size());
     }
     for (std::size_t i = 0; i < hits.size(); ++i) {
-      if (hits[i].id != wantHits[i].id || hits[i].t != wantHits[i].t) return "rayCast: hit order differs at " + std::to_string(i);
+      if (hits[i].id != wantHits[i].id || hits[i].t != wantHits[i].t)
+        return "rayCast: hit order differs at " + std::to_string(i);
     }
     const auto first = subject.rayCastFirst(seg);
     const auto wantFirst = oracle.rayCastFirst(seg);
-    if (first.has_value() != wantFirst.has_value() || (first && (first->id != wantFirst->id || first->t != wantFirst->t))) {
+    if (first.has_value() != wantFirst.has_value() ||
+        (first && (first->id != wantFirst->id || first->t != wantFirst->t))) {
       return "rayCastFirst differs";
     }
   }
@@ -110,7 +114,10 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
       std::ostringstream s;
       s << "findPairs: " << pairs.size() << " pairs vs oracle's " << wantPairs.size();
       for (const Pair& p : pairs) {
-        if (p.a >= p.b) { s << "; unordered or self pair " << p.a << "," << p.b; break; }
+        if (p.a >= p.b) {
+          s << "; unordered or self pair " << p.a << "," << p.b;
+          break;
+        }
       }
       return s.str();
     }

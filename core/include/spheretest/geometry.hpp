@@ -32,19 +32,33 @@ struct Vec2 {
 };
 
 /// Component-wise sum.
-constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+constexpr Vec2 operator+(Vec2 a, Vec2 b) {
+  return {a.x + b.x, a.y + b.y};
+}
 /// Component-wise difference.
-constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+constexpr Vec2 operator-(Vec2 a, Vec2 b) {
+  return {a.x - b.x, a.y - b.y};
+}
 /// Scale by a scalar.
-constexpr Vec2 operator*(Vec2 a, float s) { return {a.x * s, a.y * s}; }
+constexpr Vec2 operator*(Vec2 a, float s) {
+  return {a.x * s, a.y * s};
+}
 /// Exact equality of both coordinates.
-constexpr bool operator==(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
+constexpr bool operator==(Vec2 a, Vec2 b) {
+  return a.x == b.x && a.y == b.y;
+}
 /// Dot product.
-constexpr float dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+constexpr float dot(Vec2 a, Vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
 /// Squared length.
-constexpr float lengthSquared(Vec2 a) { return dot(a, a); }
+constexpr float lengthSquared(Vec2 a) {
+  return dot(a, a);
+}
 /// Euclidean length.
-inline float length(Vec2 a) { return std::sqrt(lengthSquared(a)); }
+inline float length(Vec2 a) {
+  return std::sqrt(lengthSquared(a));
+}
 
 /// A circle (a disc, including its rim); radius >= 0, and a zero radius is a point.
 struct Circle {
@@ -53,7 +67,9 @@ struct Circle {
 };
 
 /// Exact equality of centre and radius.
-constexpr bool operator==(const Circle& a, const Circle& b) { return a.center == b.center && a.radius == b.radius; }
+constexpr bool operator==(const Circle& a, const Circle& b) {
+  return a.center == b.center && a.radius == b.radius;
+}
 
 /// A closed axis-aligned box.
 struct Box {
@@ -62,9 +78,13 @@ struct Box {
 };
 
 /// Box from centre and half extents.
-constexpr Box boxFromCenter(Vec2 c, float halfX, float halfY) { return {{c.x - halfX, c.y - halfY}, {c.x + halfX, c.y + halfY}}; }
+constexpr Box boxFromCenter(Vec2 c, float halfX, float halfY) {
+  return {{c.x - halfX, c.y - halfY}, {c.x + halfX, c.y + halfY}};
+}
 /// The smallest box containing a circle.
-constexpr Box boundsOf(const Circle& c) { return boxFromCenter(c.center, c.radius, c.radius); }
+constexpr Box boundsOf(const Circle& c) {
+  return boxFromCenter(c.center, c.radius, c.radius);
+}
 /// Whether two closed boxes share at least one point.
 constexpr bool boxesOverlap(const Box& a, const Box& b) {
   return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
@@ -75,14 +95,18 @@ constexpr bool boxContains(const Box& outer, const Box& inner) {
          inner.max.y <= outer.max.y;
 }
 /// Whether a closed box contains a point.
-constexpr bool boxContainsPoint(const Box& b, Vec2 p) { return b.min.x <= p.x && p.x <= b.max.x && b.min.y <= p.y && p.y <= b.max.y; }
+constexpr bool boxContainsPoint(const Box& b, Vec2 p) {
+  return b.min.x <= p.x && p.x <= b.max.x && b.min.y <= p.y && p.y <= b.max.y;
+}
 /// The smallest box containing both.
 constexpr Box boxUnion(const Box& a, const Box& b) {
   return {{a.min.x < b.min.x ? a.min.x : b.min.x, a.min.y < b.min.y ? a.min.y : b.min.y},
           {a.max.x > b.max.x ? a.max.x : b.max.x, a.max.y > b.max.y ? a.max.y : b.max.y}};
 }
 /// Perimeter of a box: the surface-area heuristic's cost in 2D.
-constexpr float boxPerimeter(const Box& b) { return 2.0f * ((b.max.x - b.min.x) + (b.max.y - b.min.y)); }
+constexpr float boxPerimeter(const Box& b) {
+  return 2.0f * ((b.max.x - b.min.x) + (b.max.y - b.min.y));
+}
 
 /// A line segment from start to end; a ray cast reports hits by parameter t in [0, 1] along it.
 struct Segment {
@@ -92,13 +116,15 @@ struct Segment {
 
 /// One hit of a ray cast: the item, the parameter where the segment enters the circle, and that point.
 struct RayHit {
-  ItemId id = 0;  ///< item hit
+  ItemId id = 0;   ///< item hit
   float t = 0.0f;  ///< entry parameter in [0, 1]; 0 when the segment starts inside the circle
-  Vec2 point;     ///< start + t * (end - start)
+  Vec2 point;      ///< start + t * (end - start)
 };
 
 /// Ray hits are ordered by entry parameter, then by id, so every structure reports the same order.
-constexpr bool rayHitLess(const RayHit& a, const RayHit& b) { return a.t < b.t || (a.t == b.t && a.id < b.id); }
+constexpr bool rayHitLess(const RayHit& a, const RayHit& b) {
+  return a.t < b.t || (a.t == b.t && a.id < b.id);
+}
 
 /// An unordered pair of overlapping items, stored with a < b.
 struct Pair {
@@ -107,15 +133,21 @@ struct Pair {
 };
 
 /// Pair with its ids put in order.
-constexpr Pair makePair(ItemId x, ItemId y) { return x < y ? Pair{x, y} : Pair{y, x}; }
+constexpr Pair makePair(ItemId x, ItemId y) {
+  return x < y ? Pair{x, y} : Pair{y, x};
+}
 /// Equality of ordered pairs.
-constexpr bool operator==(const Pair& p, const Pair& q) { return p.a == q.a && p.b == q.b; }
+constexpr bool operator==(const Pair& p, const Pair& q) {
+  return p.a == q.a && p.b == q.b;
+}
 /// Lexicographic order, for sorting pair lists.
-constexpr bool operator<(const Pair& p, const Pair& q) { return p.a < q.a || (p.a == q.a && p.b < q.b); }
+constexpr bool operator<(const Pair& p, const Pair& q) {
+  return p.a < q.a || (p.a == q.a && p.b < q.b);
+}
 
 /// A 2D view cone: the part of the disc of radius farDistance around origin within halfAngle of direction.
 struct ViewCone {
-  Vec2 origin;                ///< eye position
+  Vec2 origin;                 ///< eye position
   Vec2 direction{1.0f, 0.0f};  ///< looking direction (need not be normalised)
   float halfAngle = 0.6f;      ///< half the field of view in radians, in (0, pi]
   float farDistance = 100.0f;  ///< far distance, > 0
@@ -157,14 +189,15 @@ bool circleOverlapsCone(const Circle& c, const ViewCone& cone);
 
 /// Whether every coordinate and the radius are finite, radius >= 0, and all lie within kMaxCoordinate.
 inline bool isValidCircle(const Circle& c) {
-  return std::isfinite(c.center.x) && std::isfinite(c.center.y) && std::isfinite(c.radius) && c.radius >= 0.0f &&
-         std::fabs(c.center.x) <= kMaxCoordinate && std::fabs(c.center.y) <= kMaxCoordinate &&
-         c.radius <= kMaxCoordinate;
+  return std::isfinite(c.center.x) && std::isfinite(c.center.y) && std::isfinite(c.radius) &&
+         c.radius >= 0.0f && std::fabs(c.center.x) <= kMaxCoordinate &&
+         std::fabs(c.center.y) <= kMaxCoordinate && c.radius <= kMaxCoordinate;
 }
 
 /// Whether both coordinates are finite and within kMaxCoordinate.
 inline bool isValidPoint(Vec2 p) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxCoordinate && std::fabs(p.y) <= kMaxCoordinate;
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxCoordinate &&
+         std::fabs(p.y) <= kMaxCoordinate;
 }
 
 /// Grows a float box by a relative and absolute margin so that float pruning never rejects what the

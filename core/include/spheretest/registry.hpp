@@ -14,10 +14,10 @@ namespace st {
 
 /// One registered structure.
 struct StructureInfo {
-  std::string name;                                      ///< command-line name
-  std::string summary;                                   ///< one line for listings
-  std::string source;                                    ///< the source document it comes from ("" if none)
-  bool peer = false;                                     ///< a wrapped third-party library, not ours
+  std::string name;                                       ///< command-line name
+  std::string summary;                                    ///< one line for listings
+  std::string source;                                     ///< the source document it comes from ("" if none)
+  bool peer = false;                                      ///< a wrapped third-party library, not ours
   std::function<std::unique_ptr<SpatialIndex>()> create;  ///< factory of an empty instance
 };
 

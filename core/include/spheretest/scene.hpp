@@ -1,5 +1,6 @@
 #pragma once
-/// \file The scenes (scenarios) and the SphereTest simulation, shared by the app, the tests and the benchmark.
+/// \file The scenes (scenarios) and the SphereTest simulation, shared by the app, the tests and the
+/// benchmark.
 ///
 /// A scene places N circles in a square world and moves them with a fixed time step, deterministically
 /// from a seed. Circle ids are 0..N-1 and never change; a quarter of the circles are static by default.
@@ -120,7 +121,7 @@ class Simulation {
   Box queryRegion_;
   std::vector<Circle> circles_;
   std::vector<Vec2> velocity_;
-  std::vector<int> group_;      // attractor index (spheretest) or 0; -1 static
+  std::vector<int> group_;            // attractor index (spheretest) or 0; -1 static
   std::vector<std::uint8_t> region_;  // index into regions_: the box a drifting circle bounces in
   std::vector<Box> regions_;
   std::vector<Vec2> attractors_;

@@ -67,12 +67,12 @@ using ExtraCounters = std::vector<std::pair<std::string, double>>;
 
 /// A tunable parameter of a structure, set on the command line as `<structure>.<key>=<value>`.
 struct ParamInfo {
-  std::string key;           ///< name without the structure prefix
-  std::string description;   ///< one line
-  double defaultValue = 0;   ///< value on construction
-  double minValue = 0;       ///< smallest accepted value
-  double maxValue = 0;       ///< largest accepted value
-  bool integer = false;      ///< whether only whole numbers are accepted
+  std::string key;          ///< name without the structure prefix
+  std::string description;  ///< one line
+  double defaultValue = 0;  ///< value on construction
+  double minValue = 0;      ///< smallest accepted value
+  double maxValue = 0;      ///< largest accepted value
+  bool integer = false;     ///< whether only whole numbers are accepted
 };
 
 /// What happened at one step of a traced query, for step-by-step teaching.
@@ -201,7 +201,9 @@ class SpatialIndex {
     }
   }
   /// Bytes held by the item table, for stats().
-  std::size_t tableBytes() const { return circles_.capacity() * sizeof(Circle) + visible_.capacity() * sizeof(ItemId); }
+  std::size_t tableBytes() const {
+    return circles_.capacity() * sizeof(Circle) + visible_.capacity() * sizeof(ItemId);
+  }
 
   /// Builds from scratch; the table already holds the items. Default: doInsert each.
   virtual void doBuild(std::span<const Item> items);
@@ -252,8 +254,8 @@ class SpatialIndex {
   /// Whether a trace is attached (guard expensive NodeInfo construction with it).
   bool tracing() const { return trace_ != nullptr; }
 
-  QueryCounters counters_;           ///< counters of the current call; structures add to them
-  std::vector<ItemId> visible_;      ///< visible set of the last cullView, sorted
+  QueryCounters counters_;       ///< counters of the current call; structures add to them
+  std::vector<ItemId> visible_;  ///< visible set of the last cullView, sorted
 
  private:
   void checkCircle(const Circle& circle, const char* what) const;

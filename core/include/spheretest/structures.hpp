@@ -11,13 +11,16 @@ namespace st {
 std::unique_ptr<SpatialIndex> makeBruteForce();
 /// Hashed uniform grid (seed 002): cell hash -> list in one array, counting-sort re-sort for whole frames.
 std::unique_ptr<SpatialIndex> makeGrid();
-/// Replicated hashed grid (seed 002's variant): each circle in every cell its bounds overlap; a lookup reads one cell.
+/// Replicated hashed grid (seed 002's variant): each circle in every cell its bounds overlap; a lookup reads
+/// one cell.
 std::unique_ptr<SpatialIndex> makeReplicatedGrid();
-/// Hierarchical spatial hash (comments on seed 003): mipmap-like grid levels, each circle in the level fitting its size.
+/// Hierarchical spatial hash (comments on seed 003): mipmap-like grid levels, each circle in the level
+/// fitting its size.
 std::unique_ptr<SpatialIndex> makeHierarchicalGrid();
 /// Point quadtree (seed 004): capacity-limited leaves keyed by centre, queries widened by the largest radius.
 std::unique_ptr<SpatialIndex> makeQuadtree();
-/// Fit-entirely quadtree (seed 003): each circle in the deepest node containing it; degenerates on centre lines.
+/// Fit-entirely quadtree (seed 003): each circle in the deepest node containing it; degenerates on centre
+/// lines.
 std::unique_ptr<SpatialIndex> makeFitQuadtree();
 /// Loose quadtree (Ulrich): bounds enlarged by a factor, level from radius, O(1) moves within loose bounds.
 std::unique_ptr<SpatialIndex> makeLooseQuadtree();

@@ -38,31 +38,42 @@ struct AabbNode {
 static_assert(sizeof(AabbNode) == 32, "aabb-tree nodes are kept at 32 bytes");
 
 // The float box the predicates' circle can never leave (boundsOf rounds; the inflation absorbs it).
-Box tightBox(const Circle& c) { return inflateForPruning(boundsOf(c)); }
+Box tightBox(const Circle& c) {
+  return inflateForPruning(boundsOf(c));
+}
 
-Box grow(const Box& b, float by) { return {{b.min.x - by, b.min.y - by}, {b.max.x + by, b.max.y + by}}; }
+Box grow(const Box& b, float by) {
+  return {{b.min.x - by, b.min.y - by}, {b.max.x + by, b.max.y + by}};
+}
 
 class AabbTree final : public SpatialIndex {
  public:
   AabbTree() : SpatialIndex("aabb-tree") {
-    addParam({"margin", "fat-box margin around each circle, world units: moves within it cost nothing", 1.0, 0.0, 1e12, false});
-    addParam({"predict", "fat boxes also stretch this many times the last displacement, ahead of the motion", 4.0, 0.0,
-              64.0, false});
-    addParam({"rebuild_fraction",
-              "rebuild the whole tree top-down when more than this share of an update batch escapes its fat boxes "
-              "(1 = never, 0 = whenever any escapes)",
-              1.0, 0.0, 1.0, false});
+    addParam({"margin", "fat-box margin around each circle, world units: moves within it cost nothing", 1.0,
+              0.0, 1e12, false});
+    addParam({"predict", "fat boxes also stretch this many times the last displacement, ahead of the motion",
+              4.0, 0.0, 64.0, false});
+    addParam(
+        {"rebuild_fraction",
+         "rebuild the whole tree top-down when more than this share of an update batch escapes its fat boxes "
+         "(1 = never, 0 = whenever any escapes)",
+         1.0, 0.0, 1.0, false});
     readParams();
   }
 
   std::string_view description() const override {
-    return "Dynamic AABB tree (the AABB hierarchies of the comments on seed 003_237a6c88e80f769f.txt; the broad "
-           "phase of Box2D, Bullet and Chipmunk): one leaf per circle with a fat box (margin plus a stretch along "
-           "the last displacement), so a move inside it costs one box test. A circle that escapes is removed and "
+    return "Dynamic AABB tree (the AABB hierarchies of the comments on seed 003_237a6c88e80f769f.txt; the "
+           "broad "
+           "phase of Box2D, Bullet and Chipmunk): one leaf per circle with a fat box (margin plus a stretch "
+           "along "
+           "the last displacement), so a move inside it costs one box test. A circle that escapes is removed "
+           "and "
            "reinserted by the surface-area heuristic (perimeter in 2D), O(log n), refitting and rotating the "
-           "ancestors to keep the tree balanced; build() and, optionally, a batch in which many circles escaped "
+           "ancestors to keep the tree balanced; build() and, optionally, a batch in which many circles "
+           "escaped "
            "rebuild top-down with binned SAH in O(n log n). Queries and pair search walk explicit stacks in "
-           "O(log n + k). Choose it for general moving scenes with mixed sizes; it makes no assumption about the "
+           "O(log n + k). Choose it for general moving scenes with mixed sizes; it makes no assumption about "
+           "the "
            "world's extent or the radius distribution.";
   }
 
@@ -86,8 +97,9 @@ class AabbTree final : public SpatialIndex {
     IndexStats s;
     s.nodes = liveNodes_;
     s.maxDepth = root_ == kNull ? 0 : nodes_[root_].height;
-    s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + leafOf_.capacity() * sizeof(std::uint32_t) +
-                    stack_.capacity() * sizeof(StackEntry) + pairStack_.capacity() * sizeof(std::array<std::uint32_t, 2>) +
+    s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) +
+                    leafOf_.capacity() * sizeof(std::uint32_t) + stack_.capacity() * sizeof(StackEntry) +
+                    pairStack_.capacity() * sizeof(std::array<std::uint32_t, 2>) +
                     escaped_.capacity() * sizeof(std::uint32_t) + cullStack_.capacity() * sizeof(CullEntry);
     return s;
   }
@@ -199,24 +211,30 @@ class AabbTree final : public SpatialIndex {
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    walk([&](const Box& b) { return boxesOverlap(b, box); }, [&](ItemId id) { return circleOverlapsBox(circle(id), box); },
-         out, "box misses the query box");
+    walk([&](const Box& b) { return boxesOverlap(b, box); },
+         [&](ItemId id) { return circleOverlapsBox(circle(id), box); }, out, "box misses the query box");
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
-    walkRay(segment, [&](ItemId id, float t) { out.push_back({id, t, segment.start + delta * t}); }, nullptr);
+    walkRay(
+        segment,
+        [&](ItemId id, float t) {
+          out.push_back({id, t, segment.start + delta * t});
+        },
+        nullptr);
   }
 
   std::optional<RayHit> doRayCastFirst(const Segment& segment) override {
     std::optional<RayHit> best;
     const Vec2 delta = segment.end - segment.start;
-    walkRay(segment,
-            [&](ItemId id, float t) {
-              const RayHit hit{id, t, segment.start + delta * t};
-              if (!best || rayHitLess(hit, *best)) best = hit;
-            },
-            &best);
+    walkRay(
+        segment,
+        [&](ItemId id, float t) {
+          const RayHit hit{id, t, segment.start + delta * t};
+          if (!best || rayHitLess(hit, *best)) best = hit;
+        },
+        &best);
     return best;
   }
 
@@ -358,8 +376,10 @@ class AabbTree final : public SpatialIndex {
     p.child2 = leaf;
     p.box = boxUnion(nodes_[sibling].box, nodes_[leaf].box);
     p.height = nodes_[sibling].height + 1;
-    if (oldParent == kNull) root_ = parent;
-    else replaceChild(oldParent, sibling, parent);
+    if (oldParent == kNull)
+      root_ = parent;
+    else
+      replaceChild(oldParent, sibling, parent);
     nodes_[sibling].parent = parent;
     nodes_[leaf].parent = parent;
     refitUpwards(nodes_[parent].parent);
@@ -372,7 +392,8 @@ class AabbTree final : public SpatialIndex {
     }
     const std::uint32_t parent = nodes_[leaf].parent;
     const std::uint32_t grandparent = nodes_[parent].parent;
-    const std::uint32_t sibling = nodes_[parent].child1 == leaf ? nodes_[parent].child2 : nodes_[parent].child1;
+    const std::uint32_t sibling =
+        nodes_[parent].child1 == leaf ? nodes_[parent].child2 : nodes_[parent].child1;
     if (grandparent == kNull) {
       root_ = sibling;
       nodes_[sibling].parent = kNull;
@@ -386,8 +407,10 @@ class AabbTree final : public SpatialIndex {
   }
 
   void replaceChild(std::uint32_t parent, std::uint32_t from, std::uint32_t to) {
-    if (nodes_[parent].child1 == from) nodes_[parent].child1 = to;
-    else nodes_[parent].child2 = to;
+    if (nodes_[parent].child1 == from)
+      nodes_[parent].child1 = to;
+    else
+      nodes_[parent].child2 = to;
   }
 
   void refit(std::uint32_t n) {
@@ -405,7 +428,8 @@ class AabbTree final : public SpatialIndex {
       const std::uint32_t top = rotate(n);
       refit(top);
       const Box& after = nodes_[top].box;
-      if (top == n && nodes_[n].height == heightBefore && after.min == before.min && after.max == before.max) return;
+      if (top == n && nodes_[n].height == heightBefore && after.min == before.min && after.max == before.max)
+        return;
       n = nodes_[top].parent;
     }
   }
@@ -438,8 +462,10 @@ class AabbTree final : public SpatialIndex {
     }
     const std::uint32_t up = nodes_[a].parent;
     nodes_[tall].parent = up;
-    if (up == kNull) root_ = tall;
-    else replaceChild(up, a, tall);
+    if (up == kNull)
+      root_ = tall;
+    else
+      replaceChild(up, a, tall);
     nodes_[tall].child1 = a;
     nodes_[tall].child2 = keep;
     nodes_[a].parent = tall;
@@ -595,8 +621,10 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
     const BuildTask task = tasks.back();
     tasks.pop_back();
     const std::uint32_t n = allocNode();
-    if (task.parent == kNull) root_ = n;
-    else (task.slot == 1 ? nodes_[task.parent].child1 : nodes_[task.parent].child2) = n;
+    if (task.parent == kNull)
+      root_ = n;
+    else
+      (task.slot == 1 ? nodes_[task.parent].child1 : nodes_[task.parent].child2) = n;
     nodes_[n].parent = task.parent;
     const std::uint32_t count = task.end - task.begin;
     if (count == 1) {
@@ -689,7 +717,8 @@ void AabbTree::doFindPairs(std::vector<Pair>& out) {
       if (na.child1 == kNull) continue;
       pairStack_.push_back({na.child1, na.child1});
       pairStack_.push_back({na.child2, na.child2});
-      if (boxesOverlap(nodes_[na.child1].box, nodes_[na.child2].box)) pairStack_.push_back({na.child1, na.child2});
+      if (boxesOverlap(nodes_[na.child1].box, nodes_[na.child2].box))
+        pairStack_.push_back({na.child1, na.child2});
       continue;
     }
     const AabbNode& nb = nodes_[b];
@@ -698,7 +727,8 @@ void AabbTree::doFindPairs(std::vector<Pair>& out) {
       if (circlesOverlap(circle(na.child2), circle(nb.child2))) out.push_back(makePair(na.child2, nb.child2));
       continue;
     }
-    const bool splitA = nb.child1 == kNull || (na.child1 != kNull && boxPerimeter(na.box) >= boxPerimeter(nb.box));
+    const bool splitA =
+        nb.child1 == kNull || (na.child1 != kNull && boxPerimeter(na.box) >= boxPerimeter(nb.box));
     const AabbNode& split = splitA ? na : nb;
     const std::uint32_t other = splitA ? b : a;
     const Box& otherBox = splitA ? nb.box : na.box;
@@ -770,7 +800,8 @@ std::string AabbTree::doValidate() const {
       ++leaves;
       const ItemId id = node.child2;
       if (node.height != 0) return name + "leaf with nonzero height";
-      if (!contains(id) || id >= leafOf_.size() || leafOf_[id] != n) return name + "leaf not mapped by its item id";
+      if (!contains(id) || id >= leafOf_.size() || leafOf_[id] != n)
+        return name + "leaf not mapped by its item id";
       if (!boxContains(node.box, tightBox(circle(id)))) return name + "fat box does not hold its circle";
       continue;
     }
@@ -779,9 +810,11 @@ std::string AabbTree::doValidate() const {
       if (!boxContains(node.box, nodes_[child].box)) return name + "box does not hold a child's box";
       stack.push_back(child);
     }
-    if (node.height != 1 + std::max(nodes_[node.child1].height, nodes_[node.child2].height)) return name + "wrong height";
+    if (node.height != 1 + std::max(nodes_[node.child1].height, nodes_[node.child2].height))
+      return name + "wrong height";
   }
-  if (leaves != size()) return name + "tree holds " + std::to_string(leaves) + " leaves, table " + std::to_string(size());
+  if (leaves != size())
+    return name + "tree holds " + std::to_string(leaves) + " leaves, table " + std::to_string(size());
   if (visited != liveNodes_) return name + "live node count differs from the tree";
   std::size_t dead = 0;
   for (std::uint32_t f = freeHead_; f != kNull; f = nodes_[f].parent) {
@@ -793,6 +826,8 @@ std::string AabbTree::doValidate() const {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeAabbTree() { return std::make_unique<AabbTree>(); }
+std::unique_ptr<SpatialIndex> makeAabbTree() {
+  return std::make_unique<AabbTree>();
+}
 
 }  // namespace st

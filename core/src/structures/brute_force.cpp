@@ -15,14 +15,16 @@ class BruteForce final : public SpatialIndex {
   std::string_view description() const override {
     return "Brute force keeps the items in one dense array and tests every item against every query, and "
            "every pair against each other for pair finding: n(n-1)/2 exact tests per frame. Insert, update "
-           "and remove are O(1) (swap-with-last removal). It has no pruning at all, which makes it the oracle: "
+           "and remove are O(1) (swap-with-last removal). It has no pruning at all, which makes it the "
+           "oracle: "
            "its answers come from the exact predicates alone.";
   }
 
   void visitNodes(const NodeVisitor&) const override {}
 
   IndexStats stats() const override {
-    return {0, 0, tableBytes() + dense_.capacity() * sizeof(ItemId) + slotOf_.capacity() * sizeof(std::uint32_t)};
+    return {0, 0,
+            tableBytes() + dense_.capacity() * sizeof(ItemId) + slotOf_.capacity() * sizeof(std::uint32_t)};
   }
 
  protected:
@@ -100,13 +102,15 @@ class BruteForce final : public SpatialIndex {
     std::string problem;
     forEachItem([&](ItemId id, const Circle&) {
       ++present;
-      if (problem.empty() && (id >= slotOf_.size() || slotOf_[id] >= dense_.size() || dense_[slotOf_[id]] != id)) {
+      if (problem.empty() &&
+          (id >= slotOf_.size() || slotOf_[id] >= dense_.size() || dense_[slotOf_[id]] != id)) {
         problem = "brute: item " + std::to_string(id) + " is not in the dense list where its slot says";
       }
     });
     if (!problem.empty()) return problem;
-    if (present != dense_.size()) return "brute: dense list holds " + std::to_string(dense_.size()) + " ids, table " +
-                                          std::to_string(present);
+    if (present != dense_.size())
+      return "brute: dense list holds " + std::to_string(dense_.size()) + " ids, table " +
+             std::to_string(present);
     return {};
   }
 
@@ -125,6 +129,8 @@ class BruteForce final : public SpatialIndex {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeBruteForce() { return std::make_unique<BruteForce>(); }
+std::unique_ptr<SpatialIndex> makeBruteForce() {
+  return std::make_unique<BruteForce>();
+}
 
 }  // namespace st

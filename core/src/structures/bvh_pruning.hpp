@@ -22,7 +22,9 @@ enum class Side : std::uint8_t {
 };
 
 /// Absolute margin for a test whose operands have magnitudes summing to `magnitudes`.
-inline double pruneMargin(double magnitudes) { return magnitudes * 1e-6 + 1e-30; }
+inline double pruneMargin(double magnitudes) {
+  return magnitudes * 1e-6 + 1e-30;
+}
 
 /// The smallest float not below `value`, so that a radius rounded to float never shrinks a bound.
 inline float roundUpToFloat(double value) {
@@ -32,7 +34,9 @@ inline float roundUpToFloat(double value) {
 }
 
 /// Sum of absolute coordinates of a point, for margins.
-inline double magnitude(Vec2 p) { return std::fabs(double(p.x)) + std::fabs(double(p.y)); }
+inline double magnitude(Vec2 p) {
+  return std::fabs(double(p.x)) + std::fabs(double(p.y));
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Circle bounds
@@ -66,7 +70,8 @@ inline Side circleBoundVsBox(double cx, double cy, double r, const Box& b) {
   const double reach = r + m;
   if (dx * dx + dy * dy > reach * reach) return Side::Outside;
   const double grown = r + m;
-  const bool inside = cx - grown >= b.min.x && cx + grown <= b.max.x && cy - grown >= b.min.y && cy + grown <= b.max.y;
+  const bool inside =
+      cx - grown >= b.min.x && cx + grown <= b.max.x && cy - grown >= b.min.y && cy + grown <= b.max.y;
   return inside ? Side::Inside : Side::Partial;
 }
 
@@ -99,7 +104,8 @@ inline bool segmentEntersCircleBound(const Segment& s, double cx, double cy, dou
 /// Whether two bounding circles may share a point.
 inline bool circleBoundsMeet(double ax, double ay, double ar, double bx, double by, double br) {
   const double dx = ax - bx, dy = ay - by;
-  const double reach = ar + br + pruneMargin(std::fabs(ax) + std::fabs(ay) + std::fabs(bx) + std::fabs(by) + ar + br);
+  const double reach =
+      ar + br + pruneMargin(std::fabs(ax) + std::fabs(ay) + std::fabs(bx) + std::fabs(by) + ar + br);
   return dx * dx + dy * dy <= reach * reach;
 }
 

@@ -45,12 +45,13 @@ constexpr int kCentreSlot = 4;  // cx = cy = 1
 // its diameter is below width / 2 (it came down from a parent four times this quarter) and at least
 // width / 4 (or it could have gone further down), except at the root and at the depth floor.
 struct Node {
-  double x0 = 0.0;                // left edge
-  double y0 = 0.0;                // bottom edge
-  double width = 0.0;             // side; 0 marks a free node
-  std::uint32_t child[9] = {kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};  // slot 3 * cy + cx
-  std::uint32_t parent = kNone;     // kNone at the root; next free node when free
-  std::uint32_t firstItem = kNone;  // head of the node's intrusive item list
+  double x0 = 0.0;     // left edge
+  double y0 = 0.0;     // bottom edge
+  double width = 0.0;  // side; 0 marks a free node
+  std::uint32_t child[9] = {kNone, kNone, kNone, kNone, kNone,
+                            kNone, kNone, kNone, kNone};  // slot 3 * cy + cx
+  std::uint32_t parent = kNone;                           // kNone at the root; next free node when free
+  std::uint32_t firstItem = kNone;                        // head of the node's intrusive item list
 };
 static_assert(sizeof(Node) == 72, "nodes are walked by every query: keep them at 72 bytes");
 
@@ -89,28 +90,34 @@ class Enneatree final : public SpatialIndex {
  public:
   /// An empty tree.
   Enneatree() : SpatialIndex("enneatree") {
-    addParam({"max_levels", "levels below the first root's width a small circle may descend (zero radii stop there)",
-              24, 4, 40, true});
+    addParam({"max_levels",
+              "levels below the first root's width a small circle may descend (zero radii stop there)", 24, 4,
+              40, true});
   }
 
   std::string_view description() const override {
     return "The enneatree (source document 003, circles of many sizes) splits a node's square into nine "
            "overlapping children: per axis the three halves starting at 0, 1/4 and 1/2 of its width, so a "
            "circle whose diameter is below a quarter of the node's width fits entirely inside one of them. A "
-           "circle descends from the root while that holds, taking per axis the centre half when it fits, else "
+           "circle descends from the root while that holds, taking per axis the centre half when it fits, "
+           "else "
            "the low or high one; its depth therefore follows from its diameter, and no boundary holds small "
            "circles up high, not even the centre lines where the fit-entirely quadtree turns linear. The "
            "implementation the source's author was missing rests on three observations: the nine-way choice "
            "is two independent three-way choices (slot = 3*cy + cx); every node's box contains its whole "
-           "subtree, so going down for smaller circles, up for larger ones and down again into the neighbours' "
+           "subtree, so going down for smaller circles, up for larger ones and down again into the "
+           "neighbours' "
            "children is one top-down walk entering every child box a query reaches (at most two per axis and "
            "level for a point); and pair finding is one top-down pass in which each node inherits from its "
-           "parent the same-depth nodes whose circles may touch its own and the larger circles reaching into it, "
-           "testing each pair once at its deeper node. Insert costs O(log(W/d)) for root width W and diameter "
+           "parent the same-depth nodes whose circles may touch its own and the larger circles reaching into "
+           "it, "
+           "testing each pair once at its deeper node. Insert costs O(log(W/d)) for root width W and "
+           "diameter "
            "d; an update that still fits its node is O(1), otherwise it walks up to the first ancestor that "
            "holds it and chooses again from there, centre first, so moving circles do not flip across deep "
            "boundaries; removal is O(1) plus cleanup of empty nodes; queries cost O(log(W/d) + k). Choose it "
-           "for circles of very different sizes placed anywhere, including the adversarial centre lines, when "
+           "for circles of very different sizes placed anywhere, including the adversarial centre lines, "
+           "when "
            "a size hierarchy without a looseness parameter is wanted.";
   }
 
@@ -158,7 +165,8 @@ class Enneatree final : public SpatialIndex {
       if (nodes_[nodes_[n].parent].child[kCentreSlot] == n) ++inCentreChild;
     });
     out.emplace_back("items_at_depth_floor", double(belowBand));
-    out.emplace_back("centre_child_item_share", belowRoot == 0 ? 0.0 : double(inCentreChild) / double(belowRoot));
+    out.emplace_back("centre_child_item_share",
+                     belowRoot == 0 ? 0.0 : double(inCentreChild) / double(belowRoot));
     out.emplace_back("nodes_sharing_a_box", double(nodesSharingABox()));
     out.emplace_back("updates", double(updates_));
     if (updates_ > 0) {
@@ -178,7 +186,8 @@ class Enneatree final : public SpatialIndex {
     nodes_.reserve(items.size() / 2 + 16);
     startRoot(initialRegion(items));
     for (const std::uint32_t i : banded::zOrder(items, boxOf(root_))) {
-      if (!place(root_, items[i].id, items[i].circle)) return;  // rebuilt around everything, the rest included
+      if (!place(root_, items[i].id, items[i].circle))
+        return;  // rebuilt around everything, the rest included
     }
   }
 
@@ -238,7 +247,8 @@ class Enneatree final : public SpatialIndex {
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
     banded::walkPruned<BoxGeometry>(
-        nodes_, root_, stack_, banded::extentOf(query), [&](const CellBox& b) { return banded::mayOverlap(b, query); },
+        nodes_, root_, stack_, banded::extentOf(query),
+        [&](const CellBox& b) { return banded::mayOverlap(b, query); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           testItems(n, out, [&](const Circle& c) { return circlesOverlap(c, query); });
@@ -259,7 +269,8 @@ class Enneatree final : public SpatialIndex {
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
     banded::walkPruned<BoxGeometry>(
-        nodes_, root_, stack_, banded::extentOf(segment), [&](const CellBox& b) { return banded::mayHit(b, segment); },
+        nodes_, root_, stack_, banded::extentOf(segment),
+        [&](const CellBox& b) { return banded::mayHit(b, segment); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) {
@@ -307,33 +318,42 @@ class Enneatree final : public SpatialIndex {
         const double quarter = node.width * 0.25;
         if (child.width != node.width * 0.5 || child.x0 != node.x0 + (slot % 3) * quarter ||
             child.y0 != node.y0 + (slot / 3) * quarter) {
-          return where + "child " + std::to_string(c) + " is not the overlapping half of slot " + std::to_string(slot);
+          return where + "child " + std::to_string(c) + " is not the overlapping half of slot " +
+                 std::to_string(slot);
         }
         stack.push_back(c);
       }
-      if (n != root_ && !hasChild && node.firstItem == kNone) return where + "empty and childless but not removed";
+      if (n != root_ && !hasChild && node.firstItem == kNone)
+        return where + "empty and childless but not removed";
       std::uint32_t previous = kNone;
       for (std::uint32_t id = node.firstItem; id != kNone; id = links_[id].next) {
         if (id >= links_.size() || !contains(id)) return where + "lists an absent item " + std::to_string(id);
-        if (links_[id].node != n || links_[id].prev != previous) return where + "item " + std::to_string(id) + " is mislinked";
+        if (links_[id].node != n || links_[id].prev != previous)
+          return where + "item " + std::to_string(id) + " is mislinked";
         if (++itemsSeen > size()) return where + "item lists hold more entries than there are items";
         const Circle& c = circle(id);
         const std::string item = where + "item " + std::to_string(id) + " ";
         if (!fits(node, c)) return item + "does not fit entirely inside the node's box";
-        if (n != root_ && !(2.0 * double(c.radius) < node.width * 0.5)) return item + "has a diameter too large for its depth";
+        if (n != root_ && !(2.0 * double(c.radius) < node.width * 0.5))
+          return item + "has a diameter too large for its depth";
         if (2.0 * double(c.radius) < node.width * 0.25 && maySplit(node) && slotFor(node, c) >= 0) {
           return item + "is small enough for a child it fits in, but was not sent down";
         }
         previous = id;
       }
     }
-    if (itemsSeen != size()) return "enneatree: item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(size()) + " items";
-    if (nodesSeen != liveNodes_) return "enneatree: " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes_) + " counted";
+    if (itemsSeen != size())
+      return "enneatree: item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(size()) +
+             " items";
+    if (nodesSeen != liveNodes_)
+      return "enneatree: " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes_) +
+             " counted";
     std::size_t freeCount = 0;
     for (std::uint32_t f = freeHead_; f != kNone; f = nodes_[f].parent) {
       if (nodes_[f].width != 0.0 || ++freeCount > nodes_.size()) return "enneatree: the free list is corrupt";
     }
-    if (freeCount + liveNodes_ != nodes_.size()) return "enneatree: free list and live nodes do not add up to the pool";
+    if (freeCount + liveNodes_ != nodes_.size())
+      return "enneatree: free list and live nodes do not add up to the pool";
     return {};
   }
 
@@ -453,7 +473,8 @@ class Enneatree final : public SpatialIndex {
     CellBox b{INFINITY, INFINITY, -INFINITY, -INFINITY};
     for (const Item& item : items) {
       const double x = item.circle.center.x, y = item.circle.center.y, r = item.circle.radius;
-      b = {std::fmin(b.minX, x - r), std::fmin(b.minY, y - r), std::fmax(b.maxX, x + r), std::fmax(b.maxY, y + r)};
+      b = {std::fmin(b.minX, x - r), std::fmin(b.minY, y - r), std::fmax(b.maxX, x + r),
+           std::fmax(b.maxY, y + r)};
     }
     return b;
   }
@@ -476,7 +497,8 @@ class Enneatree final : public SpatialIndex {
     const double x0 = old.x0 - half, y0 = old.y0 - half;
     if (x0 + half != old.x0 || y0 + half != old.y0) return false;
     ++rootGrowths_;
-    bool keepsSomething = std::any_of(std::begin(old.child), std::end(old.child), [](std::uint32_t c) { return c != kNone; });
+    bool keepsSomething =
+        std::any_of(std::begin(old.child), std::end(old.child), [](std::uint32_t c) { return c != kNone; });
     for (std::uint32_t id = old.firstItem; id != kNone && !keepsSomething; id = links_[id].next) {
       keepsSomething = 2.0 * double(circle(id).radius) < half;
     }
@@ -546,7 +568,8 @@ class Enneatree final : public SpatialIndex {
       bounds = {std::fmin(bounds.minX, x - r), std::fmin(bounds.minY, y - r), std::fmax(bounds.maxX, x + r),
                 std::fmax(bounds.maxY, y + r)};
     });
-    double width = std::ldexp(1.0, std::ilogb(std::max({bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1e-30})) + 1);
+    double width = std::ldexp(
+        1.0, std::ilogb(std::max({bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1e-30})) + 1);
     double x0 = 0.0, y0 = 0.0;
     for (;;) {
       x0 = std::floor(bounds.minX / (width * 0.25)) * (width * 0.25);
@@ -610,6 +633,8 @@ class Enneatree final : public SpatialIndex {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeEnneatree() { return std::make_unique<Enneatree>(); }
+std::unique_ptr<SpatialIndex> makeEnneatree() {
+  return std::make_unique<Enneatree>();
+}
 
 }  // namespace st

@@ -20,20 +20,27 @@ using namespace quadtree_family;
 class FitQuadtree final : public QuadtreeFamily {
  public:
   FitQuadtree()
-      : QuadtreeFamily("fit-quadtree", {"query misses the cell", /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false,
-                                        /*countWidening=*/false}) {
+      : QuadtreeFamily("fit-quadtree",
+                       {"query misses the cell", /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false,
+                        /*countWidening=*/false}) {
     addParam({"capacity", "items a leaf holds before it splits into four", 4, 1, 64, true});
     addParam({"max_depth", "deepest level a leaf may split to", 24, 1, 40, true});
     readParams();
   }
 
   std::string_view description() const override {
-    return "Fit-entirely quadtree (seed 003, first variant): every circle lives in the deepest existing node whose "
-           "cell contains it entirely; a leaf holding more than fit-quadtree.capacity circles splits and hands "
-           "down the ones that fit a quadrant, and a subtree merges back once it holds no more than the capacity. "
-           "Cells need no widening, and a query visits the cells it meets, seeing small circles below and large "
-           "ones on the ancestors above. Insert and remove cost O(depth), a move that still fits its node and no "
-           "quadrant O(1). Its flaw is kept on purpose: circles crossing a split line stay above it, so on the "
+    return "Fit-entirely quadtree (seed 003, first variant): every circle lives in the deepest existing node "
+           "whose "
+           "cell contains it entirely; a leaf holding more than fit-quadtree.capacity circles splits and "
+           "hands "
+           "down the ones that fit a quadrant, and a subtree merges back once it holds no more than the "
+           "capacity. "
+           "Cells need no widening, and a query visits the cells it meets, seeing small circles below and "
+           "large "
+           "ones on the ancestors above. Insert and remove cost O(depth), a move that still fits its node "
+           "and no "
+           "quadrant O(1). Its flaw is kept on purpose: circles crossing a split line stay above it, so on "
+           "the "
            "center-lines scene they all sit in the root and each query becomes linear (see items_depth_0 and "
            "mean_items_above). Choose the loose quadtree instead; this one is here to show why.";
   }
@@ -53,7 +60,8 @@ class FitQuadtree final : public QuadtreeFamily {
     const std::uint32_t n = nodeOf(id);
     if (circleFitsInBox(c, nodes_[n].cell) && fittingChild(n, c) == kNone) {
       // A leaf kept over capacity because its circles were identical can split once one of them changes.
-      if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depthOf(n))) split(n, depthOf(n));
+      if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depthOf(n)))
+        split(n, depthOf(n));
       ++updatesInPlace_;
       return;
     }
@@ -73,18 +81,21 @@ class FitQuadtree final : public QuadtreeFamily {
       return "internal node " + std::to_string(index) + " should have merged";
     }
     if (node.firstChild == kNone && node.directCount > capacity_ && canSplit(index, depth)) {
-      return "leaf " + std::to_string(index) + " holds " + std::to_string(node.directCount) + " items but could split";
+      return "leaf " + std::to_string(index) + " holds " + std::to_string(node.directCount) +
+             " items but could split";
     }
     return {};
   }
 
   std::string checkItem(std::uint32_t node, int, ItemId id) const override {
     const Circle& c = circle(id);
-    if (!circleFitsInBox(c, nodes_[node].cell)) return "item " + std::to_string(id) + " does not fit its node";
+    if (!circleFitsInBox(c, nodes_[node].cell))
+      return "item " + std::to_string(id) + " does not fit its node";
     const std::uint32_t first = nodes_[node].firstChild;
     if (first != kNone) {
       for (std::uint32_t q = 0; q < 4; ++q) {
-        if (circleFitsInBox(c, nodes_[first + q].cell)) return "item " + std::to_string(id) + " fits a child of its node";
+        if (circleFitsInBox(c, nodes_[first + q].cell))
+          return "item " + std::to_string(id) + " fits a child of its node";
       }
     }
     return {};
@@ -107,7 +118,8 @@ class FitQuadtree final : public QuadtreeFamily {
       const QuadNode& node = nodes_[n];
       aboveSum += double(node.directCount) * double(above);
       if (node.firstChild == kNone) continue;
-      for (std::uint32_t q = 0; q < 4; ++q) pending.push_back({node.firstChild + q, above + node.directCount});
+      for (std::uint32_t q = 0; q < 4; ++q)
+        pending.push_back({node.firstChild + q, above + node.directCount});
     }
     out.emplace_back("mean_items_above", total > 0 ? aboveSum / total : 0.0);
     out.emplace_back("updates_in_place", double(updatesInPlace_));
@@ -153,7 +165,8 @@ class FitQuadtree final : public QuadtreeFamily {
       ++depth;
     }
     linkItem(id, n);
-    if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depth)) split(n, depth);
+    if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depth))
+      split(n, depth);
     // A root grown toward a far item may hold too few items to stay split.
     if (nodes_[0].firstChild != kNone && nodes_[0].subtreeCount <= capacity_) collapseSubtree(0);
   }
@@ -178,7 +191,8 @@ class FitQuadtree final : public QuadtreeFamily {
         id = next;
       }
       for (std::uint32_t q = 0; q < 4; ++q) {
-        if (nodes_[first + q].directCount > capacity_ && canSplit(first + q, d + 1)) pending.push_back({first + q, d + 1});
+        if (nodes_[first + q].directCount > capacity_ && canSplit(first + q, d + 1))
+          pending.push_back({first + q, d + 1});
       }
     }
   }
@@ -202,6 +216,8 @@ class FitQuadtree final : public QuadtreeFamily {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeFitQuadtree() { return std::make_unique<FitQuadtree>(); }
+std::unique_ptr<SpatialIndex> makeFitQuadtree() {
+  return std::make_unique<FitQuadtree>();
+}
 
 }  // namespace st

@@ -21,39 +21,53 @@ constexpr std::uint32_t kOversizeBit = 0x80000000u;
 class HashedGrid final : public SpatialIndex {
  public:
   HashedGrid() : SpatialIndex("grid") {
-    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)", 1.0, 0.25,
-              16.0, false});
-    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0, 1e15, false});
-    addParam({"rebuild_fraction",
-              "share of the items one update batch must move for it to re-sort the whole grid instead of moving "
-              "items one by one",
-              0.25, 0.0, 1.0, false});
+    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)",
+              1.0, 0.25, 16.0, false});
+    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0,
+              1e15, false});
+    addParam(
+        {"rebuild_fraction",
+         "share of the items one update batch must move for it to re-sort the whole grid instead of moving "
+         "items one by one",
+         0.25, 0.0, 1.0, false});
   }
 
   std::string_view description() const override {
-    return "Hashed uniform grid (seed 002, 'Finding nearby stuff'): a hash table maps integer cell coordinates to "
-           "the cell's list of items in one node array (no container per cell, no world bounds: only occupied "
-           "cells cost memory, negative and far-away coordinates included). The cell size is cell_scale x the "
-           "largest diameter in the scene (or cell_size), so an item is stored once, in the cell of its centre, "
-           "and any overlapping pair lies in neighbouring cells; pair finding scans each cell against itself and "
-           "the forward half of its 3x3 neighbourhood. A circle that grows beyond the reference size goes to a "
+    return "Hashed uniform grid (seed 002, 'Finding nearby stuff'): a hash table maps integer cell "
+           "coordinates to "
+           "the cell's list of items in one node array (no container per cell, no world bounds: only "
+           "occupied "
+           "cells cost memory, negative and far-away coordinates included). The cell size is cell_scale x "
+           "the "
+           "largest diameter in the scene (or cell_size), so an item is stored once, in the cell of its "
+           "centre, "
+           "and any overlapping pair lies in neighbouring cells; pair finding scans each cell against itself "
+           "and "
+           "the forward half of its 3x3 neighbourhood. A circle that grows beyond the reference size goes to "
+           "a "
            "separate oversize list that every query tests and that pair finding checks against the cells its "
-           "circle covers, so it is always found exactly. Insert, remove and moves are O(1) on linked lists with "
-           "back links. A batch that moves at least rebuild_fraction of the items instead re-sorts every item by "
-           "cell in O(n) (a counting sort walking the previous order, so it is nearly sequential): afterwards "
-           "each list is a contiguous run, runs follow the table, and the table's space-coherent hash makes the "
+           "circle covers, so it is always found exactly. Insert, remove and moves are O(1) on linked lists "
+           "with "
+           "back links. A batch that moves at least rebuild_fraction of the items instead re-sorts every "
+           "item by "
+           "cell in O(n) (a counting sort walking the previous order, so it is nearly sequential): "
+           "afterwards "
+           "each list is a contiguous run, runs follow the table, and the table's space-coherent hash makes "
+           "the "
            "pair scan stream through memory. Once sorted, later busy frames re-file: every node's circle is "
            "refreshed in place and only the few that changed cell are merged into their new runs in one "
            "sequential pass (a full re-sort only when a circle leaves the table's window or changes size "
            "class). Queries cost the cells their range covers plus the items in them. "
-           "Choose it for many similar-sized moving circles; mixed sizes make every cell fit the largest (see "
+           "Choose it for many similar-sized moving circles; mixed sizes make every cell fit the largest "
+           "(see "
            "hgrid).";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {
     const CellTable& table = lists_.table();
     for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (table.occupied(slot)) visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
+      if (table.occupied(slot))
+        visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
     }
   }
 
@@ -274,7 +288,8 @@ class HashedGrid final : public SpatialIndex {
         });
       });
     }
-    oversizePairs(oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
+    oversizePairs(
+        oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
     lastPretests_ = writer.pretests();
   }
 
@@ -295,7 +310,8 @@ class HashedGrid final : public SpatialIndex {
           problem = "grid: node " + std::to_string(n) + " holds absent item " + std::to_string(node.id);
         } else if (!(node.circle == circle(node.id))) {
           problem = "grid: item " + std::to_string(node.id) + " has a stale circle";
-        } else if (map_.cellOf(node.circle.center.x) != table[slot].x || map_.cellOf(node.circle.center.y) != table[slot].y) {
+        } else if (map_.cellOf(node.circle.center.x) != table[slot].x ||
+                   map_.cellOf(node.circle.center.y) != table[slot].y) {
           problem = "grid: item " + std::to_string(node.id) + " is in a cell other than its centre's";
         } else if (node.circle.radius > regularLimit_) {
           problem = "grid: oversize item " + std::to_string(node.id) + " is in a cell";
@@ -305,17 +321,20 @@ class HashedGrid final : public SpatialIndex {
       });
     }
     if (!problem.empty()) return problem;
-    if (map_.reachFor(2.0 * maxRegularRadius_) > reach_) return "grid: pair reach is too small for the largest item";
+    if (map_.reachFor(2.0 * maxRegularRadius_) > reach_)
+      return "grid: pair reach is too small for the largest item";
     // Every item is stored exactly once: regular ones in one cell (above), the others in the oversize list.
     std::vector<std::uint8_t> seen(idCapacity(), 0);
     for (const Node& node : nodes) {
       if (node.id == kDeadId) continue;
-      if (node.id >= seen.size() || seen[node.id]++) return "grid: item " + std::to_string(node.id) + " is stored twice";
+      if (node.id >= seen.size() || seen[node.id]++)
+        return "grid: item " + std::to_string(node.id) + " is stored twice";
     }
     for (ItemId id : oversize_) {
       if (id >= seen.size() || !contains(id)) return "grid: oversize list holds an absent item";
       if (seen[id]++) return "grid: item " + std::to_string(id) + " is stored twice";
-      if (circle(id).radius <= regularLimit_) return "grid: item " + std::to_string(id) + " is oversize but fits a cell";
+      if (circle(id).radius <= regularLimit_)
+        return "grid: item " + std::to_string(id) + " is oversize but fits a cell";
     }
     forEachItem([&](ItemId id, const Circle&) {
       if (problem.empty() && !seen[id]) problem = "grid: item " + std::to_string(id) + " is stored nowhere";
@@ -390,7 +409,8 @@ class HashedGrid final : public SpatialIndex {
   void prefetchItemAhead(std::size_t n) const {
     constexpr std::size_t kAhead = 64;
     const std::vector<Node>& nodes = lists_.nodes();
-    if (n + kAhead < nodes.size() && nodes[n + kAhead].id < idCapacity()) __builtin_prefetch(&circle(nodes[n + kAhead].id));
+    if (n + kAhead < nodes.size() && nodes[n + kAhead].id < idCapacity())
+      __builtin_prefetch(&circle(nodes[n + kAhead].id));
   }
 
   /// Re-sorts every node by cell (the whole-frame path), re-reading each item's circle from the table.
@@ -545,9 +565,9 @@ class HashedGrid final : public SpatialIndex {
 
   CellLists lists_;
   CellMapping map_;
-  float regularLimit_ = 0.0f;       // items with a larger radius live in oversize_
-  float maxRegularRadius_ = 0.0f;   // an upper bound of the radii in cells (exact after a sort)
-  int reach_ = 1;                   // pair neighbourhood half-width in cells
+  float regularLimit_ = 0.0f;      // items with a larger radius live in oversize_
+  float maxRegularRadius_ = 0.0f;  // an upper bound of the radii in cells (exact after a sort)
+  int reach_ = 1;                  // pair neighbourhood half-width in cells
   std::vector<ItemId> oversize_;
   std::vector<std::uint32_t> index_;  // id -> node (or kOversizeBit | position); the sort's scratch
   bool indexValid_ = false;
@@ -561,7 +581,8 @@ class HashedGrid final : public SpatialIndex {
   bool lastBatchRefiled_ = false;
   std::vector<std::uint64_t> movers_;  // refile's scratch
   std::uint64_t refileBatches_ = 0;
-  std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
+  std::uint64_t lastPretests_ =
+      0;  // float pre-tests of the last pair search (its candidates are the survivors)
   std::size_t lastBatchCellChanges_ = 0;
   std::uint64_t rebuildBatches_ = 0;
   std::uint64_t incrementalBatches_ = 0;
@@ -569,6 +590,8 @@ class HashedGrid final : public SpatialIndex {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeGrid() { return std::make_unique<HashedGrid>(); }
+std::unique_ptr<SpatialIndex> makeGrid() {
+  return std::make_unique<HashedGrid>();
+}
 
 }  // namespace st

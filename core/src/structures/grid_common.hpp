@@ -3,9 +3,9 @@
 // the open-addressing table from cell coordinates to the head of a cell's list, and one level of hashed grid
 // whose lists live in a single node array that a counting sort can lay out cell by cell.
 //
-// Exactness rests on one property: a cell index is floor(v * inverse) computed in double and clamped, which is
-// monotone in v. A range of centres [lo, hi] therefore maps to the cell range [cellOf(lo), cellOf(hi)], and
-// any centre inside the range lands inside the cell range, whatever the rounding.
+// Exactness rests on one property: a cell index is floor(v * inverse) computed in double and clamped, which
+// is monotone in v. A range of centres [lo, hi] therefore maps to the cell range [cellOf(lo), cellOf(hi)],
+// and any centre inside the range lands inside the cell range, whatever the rounding.
 
 #include <algorithm>
 #include <cmath>
@@ -99,8 +99,8 @@ struct CellMapping {
 
 /// An inclusive rectangle of cell indices.
 struct CellRange {
-  std::int32_t x0 = 0;  ///< first column
-  std::int32_t y0 = 0;  ///< first row
+  std::int32_t x0 = 0;   ///< first column
+  std::int32_t y0 = 0;   ///< first row
   std::int32_t x1 = -1;  ///< last column
   std::int32_t y1 = -1;  ///< last row
   /// Number of cells (as double: ranges can be astronomically large).
@@ -110,11 +110,12 @@ struct CellRange {
 };
 
 /// The cells that may hold the centre of any item within `reach` (world units) of the box [lo, hi].
-inline CellRange centreRange(const CellMapping& map, double loX, double loY, double hiX, double hiY, double reach) {
+inline CellRange centreRange(const CellMapping& map, double loX, double loY, double hiX, double hiY,
+                             double reach) {
   const double slackX = (std::fabs(loX) + std::fabs(hiX) + reach) * kRangeSlack + 1e-30;
   const double slackY = (std::fabs(loY) + std::fabs(hiY) + reach) * kRangeSlack + 1e-30;
-  return {map.cellOf(loX - reach - slackX), map.cellOf(loY - reach - slackY), map.cellOf(hiX + reach + slackX),
-          map.cellOf(hiY + reach + slackY)};
+  return {map.cellOf(loX - reach - slackX), map.cellOf(loY - reach - slackY),
+          map.cellOf(hiX + reach + slackX), map.cellOf(hiY + reach + slackY)};
 }
 
 /// The cell size and hash window a grid derives from its items and parameters.
@@ -131,24 +132,30 @@ struct GridShape {
 
 /// Makes the hash window of `shape` the cells of `region` (for its cell size) plus one cell of margin.
 inline void setWindow(GridShape& shape, const Box& region) {
-  const std::int64_t x0 = std::int64_t(shape.map.cellOf(region.min.x)) - 1, y0 = std::int64_t(shape.map.cellOf(region.min.y)) - 1;
-  const std::int64_t x1 = std::int64_t(shape.map.cellOf(region.max.x)) + 1, y1 = std::int64_t(shape.map.cellOf(region.max.y)) + 1;
+  const std::int64_t x0 = std::int64_t(shape.map.cellOf(region.min.x)) - 1,
+                     y0 = std::int64_t(shape.map.cellOf(region.min.y)) - 1;
+  const std::int64_t x1 = std::int64_t(shape.map.cellOf(region.max.x)) + 1,
+                     y1 = std::int64_t(shape.map.cellOf(region.max.y)) + 1;
   shape.originX = static_cast<std::int32_t>(std::max<std::int64_t>(x0, -kCellLimit));
   shape.originY = static_cast<std::int32_t>(std::max<std::int64_t>(y0, -kCellLimit));
-  shape.windowWidth = static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - shape.originX + 1, std::int64_t(1) << 31));
-  shape.windowHeight = static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - shape.originY + 1, std::int64_t(1) << 31));
+  shape.windowWidth =
+      static_cast<std::uint32_t>(std::min<std::int64_t>(x1 - shape.originX + 1, std::int64_t(1) << 31));
+  shape.windowHeight =
+      static_cast<std::uint32_t>(std::min<std::int64_t>(y1 - shape.originY + 1, std::int64_t(1) << 31));
 }
 
 /// Cell size = `cellSize` if positive, else `cellScale` x the largest diameter; items that are all points
 /// get about one item per cell over their span. The window is the region `hint` (else the items' span)
 /// with one cell of margin. The cell is never so small that the items' extent leaves the index clamp.
-inline GridShape shapeFor(std::span<const Item> items, double cellSize, double cellScale, const std::optional<Box>& hint) {
+inline GridShape shapeFor(std::span<const Item> items, double cellSize, double cellScale,
+                          const std::optional<Box>& hint) {
   GridShape shape;
   double extent = 0.0;
   Box span = items.empty() ? Box{} : Box{items[0].circle.center, items[0].circle.center};
   for (const Item& item : items) {
     shape.largestDiameter = std::max(shape.largestDiameter, 2.0 * double(item.circle.radius));
-    extent = std::max({extent, std::fabs(double(item.circle.center.x)), std::fabs(double(item.circle.center.y))});
+    extent =
+        std::max({extent, std::fabs(double(item.circle.center.x)), std::fabs(double(item.circle.center.y))});
     span = boxUnion(span, Box{item.circle.center, item.circle.center});
   }
   double cell = cellSize > 0.0 ? cellSize : cellScale * shape.largestDiameter;
@@ -181,7 +188,8 @@ void forEachRowOfSegment(const CellMapping& map, const Segment& s, double reach,
                          std::int32_t rowLast, Fn&& fn) {
   const double ax = s.start.x, ay = s.start.y, bx = s.end.x, by = s.end.y;
   const double dy = by - ay;
-  const double pad = reach + map.size * 0.5 + (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by)) * kRangeSlack;
+  const double pad =
+      reach + map.size * 0.5 + (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by)) * kRangeSlack;
   for (std::int64_t row = rowFirst; row <= rowLast; ++row) {
     // The band of y values whose centres land in this row, widened by the reach.
     const double bandLo = row == -kCellLimit ? -kInfinity : double(row) * map.size - pad;
@@ -279,9 +287,13 @@ class CellTable {
   /// Cells of the window as declared (it is used only when the table has room for all of them).
   std::size_t windowCells() const { return std::size_t(wantWidth_) * wantHeight_; }
   /// Whether `extra` more insertions would push the load past 80%.
-  bool nearlyFull(std::size_t extra = 1) const { return slots_.empty() || (used_ + extra) * 5 > capacity() * 4; }
+  bool nearlyFull(std::size_t extra = 1) const {
+    return slots_.empty() || (used_ + extra) * 5 > capacity() * 4;
+  }
   /// Whether the table is more than twice as large as its content (and `minimumSlots`) needs.
-  bool oversized(std::size_t minimumSlots = 0) const { return capacity() > 2 * slotsFor(used_, minimumSlots); }
+  bool oversized(std::size_t minimumSlots = 0) const {
+    return capacity() > 2 * slotsFor(used_, minimumSlots);
+  }
 
   /// Whether a slot holds a cell.
   bool occupied(std::uint32_t slot) const { return slots_[slot].x != kEmptyKey; }
@@ -390,7 +402,8 @@ class CellTable {
 
   /// Whether a cell lies in the window (as it fits the table).
   bool inWindow(std::int32_t x, std::int32_t y) const {
-    return static_cast<std::uint32_t>(x) - originX_ < width_ && static_cast<std::uint32_t>(y) - originY_ < height_;
+    return static_cast<std::uint32_t>(x) - originX_ < width_ &&
+           static_cast<std::uint32_t>(y) - originY_ < height_;
   }
   /// Whether every cell lies in the window: the window's slots then form a dense row-major grid in which
   /// every cell sits at its home (window cells never collide with each other).
@@ -402,7 +415,8 @@ class CellTable {
 
   /// Home slot of a cell.
   std::uint32_t home(std::int32_t x, std::int32_t y) const {
-    const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_, uy = static_cast<std::uint32_t>(y) - originY_;
+    const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_,
+                        uy = static_cast<std::uint32_t>(y) - originY_;
     if (ux < width_ && uy < height_) return uy * width_ + ux;
     return static_cast<std::uint32_t>(mixBits((std::uint64_t(uy) << 32) | ux) >> 20) & mask_;
   }
@@ -410,7 +424,8 @@ class CellTable {
   /// Home of the first of `width` cells (x .. x + width - 1, y) and whether their homes are consecutive
   /// slots (the common case: all inside one row of the window).
   std::uint32_t rowHome(std::int32_t x, std::int32_t y, int width, bool& consecutive) const {
-    const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_, uy = static_cast<std::uint32_t>(y) - originY_;
+    const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_,
+                        uy = static_cast<std::uint32_t>(y) - originY_;
     consecutive = uy < height_ && ux < width_ && width_ - ux >= std::uint32_t(width);
     return home(x, y);
   }
@@ -430,9 +445,9 @@ class CellTable {
   std::uint32_t mask_ = 0;
   std::uint32_t originX_ = 0;
   std::uint32_t originY_ = 0;
-  std::uint32_t wantWidth_ = 0;   // window as declared
+  std::uint32_t wantWidth_ = 0;  // window as declared
   std::uint32_t wantHeight_ = 0;
-  std::uint32_t width_ = 0;       // window in use (empty when it does not fit the table)
+  std::uint32_t width_ = 0;  // window in use (empty when it does not fit the table)
   std::uint32_t height_ = 0;
   std::size_t used_ = 0;
   std::size_t outside_ = 0;  // occupied cells outside the window
@@ -680,7 +695,8 @@ class CellLists {
     constexpr std::uint64_t kNever = ~std::uint64_t{0};
     std::size_t a = 0, l = 0;
     std::uint32_t read = 0, written = 0;
-    constexpr std::size_t kAhead = 16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
+    constexpr std::size_t kAhead =
+        16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
     for (;;) {
       if (a + kAhead < moved) {
         __builtin_prefetch(&slots[arrivalSlot(a + kAhead) + 1]);
@@ -787,33 +803,41 @@ class CellLists {
     if (sorted_ && slotCount > 0) {
       for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
         if (table_[slot + 1].head < table_[slot].head) return "run starts decrease along the table";
-        if (!table_.occupied(slot) && table_[slot + 1].head != table_[slot].head) return "an empty slot owns nodes";
+        if (!table_.occupied(slot) && table_[slot + 1].head != table_[slot].head)
+          return "an empty slot owns nodes";
       }
       if (table_[slotCount].head != nodes_.size()) return "the sentinel does not close the last run";
     }
     for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
       if (!table_.occupied(slot)) continue;
       const CellSlot& s = table_[slot];
-      if (table_.find(s.x, s.y) != slot) return "cell (" + std::to_string(s.x) + ", " + std::to_string(s.y) + ") is not findable";
+      if (table_.find(s.x, s.y) != slot)
+        return "cell (" + std::to_string(s.x) + ", " + std::to_string(s.y) + ") is not findable";
       if (cellSize(slot) == 0) return "a cell with no items is kept";
       std::string problem;
       std::uint32_t prev = kNone;
       forEachInCell(slot, [&](std::uint32_t n) {
         if (!problem.empty()) return;
-        if (n >= nodes_.size()) problem = "a list points outside the node array";
-        else if (seen[n]++) problem = "node " + std::to_string(n) + " is listed twice";
-        else if (nodes_[n].id == kDeadId) problem = "a free node is listed in a cell";
-        else if (!sorted_ && links_[n].prev != prev) problem = "node " + std::to_string(n) + " has a wrong back link";
+        if (n >= nodes_.size())
+          problem = "a list points outside the node array";
+        else if (seen[n]++)
+          problem = "node " + std::to_string(n) + " is listed twice";
+        else if (nodes_[n].id == kDeadId)
+          problem = "a free node is listed in a cell";
+        else if (!sorted_ && links_[n].prev != prev)
+          problem = "node " + std::to_string(n) + " has a wrong back link";
         prev = n;
         ++listed;
       });
       if (!problem.empty()) return problem;
     }
-    if (listed != live_) return std::to_string(listed) + " nodes listed but " + std::to_string(live_) + " live";
+    if (listed != live_)
+      return std::to_string(listed) + " nodes listed but " + std::to_string(live_) + " live";
     if (!sorted_) {
       std::size_t freeCount = 0;
       for (std::uint32_t n = freeHead_; n != kNone; n = links_[n].next) {
-        if (n >= nodes_.size() || nodes_[n].id != kDeadId || ++freeCount > nodes_.size()) return "the free list is broken";
+        if (n >= nodes_.size() || nodes_[n].id != kDeadId || ++freeCount > nodes_.size())
+          return "the free list is broken";
       }
       if (freeCount + live_ != nodes_.size()) return "nodes are neither live nor free";
     } else if (live_ != nodes_.size()) {
@@ -830,7 +854,8 @@ class CellLists {
     const std::uint32_t slotCount = static_cast<std::uint32_t>(table_.capacity());
     for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
       const std::uint32_t begin = table_[slot].head, end = table_[slot + 1].head;
-      for (std::uint32_t n = begin; n < end; ++n) links_[n] = Link{n + 1 < end ? n + 1 : kNone, n > begin ? n - 1 : kNone};
+      for (std::uint32_t n = begin; n < end; ++n)
+        links_[n] = Link{n + 1 < end ? n + 1 : kNone, n > begin ? n - 1 : kNone};
     }
     freeHead_ = kNone;
     sorted_ = false;
@@ -861,8 +886,8 @@ class CellLists {
 
   CellTable table_;
   std::vector<Node> nodes_;
-  std::vector<Node> spare_;  // the other half of the sort's double buffer
-  std::vector<Link> links_;  // valid in the linked layout only
+  std::vector<Node> spare_;             // the other half of the sort's double buffer
+  std::vector<Link> links_;             // valid in the linked layout only
   std::vector<std::uint64_t> leavers_;  // refile's scratch
   std::uint32_t freeHead_ = kNone;
   std::size_t live_ = 0;
@@ -886,16 +911,19 @@ struct CellBounds {
 /// The widened region of cell (x, y).
 inline CellBounds cellBounds(const CellMapping& map, std::int32_t x, std::int32_t y) {
   const double m = (std::max(std::fabs(double(x)), std::fabs(double(y))) + 2.0) * map.size * 1e-9;
-  return {x == -kCellLimit ? -kInfinity : map.cellMin(x) - m, y == -kCellLimit ? -kInfinity : map.cellMin(y) - m,
+  return {x == -kCellLimit ? -kInfinity : map.cellMin(x) - m,
+          y == -kCellLimit ? -kInfinity : map.cellMin(y) - m,
           x == kCellLimit ? kInfinity : map.cellMin(x) + map.size + m,
           y == kCellLimit ? kInfinity : map.cellMin(y) + map.size + m};
 }
 
 /// Whether a cell's region widened by `reach` may meet the segment (slab clipping in double, conservative).
-inline bool cellMayMeetSegment(const CellMapping& map, std::int32_t x, std::int32_t y, const Segment& s, double reach) {
+inline bool cellMayMeetSegment(const CellMapping& map, std::int32_t x, std::int32_t y, const Segment& s,
+                               double reach) {
   const CellBounds cell = cellBounds(map, x, y);
-  const double pad = reach * (1.0 + kRangeSlack) +
-                     (std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)) * kRangeSlack;
+  const double pad =
+      reach * (1.0 + kRangeSlack) +
+      (std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)) * kRangeSlack;
   const double lo[2] = {cell.x0 - pad, cell.y0 - pad};
   const double hi[2] = {cell.x1 + pad, cell.y1 + pad};
   const double from[2] = {s.start.x, s.start.y};
@@ -946,13 +974,14 @@ void visitSegmentCells(const CellTable& table, const CellMapping& map, const Seg
   rows.clear();
   double cellsToVisit = 0.0;
   if (double(range.y1) - range.y0 + 1 <= budget) {
-    forEachRowOfSegment(map, segment, reach, range.y0, range.y1, [&](std::int32_t row, std::int32_t a, std::int32_t b) {
-      a = std::max(a, range.x0);
-      b = std::min(b, range.x1);
-      if (a > b) return;
-      rows.push_back({a, row, b, row});
-      cellsToVisit += double(b) - a + 1;
-    });
+    forEachRowOfSegment(map, segment, reach, range.y0, range.y1,
+                        [&](std::int32_t row, std::int32_t a, std::int32_t b) {
+                          a = std::max(a, range.x0);
+                          b = std::min(b, range.x1);
+                          if (a > b) return;
+                          rows.push_back({a, row, b, row});
+                          cellsToVisit += double(b) - a + 1;
+                        });
   } else {
     cellsToVisit = budget + 1.0;
   }
@@ -1054,7 +1083,8 @@ void oversizePairs(std::span<const ItemId> oversize, CircleOf&& circleOf, PairWr
 }
 
 /// Node info of a cell, for tracing and drawing.
-inline NodeInfo cellInfo(const CellMapping& map, std::int32_t x, std::int32_t y, int depth, std::uint32_t items) {
+inline NodeInfo cellInfo(const CellMapping& map, std::int32_t x, std::int32_t y, int depth,
+                         std::uint32_t items) {
   NodeInfo info;
   info.shape = NodeShape::Box;
   info.box = {{static_cast<float>(map.cellMin(x)), static_cast<float>(map.cellMin(y))},
@@ -1084,8 +1114,8 @@ inline constexpr int kMaxForwardRuns = kMaxReach + (2 * kMaxReach + 1) * kMaxRea
 /// `reach` rows after it. `ownEnd` receives where the test of an item against the rest of its own cell
 /// stops: the end of its run, or further when the cells to its right follow in the table (then one loop
 /// covers them). Runs of consecutive slots are merged the same way. `visited` counts occupied cells.
-inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, NodeRun* runs, std::uint32_t& ownEnd,
-                       std::uint64_t& visited) {
+inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, NodeRun* runs,
+                       std::uint32_t& ownEnd, std::uint64_t& visited) {
   const CellTable& table = lists.table();
   const CellSlot cell = table[slot];
   int count = 0;
@@ -1145,14 +1175,16 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
 #if defined(__SSE2__)
 /// Four nodes transposed into lanes: centres, radii and where they start in the node array.
 struct QuadGroup {
-  __m128 x, y, r;        ///< coordinates and radii, one node per lane
-  std::uint32_t first;   ///< node of lane 0
+  __m128 x, y, r;       ///< coordinates and radii, one node per lane
+  std::uint32_t first;  ///< node of lane 0
 };
 
 /// Loads four consecutive nodes (the caller guarantees they lie in the array).
 inline QuadGroup loadQuad(const Node* nodes, std::uint32_t first) {
-  __m128 n0 = _mm_loadu_ps(&nodes[first].circle.center.x), n1 = _mm_loadu_ps(&nodes[first + 1].circle.center.x);
-  __m128 n2 = _mm_loadu_ps(&nodes[first + 2].circle.center.x), n3 = _mm_loadu_ps(&nodes[first + 3].circle.center.x);
+  __m128 n0 = _mm_loadu_ps(&nodes[first].circle.center.x),
+         n1 = _mm_loadu_ps(&nodes[first + 1].circle.center.x);
+  __m128 n2 = _mm_loadu_ps(&nodes[first + 2].circle.center.x),
+         n3 = _mm_loadu_ps(&nodes[first + 3].circle.center.x);
   _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
   return {n0, n1, n2, first};
 }
@@ -1161,7 +1193,8 @@ inline QuadGroup loadQuad(const Node* nodes, std::uint32_t first) {
 inline unsigned pretestQuad(const QuadGroup& g, __m128 ax, __m128 ay, __m128 ar) {
   const __m128 dx = _mm_sub_ps(g.x, ax), dy = _mm_sub_ps(g.y, ay), reach = _mm_add_ps(g.r, ar);
   const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
-  const __m128 limit = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(reach, reach), _mm_set1_ps(kPretestScale)), _mm_set1_ps(kPretestFloor));
+  const __m128 limit = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(reach, reach), _mm_set1_ps(kPretestScale)),
+                                  _mm_set1_ps(kPretestFloor));
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
 }
 
@@ -1170,7 +1203,8 @@ inline unsigned pretestQuad(const QuadGroup& g, __m128 ax, __m128 ay, __m128 ar)
 /// every node of the cell is pre-tested on all lanes at once (masked to the lanes that are real and, in its
 /// own group, after it), and tested exactly on the lanes that pass.
 inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t end, std::uint32_t ownEnd,
-                           std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer, std::uint64_t& candidates) {
+                           std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer,
+                           std::uint64_t& candidates) {
   const QuadGroup own = loadQuad(nodes, begin);
   const QuadGroup low = loadQuad(nodes, below), high = loadQuad(nodes, below + 4);
   const unsigned ownLanes = (1u << (ownEnd - begin)) - 1u, belowLanes = (1u << (belowEnd - below)) - 1u;
@@ -1181,8 +1215,9 @@ inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t
     const __m128 ax = _mm_set1_ps(nodeA.circle.center.x), ay = _mm_set1_ps(nodeA.circle.center.y);
     const __m128 ar = _mm_set1_ps(nodeA.circle.radius);
     const unsigned after = ownLanes & ~((2u << (a - begin)) - 1u);
-    unsigned mask = (pretestQuad(own, ax, ay, ar) & after) |
-                    (((pretestQuad(low, ax, ay, ar) | (pretestQuad(high, ax, ay, ar) << 4)) & belowLanes) << 4);
+    unsigned mask =
+        (pretestQuad(own, ax, ay, ar) & after) |
+        (((pretestQuad(low, ax, ay, ar) | (pretestQuad(high, ax, ay, ar) << 4)) & belowLanes) << 4);
     while (mask != 0) {
       const unsigned lane = static_cast<unsigned>(__builtin_ctz(mask));
       mask &= mask - 1;
@@ -1244,7 +1279,8 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
       visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
                  (below3 > below2 ? 1u : 0u);
 #if defined(__SSE2__)
-      if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aBegin + 4 <= nodeCount) {
+      if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount &&
+          aBegin + 4 <= nodeCount) {
         smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates);
         continue;
       }
@@ -1286,7 +1322,8 @@ inline void linkedGridPairs(const CellLists& lists, int reach, PairWriter& write
       const Node& nodeA = nodes[members[i]];
       for (std::size_t j = i + 1; j < members.size(); ++j) writer.test(nodeA, nodes[members[j]], candidates);
       for (int h = 0; h < found; ++h) {
-        lists.forEachInCell(neighbours[h], [&](std::uint32_t b) { writer.test(nodeA, nodes[b], candidates); });
+        lists.forEachInCell(neighbours[h],
+                            [&](std::uint32_t b) { writer.test(nodeA, nodes[b], candidates); });
       }
     }
   }

@@ -24,9 +24,10 @@ static_assert(kMaxCopies <= 255.0, "fillCovered counts an item's copies in a byt
 class ReplicatedGrid final : public SpatialIndex {
  public:
   ReplicatedGrid() : SpatialIndex("grid-replicated") {
-    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)", 1.0, 0.25,
-              16.0, false});
-    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0, 1e15, false});
+    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)",
+              1.0, 0.25, 16.0, false});
+    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0,
+              1e15, false});
     addParam({"rebuild_fraction",
               "share of the items one update batch must move for it to rebuild every copy instead of moving "
               "items one by one",
@@ -49,7 +50,8 @@ class ReplicatedGrid final : public SpatialIndex {
   void visitNodes(const NodeVisitor& visitor) const override {
     const CellTable& table = lists_.table();
     for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (table.occupied(slot)) visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
+      if (table.occupied(slot))
+        visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
     }
   }
 
@@ -98,7 +100,8 @@ class ReplicatedGrid final : public SpatialIndex {
     windowWidth_ = shape.windowWidth;
     windowHeight_ = shape.windowHeight;
     const double cell = map_.size / kCellPadding;
-    regularLimit_ = static_cast<float>(std::min(std::max(cell * 0.5, shape.largestDiameter * 0.5), cell * 2.0));
+    regularLimit_ =
+        static_cast<float>(std::min(std::max(cell * 0.5, shape.largestDiameter * 0.5), cell * 2.0));
     stage_.clear();
     oversize_.clear();
     for (const Item& item : items) {
@@ -153,7 +156,8 @@ class ReplicatedGrid final : public SpatialIndex {
       ++counters_.nodesVisited;
       if (tracing()) traceVisit(slotInfo(slot));
       const std::vector<Node>& nodes = lists_.nodes();
-      lists_.forEachInCell(slot, [&](std::uint32_t n) { report(nodes[n].id, circleContainsPoint(nodes[n].circle, p), out); });
+      lists_.forEachInCell(
+          slot, [&](std::uint32_t n) { report(nodes[n].id, circleContainsPoint(nodes[n].circle, p), out); });
     }
     for (ItemId id : oversize_) report(id, circleContainsPoint(circle(id), p), out);
   }
@@ -181,8 +185,9 @@ class ReplicatedGrid final : public SpatialIndex {
       if (tracing()) traceVisit(slotInfo(slot));
       lists_.forEachInCell(slot, [&](std::uint32_t n) { found.push_back(nodes[n].id); });
     };
-    const Box bounds = inflateForPruning(Box{{std::min(segment.start.x, segment.end.x), std::min(segment.start.y, segment.end.y)},
-                                             {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}});
+    const Box bounds = inflateForPruning(
+        Box{{std::min(segment.start.x, segment.end.x), std::min(segment.start.y, segment.end.y)},
+            {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}});
     const CellRange range{map_.cellOf(bounds.min.x), map_.cellOf(bounds.min.y), map_.cellOf(bounds.max.x),
                           map_.cellOf(bounds.max.y)};
     const double budget = 2.0 * double(table.used()) + 64.0;
@@ -190,13 +195,14 @@ class ReplicatedGrid final : public SpatialIndex {
     if (double(range.y1) - range.y0 + 1 <= budget) {
       double cells = 0.0;
       rows_.clear();
-      forEachRowOfSegment(map_, segment, 0.0, range.y0, range.y1, [&](std::int32_t row, std::int32_t a, std::int32_t b) {
-        a = std::max(a, range.x0);
-        b = std::min(b, range.x1);
-        if (a > b) return;
-        rows_.push_back({a, row, b, row});
-        cells += double(b) - a + 1;
-      });
+      forEachRowOfSegment(map_, segment, 0.0, range.y0, range.y1,
+                          [&](std::int32_t row, std::int32_t a, std::int32_t b) {
+                            a = std::max(a, range.x0);
+                            b = std::min(b, range.x1);
+                            if (a > b) return;
+                            rows_.push_back({a, row, b, row});
+                            cells += double(b) - a + 1;
+                          });
       if (cells <= budget) {
         for (const CellRange& r : rows_) {
           for (std::int64_t x = r.x0; x <= r.x1; ++x) {
@@ -270,7 +276,8 @@ class ReplicatedGrid final : public SpatialIndex {
         });
       });
     }
-    oversizePairs(oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
+    oversizePairs(
+        oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
     lastPretests_ = writer.pretests();
   }
 
@@ -296,7 +303,8 @@ class ReplicatedGrid final : public SpatialIndex {
         } else if (!(node.circle == circle(node.id))) {
           problem = "grid-replicated: a copy of item " + std::to_string(node.id) + " has a stale circle";
         } else if (!coverOf(node.circle).contains(cx, cy)) {
-          problem = "grid-replicated: item " + std::to_string(node.id) + " is in a cell its circle does not cover";
+          problem =
+              "grid-replicated: item " + std::to_string(node.id) + " is in a cell its circle does not cover";
         } else if (!isRegular(node.circle)) {
           problem = "grid-replicated: oversize item " + std::to_string(node.id) + " is in a cell";
         } else {
@@ -312,8 +320,10 @@ class ReplicatedGrid final : public SpatialIndex {
     if (!problem.empty()) return problem;
     for (ItemId id : oversize_) {
       if (id >= copies.size() || !contains(id)) return "grid-replicated: oversize list holds an absent item";
-      if (isRegular(circle(id))) return "grid-replicated: item " + std::to_string(id) + " is oversize but fits";
-      if (copies[id]++ != 0) return "grid-replicated: item " + std::to_string(id) + " is both in cells and oversize";
+      if (isRegular(circle(id)))
+        return "grid-replicated: item " + std::to_string(id) + " is oversize but fits";
+      if (copies[id]++ != 0)
+        return "grid-replicated: item " + std::to_string(id) + " is both in cells and oversize";
     }
     forEachItem([&](ItemId id, const Circle& c) {
       if (!problem.empty()) return;
@@ -346,7 +356,9 @@ class ReplicatedGrid final : public SpatialIndex {
   /// with the distance from the origin, and the cell size only bounds it relative to a cell for the extent
   /// of the last build: a circle inserted far beyond it would get a margin of thousands of cells, too many
   /// copies to write and more than a rebuild can count per item.
-  bool isRegular(const Circle& c) const { return c.radius <= regularLimit_ && coverOf(c).count() <= kMaxCopies; }
+  bool isRegular(const Circle& c) const {
+    return c.radius <= regularLimit_ && coverOf(c).count() <= kMaxCopies;
+  }
   /// The first (lowest) column and row of coverOf(c), computed alone.
   void firstCellOf(const Circle& c, std::int32_t& x0, std::int32_t& y0) const {
     const double x = c.center.x, y = c.center.y, r = c.radius;
@@ -394,8 +406,9 @@ class ReplicatedGrid final : public SpatialIndex {
 
   /// Lays out every copy of the staged items, sorted by cell.
   void fill(std::size_t expectedItems) {
-    lists_.fillCovered(stage_, [&](const Node& item, CellRange& r) { r = coverOf(item.circle); },
-                       std::max(lists_.table().used(), expectedItems), slots_, copies_);
+    lists_.fillCovered(
+        stage_, [&](const Node& item, CellRange& r) { r = coverOf(item.circle); },
+        std::max(lists_.table().used(), expectedItems), slots_, copies_);
   }
 
   /// Whole-frame path: restages every item in the order of the current layout (each from the first cell
@@ -472,7 +485,8 @@ class ReplicatedGrid final : public SpatialIndex {
       if (before.x0 == after.x0 && before.y0 == after.y0 && before.x1 == after.x1 && before.y1 == after.y1) {
         // Same cells: refresh the copies in place.
         for (std::int32_t y = after.y0; y <= after.y1; ++y) {
-          for (std::int32_t x = after.x0; x <= after.x1; ++x) lists_.nodes()[lists_.findInCell(x, y, id)].circle = c;
+          for (std::int32_t x = after.x0; x <= after.x1; ++x)
+            lists_.nodes()[lists_.findInCell(x, y, id)].circle = c;
         }
         counters_.nodesVisited += static_cast<std::uint64_t>(after.count());
         return;
@@ -486,8 +500,8 @@ class ReplicatedGrid final : public SpatialIndex {
 
   CellLists lists_;
   CellMapping map_;
-  float regularLimit_ = 0.0f;  // larger circles live in oversize_
-  std::vector<Node> stage_;    // items being laid out by a rebuild, in layout order
+  float regularLimit_ = 0.0f;         // larger circles live in oversize_
+  std::vector<Node> stage_;           // items being laid out by a rebuild, in layout order
   std::vector<std::uint32_t> slots_;  // slot of each copy during a rebuild
   std::vector<std::uint8_t> copies_;  // copies of each staged item during a rebuild
   std::vector<ItemId> oversize_;
@@ -499,11 +513,14 @@ class ReplicatedGrid final : public SpatialIndex {
   std::uint32_t windowWidth_ = 0;
   std::uint32_t windowHeight_ = 0;
   bool lastBatchRebuilt_ = false;
-  std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
+  std::uint64_t lastPretests_ =
+      0;  // float pre-tests of the last pair search (its candidates are the survivors)
 };
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeReplicatedGrid() { return std::make_unique<ReplicatedGrid>(); }
+std::unique_ptr<SpatialIndex> makeReplicatedGrid() {
+  return std::make_unique<ReplicatedGrid>();
+}
 
 }  // namespace st

@@ -26,10 +26,10 @@ constexpr double kMinReference = 1e-20;
 class HierarchicalGrid final : public SpatialIndex {
  public:
   HierarchicalGrid() : SpatialIndex("hgrid") {
-    addParam({"cell_scale", "fit size of the level of the largest circles, as a multiple of their diameter", 1.0, 0.25,
-              16.0, false});
-    addParam({"cell_size", "fit size of that level in world units; 0 = cell_scale x the largest diameter", 0.0, 0.0,
-              1e15, false});
+    addParam({"cell_scale", "fit size of the level of the largest circles, as a multiple of their diameter",
+              1.0, 0.25, 16.0, false});
+    addParam({"cell_size", "fit size of that level in world units; 0 = cell_scale x the largest diameter",
+              0.0, 0.0, 1e15, false});
     addParam({"rebuild_fraction",
               "share of the items one update batch must move for it to re-sort every level instead of moving "
               "items one by one",
@@ -38,14 +38,18 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   std::string_view description() const override {
-    return "Hierarchical spatial hash (comments on seed 003): hashed grids like the mipmap levels of a texture, "
-           "each level's cells twice the size of the level below. The reference level fits the largest circle "
+    return "Hierarchical spatial hash (comments on seed 003): hashed grids like the mipmap levels of a "
+           "texture, "
+           "each level's cells twice the size of the level below. The reference level fits the largest "
+           "circle "
            "(cell_scale x its diameter, or cell_size); a circle goes to the level whose fit size is the "
-           "smallest power-of-two multiple not below its diameter, so a level only holds circles between half "
+           "smallest power-of-two multiple not below its diameter, so a level only holds circles between "
+           "half "
            "and all of its fit size, and circles that grow later simply open coarser levels. Only non-empty "
            "levels exist. A level's cells are its fit size, or a power-of-two multiple of it when the level "
            "is sparse (about one circle per cell at build), so a level of a few small circles does not pay a "
-           "lookup per empty neighbour. Every level is a grid of its own (the same hashed, sorted lists as grid), so "
+           "lookup per empty neighbour. Every level is a grid of its own (the same hashed, sorted lists as "
+           "grid), so "
            "like-sized circles cost exactly a plain grid; pair finding checks each level against itself and, "
            "for every occupied cell, against the few cells of each coarser level within reach (never the "
            "finer ones), so a few huge circles add a few coarse cells instead of making every cell huge. "
@@ -64,8 +68,9 @@ class HierarchicalGrid final : public SpatialIndex {
 
   IndexStats stats() const override {
     IndexStats st;
-    st.memoryBytes = tableBytes() + index_.capacity() * sizeof(std::uint32_t) + levels_.capacity() * sizeof(Level) +
-                     moving_.capacity() * sizeof(Moving) + found_.capacity() * sizeof(std::uint32_t);
+    st.memoryBytes = tableBytes() + index_.capacity() * sizeof(std::uint32_t) +
+                     levels_.capacity() * sizeof(Level) + moving_.capacity() * sizeof(Moving) +
+                     found_.capacity() * sizeof(std::uint32_t);
     for (const Level& level : levels_) {
       st.nodes += level.lists.table().used();
       st.memoryBytes += level.lists.memoryBytes();
@@ -132,7 +137,8 @@ class HierarchicalGrid final : public SpatialIndex {
     }
     ensureIndex();
     Level& level = levels_[levelFor(levelOf(c.radius))];
-    index_[id] = level.lists.link(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y), id, c);
+    index_[id] =
+        level.lists.link(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y), id, c);
     level.maxRadius = std::max(level.maxRadius, c.radius);
     ++counters_.nodesVisited;
   }
@@ -186,11 +192,13 @@ class HierarchicalGrid final : public SpatialIndex {
       const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
       const CellRange range = centreRange(level.shape.map, box.min.x, box.min.y, box.max.x, box.max.y, reach);
       visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
-        const CellBounds cell = cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
+        const CellBounds cell =
+            cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
         const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
         const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
         if (gapX * gapX + gapY * gapY > limit * limit) {
-          if (tracing()) tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the box");
+          if (tracing())
+            tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the box");
           return;
         }
         scanCell(level, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
@@ -216,7 +224,8 @@ class HierarchicalGrid final : public SpatialIndex {
             });
           },
           [&](std::uint32_t slot) {
-            if (tracing()) tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
+            if (tracing())
+              tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
           });
     }
   }
@@ -254,7 +263,8 @@ class HierarchicalGrid final : public SpatialIndex {
     for (std::size_t k = 0; k < levels_.size(); ++k) {
       const Level& level = levels_[k];
       const std::string where = "hgrid level " + std::to_string(level.exponent) + ": ";
-      if (k > 0 && levels_[k - 1].exponent >= level.exponent) return "hgrid: levels are not in ascending order";
+      if (k > 0 && levels_[k - 1].exponent >= level.exponent)
+        return "hgrid: levels are not in ascending order";
       if (levelIndex_[slotOfExponent(level.exponent)] != int(k)) return "hgrid: level index is stale";
       if (level.lists.liveNodes() == 0) return where + "an empty level is kept";
       if (std::string problem = level.lists.checkLayout(); !problem.empty()) return where + problem;
@@ -271,7 +281,8 @@ class HierarchicalGrid final : public SpatialIndex {
           } else if (!(node.circle == circle(node.id))) {
             problem = where + "item " + std::to_string(node.id) + " has a stale circle";
           } else if (levelOf(node.circle.radius) != level.exponent) {
-            problem = where + "item " + std::to_string(node.id) + " belongs to level " + std::to_string(levelOf(node.circle.radius));
+            problem = where + "item " + std::to_string(node.id) + " belongs to level " +
+                      std::to_string(levelOf(node.circle.radius));
           } else if (level.shape.map.cellOf(node.circle.center.x) != table[slot].x ||
                      level.shape.map.cellOf(node.circle.center.y) != table[slot].y) {
             problem = where + "item " + std::to_string(node.id) + " is in a cell other than its centre's";
@@ -304,10 +315,10 @@ class HierarchicalGrid final : public SpatialIndex {
   /// One non-empty level: a hashed grid for circles of diameter in (fit(exponent - 1), fit(exponent)], with
   /// cells at least fit(exponent) across (a power-of-two multiple of it when the level is sparse).
   struct Level {
-    int exponent = 0;      ///< fit size = reference x 2^exponent
-    GridShape shape;       ///< cell size and hash window
-    CellLists lists;       ///< the level's cells
-    float maxRadius = 0;   ///< bound of the radii stored here (exact after a sort)
+    int exponent = 0;     ///< fit size = reference x 2^exponent
+    GridShape shape;      ///< cell size and hash window
+    CellLists lists;      ///< the level's cells
+    float maxRadius = 0;  ///< bound of the radii stored here (exact after a sort)
   };
 
   /// A node leaving its level during a whole-frame re-sort.
@@ -317,7 +328,9 @@ class HierarchicalGrid final : public SpatialIndex {
   };
 
   double fit(int exponent) const { return std::ldexp(reference_, exponent); }
-  static std::size_t slotOfExponent(int exponent) { return static_cast<std::size_t>(exponent - kMinExponent); }
+  static std::size_t slotOfExponent(int exponent) {
+    return static_cast<std::size_t>(exponent - kMinExponent);
+  }
 
   /// The level of a circle: the smallest exponent whose fit size is at least its diameter (the finest
   /// level for anything smaller).
@@ -341,14 +354,15 @@ class HierarchicalGrid final : public SpatialIndex {
     level.exponent = exponent;
     double cell = fit(exponent);
     const double area = (double(region_.max.x) - region_.min.x) * (double(region_.max.y) - region_.min.y);
-    for (int doubling = 0; doubling < 40 && expectedItems > 0 && cell * cell * double(expectedItems) < area; ++doubling) {
+    for (int doubling = 0; doubling < 40 && expectedItems > 0 && cell * cell * double(expectedItems) < area;
+         ++doubling) {
       cell *= 2.0;
     }
     level.shape.map.size = cell * kCellPadding;
     level.shape.map.inverse = 1.0 / level.shape.map.size;
     setWindow(level.shape, region_);
-    level.lists.table().configureHash(false, level.shape.originX, level.shape.originY, level.shape.windowWidth,
-                                      level.shape.windowHeight);
+    level.lists.table().configureHash(false, level.shape.originX, level.shape.originY,
+                                      level.shape.windowWidth, level.shape.windowHeight);
     const auto at = std::lower_bound(levels_.begin(), levels_.end(), exponent,
                                      [](const Level& l, int e) { return l.exponent < e; });
     levels_.insert(at, std::move(level));
@@ -363,7 +377,8 @@ class HierarchicalGrid final : public SpatialIndex {
 
   void reindexLevels() {
     levelIndex_.fill(-1);
-    for (std::size_t k = 0; k < levels_.size(); ++k) levelIndex_[slotOfExponent(levels_[k].exponent)] = static_cast<std::int16_t>(k);
+    for (std::size_t k = 0; k < levels_.size(); ++k)
+      levelIndex_[slotOfExponent(levels_[k].exponent)] = static_cast<std::int16_t>(k);
   }
 
   /// Sorts one level by cell (its nodes hold their current circles).
@@ -382,7 +397,8 @@ class HierarchicalGrid final : public SpatialIndex {
                         level.shape.windowHeight);
     if (!level.lists.sort(cellOf, expectedCells, index_, departed_)) {
       largest = 0.0f;
-      table.configureHash(true, level.shape.originX, level.shape.originY, level.shape.windowWidth, level.shape.windowHeight);
+      table.configureHash(true, level.shape.originX, level.shape.originY, level.shape.windowWidth,
+                          level.shape.windowHeight);
       level.lists.sort(cellOf, expectedCells, index_, departed_);
     }
     level.maxRadius = largest;
@@ -457,7 +473,8 @@ class HierarchicalGrid final : public SpatialIndex {
     level.lists.unlink(x0, y0, index_[id]);
     if (level.lists.liveNodes() == 0) dropLevel(at);
     Level& target = levels_[levelFor(to)];
-    index_[id] = target.lists.link(target.shape.map.cellOf(c.center.x), target.shape.map.cellOf(c.center.y), id, c);
+    index_[id] =
+        target.lists.link(target.shape.map.cellOf(c.center.x), target.shape.map.cellOf(c.center.y), id, c);
     target.maxRadius = std::max(target.maxRadius, c.radius);
   }
 
@@ -490,9 +507,11 @@ class HierarchicalGrid final : public SpatialIndex {
       const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
       const CellRange range = centreRange(level.shape.map, centre.x, centre.y, centre.x, centre.y, reach);
       visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
-        const CellBounds cell = cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
+        const CellBounds cell =
+            cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
         if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
-          if (tracing()) tracePrune(slotInfo(level, slot), "cell farther than query radius + its level's largest radius");
+          if (tracing())
+            tracePrune(slotInfo(level, slot), "cell farther than query radius + its level's largest radius");
           return;
         }
         scanCell(level, slot, out, predicate);
@@ -519,14 +538,16 @@ class HierarchicalGrid final : public SpatialIndex {
         const Circle& c = fineNodes[a].circle;
         const CellRange range = centreRange(coarse.shape.map, c.center.x, c.center.y, c.center.x, c.center.y,
                                             double(c.radius) + coarseReach);
-        if (range.x0 != lastRange.x0 || range.y0 != lastRange.y0 || range.x1 != lastRange.x1 || range.y1 != lastRange.y1) {
+        if (range.x0 != lastRange.x0 || range.y0 != lastRange.y0 || range.x1 != lastRange.x1 ||
+            range.y1 != lastRange.y1) {
           found_.clear();
           visitRange(coarseTable, range, [&](std::uint32_t coarseSlot) { found_.push_back(coarseSlot); });
           lastRange = range;
         }
         cells += found_.size();
         for (std::uint32_t coarseSlot : found_) {
-          coarse.lists.forEachInCell(coarseSlot, [&](std::uint32_t b) { writer.test(fineNodes[a], coarseNodes[b], candidates); });
+          coarse.lists.forEachInCell(
+              coarseSlot, [&](std::uint32_t b) { writer.test(fineNodes[a], coarseNodes[b], candidates); });
         }
       });
     }
@@ -534,7 +555,7 @@ class HierarchicalGrid final : public SpatialIndex {
 
   double reference_ = 1.0;  // fit size of exponent 0
   int minExponent_ = kMinExponent;
-  Box region_;              // where the levels' hash windows lie
+  Box region_;                 // where the levels' hash windows lie
   std::vector<Level> levels_;  // non-empty levels, finest first
   std::array<std::int16_t, kMaxExponent - kMinExponent + 1> levelIndex_{};  // exponent -> index in levels_
   std::vector<std::uint32_t> index_;  // id -> node within its level; the sorts' scratch
@@ -545,12 +566,15 @@ class HierarchicalGrid final : public SpatialIndex {
   std::vector<CellRange> rows_;
   std::uint64_t lastCrossCandidates_ = 0;
   std::uint64_t lastCrossCells_ = 0;
-  std::uint64_t lastPretests_ = 0;  // float pre-tests of the last pair search (its candidates are the survivors)
+  std::uint64_t lastPretests_ =
+      0;  // float pre-tests of the last pair search (its candidates are the survivors)
   bool lastBatchRebuilt_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeHierarchicalGrid() { return std::make_unique<HierarchicalGrid>(); }
+std::unique_ptr<SpatialIndex> makeHierarchicalGrid() {
+  return std::make_unique<HierarchicalGrid>();
+}
 
 }  // namespace st

@@ -21,20 +21,28 @@ class LooseQuadtree final : public QuadtreeFamily {
   LooseQuadtree()
       : QuadtreeFamily("loose-quadtree", {"query misses the loose bounds", /*drawWidenedBounds=*/true,
                                           /*widenFollowsCell=*/true, /*countWidening=*/false}) {
-    addParam({"factor", "loose bounds are the cell scaled by this around its centre (Ulrich's k)", 2.0, 1.25, 4.0, false});
-    addParam({"max_depth", "deepest level below the first root; 0 = about one circle per cell at build", 0, 0, 30, true});
+    addParam({"factor", "loose bounds are the cell scaled by this around its centre (Ulrich's k)", 2.0, 1.25,
+              4.0, false});
+    addParam({"max_depth", "deepest level below the first root; 0 = about one circle per cell at build", 0, 0,
+              30, true});
     readParams();
     levelLimit_ = depthLimitFor(0);
     nodes_[0].widen = freshWiden(nodes_[0].cell);  // the base could not ask while it was being constructed
   }
 
   std::string_view description() const override {
-    return "Loose quadtree (Ulrich's loose octrees, named in the comments of seed 003): a quadtree whose nodes' "
-           "bounds are their cells scaled by loose-quadtree.factor (default 2) around the same centre. A circle's "
-           "level comes from its radius in O(1), the deepest one whose looseness still covers it, and its cell "
-           "from its centre, down to loose-quadtree.max_depth (0: as deep as there are circles, 4^depth ~ count, "
-           "so sparse worlds do not grow chains of empty nodes); it then fits that node's loose bounds wherever "
-           "its centre lies in the cell, so no circle straddles a boundary and small circles never collect near "
+    return "Loose quadtree (Ulrich's loose octrees, named in the comments of seed 003): a quadtree whose "
+           "nodes' "
+           "bounds are their cells scaled by loose-quadtree.factor (default 2) around the same centre. A "
+           "circle's "
+           "level comes from its radius in O(1), the deepest one whose looseness still covers it, and its "
+           "cell "
+           "from its centre, down to loose-quadtree.max_depth (0: as deep as there are circles, 4^depth ~ "
+           "count, "
+           "so sparse worlds do not grow chains of empty nodes); it then fits that node's loose bounds "
+           "wherever "
+           "its centre lies in the cell, so no circle straddles a boundary and small circles never collect "
+           "near "
            "the root. Insert and remove cost "
            "O(depth); a move is O(1) while the circle still fits its node's loose bounds "
            "(update_fast_path_ratio); a query visits the nodes whose loose bounds it meets, about four times "
@@ -83,11 +91,13 @@ class LooseQuadtree final : public QuadtreeFamily {
 
   std::string checkNode(std::uint32_t index, int depth) const override {
     const QuadNode& node = nodes_[index];
-    if (node.widen != freshWiden(node.cell)) return "node " + std::to_string(index) + " has the wrong loose margin";
+    if (node.widen != freshWiden(node.cell))
+      return "node " + std::to_string(index) + " has the wrong loose margin";
     if (depth > levelLimit_) return "node " + std::to_string(index) + " lies below the level limit";
     if (node.firstChild != kNone) {
       bool anyItems = false;
-      for (std::uint32_t q = 0; q < 4; ++q) anyItems = anyItems || nodes_[node.firstChild + q].subtreeCount > 0;
+      for (std::uint32_t q = 0; q < 4; ++q)
+        anyItems = anyItems || nodes_[node.firstChild + q].subtreeCount > 0;
       if (!anyItems) return "node " + std::to_string(index) + " keeps four empty children";
     }
     return {};
@@ -180,7 +190,7 @@ class LooseQuadtree final : public QuadtreeFamily {
   }
 
   float factor_ = 2.0f;
-  int maxDepth_ = 0;      // 0: chosen from the count at each build
+  int maxDepth_ = 0;     // 0: chosen from the count at each build
   int levelLimit_ = 16;  // deepest level, counted from the current root (grows with the root)
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;
@@ -188,6 +198,8 @@ class LooseQuadtree final : public QuadtreeFamily {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeLooseQuadtree() { return std::make_unique<LooseQuadtree>(); }
+std::unique_ptr<SpatialIndex> makeLooseQuadtree() {
+  return std::make_unique<LooseQuadtree>();
+}
 
 }  // namespace st

@@ -19,21 +19,29 @@ using namespace quadtree_family;
 class PointQuadtree final : public QuadtreeFamily {
  public:
   PointQuadtree()
-      : QuadtreeFamily("quadtree", {"query misses the cell widened by the largest radius below it",
-                                    /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false, /*countWidening=*/true}) {
+      : QuadtreeFamily("quadtree",
+                       {"query misses the cell widened by the largest radius below it",
+                        /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false, /*countWidening=*/true}) {
     addParam({"capacity", "items a leaf holds before it splits into four", 4, 1, 64, true});
     addParam({"max_depth", "deepest level a leaf may split to", 24, 1, 40, true});
     readParams();
   }
 
   std::string_view description() const override {
-    return "Point quadtree (seed 004): the world square is split into four quadrants recursively; a leaf holds up "
-           "to quadtree.capacity circles keyed by their centre and splits when one more arrives, and four sibling "
-           "leaves merge back into their parent once it holds no more than the capacity. Circles are not points, "
-           "so each node keeps the largest radius stored below it and a query widens every cell by it: answers "
-           "stay exact, but one large circle widens all its ancestors, which is the failure seed 003 opens with "
-           "(see last_query_widened_nodes). Insert and remove cost O(depth), a move that stays in its leaf O(1), "
-           "a query O(depth + leaves met). Choose it for circles of similar size; with mixed sizes prefer the "
+    return "Point quadtree (seed 004): the world square is split into four quadrants recursively; a leaf "
+           "holds up "
+           "to quadtree.capacity circles keyed by their centre and splits when one more arrives, and four "
+           "sibling "
+           "leaves merge back into their parent once it holds no more than the capacity. Circles are not "
+           "points, "
+           "so each node keeps the largest radius stored below it and a query widens every cell by it: "
+           "answers "
+           "stay exact, but one large circle widens all its ancestors, which is the failure seed 003 opens "
+           "with "
+           "(see last_query_widened_nodes). Insert and remove cost O(depth), a move that stays in its leaf "
+           "O(1), "
+           "a query O(depth + leaves met). Choose it for circles of similar size; with mixed sizes prefer "
+           "the "
            "loose quadtree.";
   }
 
@@ -53,7 +61,8 @@ class PointQuadtree final : public QuadtreeFamily {
     if (boxContainsPoint(nodes_[leaf].cell, c.center)) {
       // Still keyed to the same leaf: only the radius bookkeeping can change.
       if (c.radius > old.radius) {
-        for (std::uint32_t n = leaf; n != kNone && nodes_[n].widen < c.radius; n = nodes_[n].parent) nodes_[n].widen = c.radius;
+        for (std::uint32_t n = leaf; n != kNone && nodes_[n].widen < c.radius; n = nodes_[n].parent)
+          nodes_[n].widen = c.radius;
       } else if (c.radius < old.radius && old.radius >= nodes_[leaf].widen) {
         refreshWidenUpward(leaf);
       }
@@ -76,15 +85,19 @@ class PointQuadtree final : public QuadtreeFamily {
     float largest = 0.0f;
     if (node.firstChild != kNone) {
       if (node.directCount != 0) return "internal node " + std::to_string(index) + " stores items";
-      if (node.subtreeCount <= capacity_) return "internal node " + std::to_string(index) + " should have merged";
+      if (node.subtreeCount <= capacity_)
+        return "internal node " + std::to_string(index) + " should have merged";
       for (std::uint32_t q = 0; q < 4; ++q) largest = std::max(largest, nodes_[node.firstChild + q].widen);
     } else {
-      for (std::uint32_t id = node.firstItem; id != kNone; id = nextItem(id)) largest = std::max(largest, circle(id).radius);
+      for (std::uint32_t id = node.firstItem; id != kNone; id = nextItem(id))
+        largest = std::max(largest, circle(id).radius);
       if (node.directCount > capacity_ && canSplit(index, depth)) {
-        return "leaf " + std::to_string(index) + " holds " + std::to_string(node.directCount) + " items but could split";
+        return "leaf " + std::to_string(index) + " holds " + std::to_string(node.directCount) +
+               " items but could split";
       }
     }
-    if (largest != node.widen) return "node " + std::to_string(index) + " widen is not the largest radius below it";
+    if (largest != node.widen)
+      return "node " + std::to_string(index) + " widen is not the largest radius below it";
     return {};
   }
 
@@ -167,7 +180,8 @@ class PointQuadtree final : public QuadtreeFamily {
         id = next;
       }
       for (std::uint32_t q = 0; q < 4; ++q) {
-        if (nodes_[first + q].directCount > capacity_ && canSplit(first + q, d + 1)) pending.push_back({first + q, d + 1});
+        if (nodes_[first + q].directCount > capacity_ && canSplit(first + q, d + 1))
+          pending.push_back({first + q, d + 1});
       }
     }
   }
@@ -189,7 +203,8 @@ class PointQuadtree final : public QuadtreeFamily {
       const QuadNode& here = nodes_[n];
       float largest = 0.0f;
       if (here.firstChild == kNone) {
-        for (std::uint32_t id = here.firstItem; id != kNone; id = nextItem(id)) largest = std::max(largest, circle(id).radius);
+        for (std::uint32_t id = here.firstItem; id != kNone; id = nextItem(id))
+          largest = std::max(largest, circle(id).radius);
       } else {
         for (std::uint32_t q = 0; q < 4; ++q) largest = std::max(largest, nodes_[here.firstChild + q].widen);
       }
@@ -207,6 +222,8 @@ class PointQuadtree final : public QuadtreeFamily {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeQuadtree() { return std::make_unique<PointQuadtree>(); }
+std::unique_ptr<SpatialIndex> makeQuadtree() {
+  return std::make_unique<PointQuadtree>();
+}
 
 }  // namespace st

@@ -25,7 +25,8 @@ Box squareCellCovering(const Box& b) {
   double side = std::max(double(b.max.x) - double(b.min.x), double(b.max.y) - double(b.min.y));
   // Far from the origin a tiny cell has no float middle; keep it wide enough to halve and double.
   side = std::max({side, 1.0, 1e-5 * (std::fabs(cx) + std::fabs(cy))});
-  Box cell{{float(cx - 0.5 * side), float(cy - 0.5 * side)}, {float(cx + 0.5 * side), float(cy + 0.5 * side)}};
+  Box cell{{float(cx - 0.5 * side), float(cy - 0.5 * side)},
+           {float(cx + 0.5 * side), float(cy + 0.5 * side)}};
   // Rounding to float may have shaved the covered box; push the edges out until it is covered.
   while (cell.min.x > b.min.x) cell.min.x = std::nextafter(cell.min.x, -INFINITY);
   while (cell.min.y > b.min.y) cell.min.y = std::nextafter(cell.min.y, -INFINITY);
@@ -38,7 +39,8 @@ Box squareCellCovering(const Box& b) {
 // Construction, pool and item lists
 // ---------------------------------------------------------------------------------------------------------
 
-QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style) : SpatialIndex(std::move(name)), style_(style) {
+QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style)
+    : SpatialIndex(std::move(name)), style_(style) {
   nodes_.push_back(QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
 }
@@ -142,7 +144,10 @@ void QuadtreeFamily::linkItem(ItemId id, std::uint32_t node) {
 void QuadtreeFamily::unlinkItem(ItemId id) {
   QuadNode& n = nodes_[itemNode_[id]];
   const std::uint32_t prev = itemPrev_[id], next = itemNext_[id];
-  if (prev != kNone) itemNext_[prev] = next; else n.firstItem = next;
+  if (prev != kNone)
+    itemNext_[prev] = next;
+  else
+    n.firstItem = next;
   if (next != kNone) itemPrev_[next] = prev;
   --n.directCount;
   itemNode_[id] = kNone;
@@ -165,8 +170,14 @@ void QuadtreeFamily::growRootToward(Vec2 target) {
   const double sideX = double(old.cell.max.x) - double(old.cell.min.x);
   const double sideY = double(old.cell.max.y) - double(old.cell.min.y);
   Box grown = old.cell;
-  if (towardLowX) grown.min.x = float(double(old.cell.min.x) - sideX); else grown.max.x = float(double(old.cell.max.x) + sideX);
-  if (towardLowY) grown.min.y = float(double(old.cell.min.y) - sideY); else grown.max.y = float(double(old.cell.max.y) + sideY);
+  if (towardLowX)
+    grown.min.x = float(double(old.cell.min.x) - sideX);
+  else
+    grown.max.x = float(double(old.cell.max.x) + sideX);
+  if (towardLowY)
+    grown.min.y = float(double(old.cell.min.y) - sideY);
+  else
+    grown.max.y = float(double(old.cell.max.y) + sideY);
   ST_ASSERT(grown.min.x < old.cell.min.x || grown.max.x > old.cell.max.x, "root growth must make progress");
 
   if (old.firstChild == kNone) {
@@ -177,7 +188,8 @@ void QuadtreeFamily::growRootToward(Vec2 target) {
     return;
   }
   // An internal root moves into the quadrant of a new root that its cell occupies exactly.
-  const Vec2 split{towardLowX ? old.cell.min.x : old.cell.max.x, towardLowY ? old.cell.min.y : old.cell.max.y};
+  const Vec2 split{towardLowX ? old.cell.min.x : old.cell.max.x,
+                   towardLowY ? old.cell.min.y : old.cell.max.y};
   const std::uint32_t first = takeBlock();
   const std::uint32_t oldSlot = first + (towardLowX ? 1u : 0u) + (towardLowY ? 2u : 0u);
   for (std::uint32_t q = 0; q < 4; ++q) {
@@ -281,7 +293,8 @@ void QuadtreeFamily::walk(const Meets& meets, const Test& test) {
       if (tracing()) tracePrune(infoOf(entry.node, int(entry.depth)), style_.pruneTest);
       continue;
     }
-    const bool widenedOnly = style_.countWidening && node.widen > 0.0f && !meets(inflateForPruning(node.cell));
+    const bool widenedOnly =
+        style_.countWidening && node.widen > 0.0f && !meets(inflateForPruning(node.cell));
     widenedNodes_ += widenedOnly ? 1 : 0;
     if (tracing()) traceVisit(infoOf(entry.node, int(entry.depth)));
     if (node.directCount > 0) {
@@ -401,9 +414,11 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       for (int i = 0; i < count; ++i) childBounds[i] = inflateForPruning(nodeBounds(nodes_[children[i]]));
       for (int i = 0; i < count; ++i) {
         pairItemsWithSubtree(task.first, children[i], out);
-        if (nodes_[children[i]].subtreeCount > 1) pairTasks_.push_back({PairTaskKind::Within, skipChain(children[i]), 0});
+        if (nodes_[children[i]].subtreeCount > 1)
+          pairTasks_.push_back({PairTaskKind::Within, skipChain(children[i]), 0});
         for (int j = i + 1; j < count; ++j) {
-          if (boxesOverlap(childBounds[i], childBounds[j])) pairTasks_.push_back({PairTaskKind::Across, children[i], children[j]});
+          if (boxesOverlap(childBounds[i], childBounds[j]))
+            pairTasks_.push_back({PairTaskKind::Across, children[i], children[j]});
         }
       }
       continue;
@@ -413,7 +428,9 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
     const QuadNode& a = nodes_[first];
     const QuadNode& b = nodes_[second];
     const Box boundsB = inflateForPruning(nodeBounds(b));
-    if ((first != task.first || second != task.second) && !boxesOverlap(inflateForPruning(nodeBounds(a)), boundsB)) continue;
+    if ((first != task.first || second != task.second) &&
+        !boxesOverlap(inflateForPruning(nodeBounds(a)), boundsB))
+      continue;
     if (a.directCount > 0 && b.directCount > 0) pairNodeItems(first, second, boundsB, out);
     std::uint32_t childrenB[4];
     const int countA = nonEmptyChildren(first, children);
@@ -426,7 +443,8 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
     for (int i = 0; i < countA; ++i) {
       const Box childBoundsA = inflateForPruning(nodeBounds(nodes_[children[i]]));
       for (int j = 0; j < countB; ++j) {
-        if (boxesOverlap(childBoundsA, childBoundsB[j])) pairTasks_.push_back({PairTaskKind::Across, children[i], childrenB[j]});
+        if (boxesOverlap(childBoundsA, childBoundsB[j]))
+          pairTasks_.push_back({PairTaskKind::Across, children[i], childrenB[j]});
       }
     }
   }
@@ -462,7 +480,8 @@ void QuadtreeFamily::pairNodeItems(std::uint32_t first, std::uint32_t second, co
 }
 
 // Each of the owner's items walks the subtree on its own, so its small reach prunes most of it.
-void QuadtreeFamily::pairItemsWithSubtree(std::uint32_t owner, std::uint32_t subtree, std::vector<Pair>& out) {
+void QuadtreeFamily::pairItemsWithSubtree(std::uint32_t owner, std::uint32_t subtree,
+                                          std::vector<Pair>& out) {
   for (std::uint32_t a = nodes_[owner].firstItem; a != kNone; a = itemNext_[a]) {
     const Circle ca = circle(a);
     const Box reach = inflateForPruning(boundsOf(ca));
@@ -507,9 +526,10 @@ IndexStats QuadtreeFamily::stats() const {
   IndexStats s;
   s.nodes = nodes_.size() - 4 * freeBlockCount_;
   visitNodes([&s](const NodeInfo& info) { s.maxDepth = std::max(s.maxDepth, info.depth); });
-  s.memoryBytes = nodes_.capacity() * sizeof(QuadNode) +
-                  (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
-                  stack_.capacity() * sizeof(StackEntry) + pairTasks_.capacity() * sizeof(PairTask) + tableBytes();
+  s.memoryBytes =
+      nodes_.capacity() * sizeof(QuadNode) +
+      (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
+      stack_.capacity() * sizeof(StackEntry) + pairTasks_.capacity() * sizeof(PairTask) + tableBytes();
   return s;
 }
 
@@ -527,7 +547,8 @@ void QuadtreeFamily::extra(ExtraCounters& out) const {
     itemsAtDepth[slot] += info.itemCount;
     deepest = std::max(deepest, slot);
   });
-  for (int d = 0; d <= deepest; ++d) out.emplace_back("items_depth_" + std::to_string(d), double(itemsAtDepth[d]));
+  for (int d = 0; d <= deepest; ++d)
+    out.emplace_back("items_depth_" + std::to_string(d), double(itemsAtDepth[d]));
   for (int d = 0; d < depthCandidatesUsed_; ++d) {
     out.emplace_back("last_query_candidates_depth_" + std::to_string(d), double(depthCandidates_[d]));
   }
@@ -564,8 +585,10 @@ std::string QuadtreeFamily::doValidate() const {
     std::uint32_t listed = 0;
     std::uint32_t prev = kNone;
     for (std::uint32_t id = node.firstItem; id != kNone; id = itemNext_[id]) {
-      if (id >= itemNode_.size() || !contains(id)) return who + "node " + std::to_string(index) + " lists an absent item";
-      if (itemNode_[id] != index) return who + "item " + std::to_string(id) + " is listed in a node it does not point to";
+      if (id >= itemNode_.size() || !contains(id))
+        return who + "node " + std::to_string(index) + " lists an absent item";
+      if (itemNode_[id] != index)
+        return who + "item " + std::to_string(id) + " is listed in a node it does not point to";
       if (itemPrev_[id] != prev) return who + "item " + std::to_string(id) + " has a broken back link";
       if (++listed > size()) return who + "node " + std::to_string(index) + " has a cyclic item list";
       if (!circleFitsInBox(circle(id), inflateForPruning(nodeBounds(node)))) {
@@ -579,16 +602,20 @@ std::string QuadtreeFamily::doValidate() const {
     std::uint64_t below = node.directCount;
     if (node.firstChild != kNone) {
       const std::uint32_t first = node.firstChild;
-      if (first >= nodes_.size() || (first - 1) % 4 != 0) return who + "node " + std::to_string(index) + " has a bad child block";
+      if (first >= nodes_.size() || (first - 1) % 4 != 0)
+        return who + "node " + std::to_string(index) + " has a bad child block";
       const Vec2 split = nodes_[first + 3].cell.min;
-      if (!(node.cell.min.x < split.x && split.x < node.cell.max.x && node.cell.min.y < split.y && split.y < node.cell.max.y)) {
+      if (!(node.cell.min.x < split.x && split.x < node.cell.max.x && node.cell.min.y < split.y &&
+            split.y < node.cell.max.y)) {
         return who + "node " + std::to_string(index) + " splits outside its cell";
       }
       for (std::uint32_t q = 0; q < 4; ++q) {
         const QuadNode& child = nodes_[first + q];
         const Box expect = quadrantCell(node.cell, split, q);
-        if (child.parent != index) return who + "child " + std::to_string(first + q) + " has the wrong parent";
-        if (!(child.cell.min == expect.min && child.cell.max == expect.max)) return who + "child " + std::to_string(first + q) + " does not tile its parent";
+        if (child.parent != index)
+          return who + "child " + std::to_string(first + q) + " has the wrong parent";
+        if (!(child.cell.min == expect.min && child.cell.max == expect.max))
+          return who + "child " + std::to_string(first + q) + " does not tile its parent";
         if (!boxContains(inflateForPruning(nodeBounds(node)), nodeBounds(child))) {
           return who + "child " + std::to_string(first + q) + " reaches beyond its parent's bounds";
         }
@@ -599,7 +626,8 @@ std::string QuadtreeFamily::doValidate() const {
     if (below != node.subtreeCount) return who + "node " + std::to_string(index) + " subtree count is wrong";
     if (std::string problem = checkNode(index, depth); !problem.empty()) return who + problem;
   }
-  if (itemsSeen != size()) return who + "tree holds " + std::to_string(itemsSeen) + " items, table " + std::to_string(size());
+  if (itemsSeen != size())
+    return who + "tree holds " + std::to_string(itemsSeen) + " items, table " + std::to_string(size());
   if (liveNodes + 4 * freeBlockCount_ != nodes_.size()) return who + "nodes are neither reachable nor free";
   return {};
 }

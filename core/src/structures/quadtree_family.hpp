@@ -26,8 +26,8 @@ inline constexpr int kDepthSlots = 64;
 /// One node of a quadtree. Children are the four consecutive nodes from firstChild, in the order
 /// (low x, low y), (high x, low y), (low x, high y), (high x, high y).
 struct QuadNode {
-  Box cell;                         ///< the square this node partitions
-  float widen = 0.0f;               ///< items of the subtree lie within cell grown by this on every side
+  Box cell;                          ///< the square this node partitions
+  float widen = 0.0f;                ///< items of the subtree lie within cell grown by this on every side
   std::uint32_t firstChild = kNone;  ///< first of four children; kNone for a leaf; next free block when dead
   std::uint32_t parent = kNone;      ///< parent node; kNone for the root and for dead nodes
   std::uint32_t firstItem = kNone;   ///< head of the list of items stored directly here
@@ -55,15 +55,22 @@ inline std::uint32_t quadrantOf(Vec2 p, Vec2 split) {
 /// The cell of quadrant `q` of `cell` split at `split`.
 inline Box quadrantCell(const Box& cell, Vec2 split, std::uint32_t q) {
   Box b = cell;
-  if (q & 1u) b.min.x = split.x; else b.max.x = split.x;
-  if (q & 2u) b.min.y = split.y; else b.max.y = split.y;
+  if (q & 1u)
+    b.min.x = split.x;
+  else
+    b.max.x = split.x;
+  if (q & 2u)
+    b.min.y = split.y;
+  else
+    b.max.y = split.y;
   return b;
 }
 
 /// Whether a circle lies entirely inside a closed box, decided in double.
 inline bool circleFitsInBox(const Circle& c, const Box& b) {
   const double x = c.center.x, y = c.center.y, r = c.radius;
-  return x - r >= double(b.min.x) && x + r <= double(b.max.x) && y - r >= double(b.min.y) && y + r <= double(b.max.y);
+  return x - r >= double(b.min.x) && x + r <= double(b.max.x) && y - r >= double(b.min.y) &&
+         y + r <= double(b.max.y);
 }
 
 /// Spreads the low 16 bits of `v` to the even bit positions (one axis of a Z-order key).
@@ -78,10 +85,10 @@ Box squareCellCovering(const Box& b);
 
 /// How a member of the family presents itself in traces and drawings.
 struct FamilyStyle {
-  const char* pruneTest = "";       ///< names the bounds test in traces
-  bool drawWidenedBounds = false;   ///< draw cell + widen (loose bounds) instead of the bare cell
-  bool widenFollowsCell = false;    ///< widen is a function of the cell (loose), not of the contents
-  bool countWidening = false;       ///< count nodes entered only because of the widening
+  const char* pruneTest = "";      ///< names the bounds test in traces
+  bool drawWidenedBounds = false;  ///< draw cell + widen (loose bounds) instead of the bare cell
+  bool widenFollowsCell = false;   ///< widen is a function of the cell (loose), not of the contents
+  bool countWidening = false;      ///< count nodes entered only because of the widening
 };
 
 /// Base of the three quadtrees: pool, item lists, root growth, queries, pair search, drawing, stats.
@@ -98,18 +105,28 @@ class QuadtreeFamily : public SpatialIndex {
   /// An empty tree whose root is a unit cell until the first build or insert places it.
   QuadtreeFamily(std::string name, FamilyStyle style);
 
-  // -- hooks for each member ---------------------------------------------------------------------------------
+  // -- hooks for each member
+  // ---------------------------------------------------------------------------------
   /// The widen of a fresh node with this cell (a loose margin, or 0 when widen follows contents).
-  virtual float freshWiden(const Box& cell) const { (void)cell; return 0.0f; }
+  virtual float freshWiden(const Box& cell) const {
+    (void)cell;
+    return 0.0f;
+  }
   /// Called after the root gained a level above it (the loose tree counts levels).
   virtual void onRootGrown() {}
   /// Forgets member-specific state when everything is dropped.
   virtual void onCleared() {}
   /// Member-specific check of one node; "" when fine.
-  virtual std::string checkNode(std::uint32_t index, int depth) const { (void)index; (void)depth; return {}; }
+  virtual std::string checkNode(std::uint32_t index, int depth) const {
+    (void)index;
+    (void)depth;
+    return {};
+  }
   /// Member-specific check of one stored item; "" when fine.
   virtual std::string checkItem(std::uint32_t node, int depth, ItemId id) const {
-    (void)node; (void)depth; (void)id;
+    (void)node;
+    (void)depth;
+    (void)id;
     return {};
   }
   /// Member-specific figures for extra().
@@ -125,7 +142,8 @@ class QuadtreeFamily : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override;
   std::string doValidate() const override;
 
-  // -- pool --------------------------------------------------------------------------------------------------
+  // -- pool
+  // --------------------------------------------------------------------------------------------------
   /// Gives `parent` four children splitting its cell at its middle; may reallocate the pool.
   std::uint32_t allocateChildren(std::uint32_t parent);
   /// Returns the child block of `parent` to the free list; the children must be empty leaves.
@@ -188,7 +206,8 @@ class QuadtreeFamily : public SpatialIndex {
   NodeInfo infoOf(std::uint32_t index, int depth) const;
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
   std::uint32_t skipChain(std::uint32_t node) const;
-  void pairNodeItems(std::uint32_t first, std::uint32_t second, const Box& secondBounds, std::vector<Pair>& out);
+  void pairNodeItems(std::uint32_t first, std::uint32_t second, const Box& secondBounds,
+                     std::vector<Pair>& out);
   void pairItemsWithSubtree(std::uint32_t owner, std::uint32_t subtree, std::vector<Pair>& out);
   template <class Meets, class Test>
   void walk(const Meets& meets, const Test& test);
@@ -206,7 +225,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
   std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
-  int depthCandidatesUsed_ = 0;                               // slots of depthCandidates_ that may be non-zero
+  int depthCandidatesUsed_ = 0;          // slots of depthCandidates_ that may be non-zero
   std::uint64_t widenedNodes_ = 0;       // last query: nodes entered only because of the widening
   std::uint64_t widenedCandidates_ = 0;  // last query: candidates those nodes contributed
 };

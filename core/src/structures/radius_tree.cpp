@@ -28,12 +28,12 @@ using banded::WalkStep;
 // circles centred in the cell whose radius lies in [size / 4, size / 2] (smaller ones only at the depth
 // floor). A child covers one quadrant: bit 0 of its slot is the right half, bit 1 the upper half.
 struct Node {
-  double x0 = 0.0;                                          // left edge of the cell
-  double y0 = 0.0;                                          // bottom edge of the cell
-  double size = 0.0;                                        // side of the cell; 0 marks a free node
-  std::uint32_t child[4] = {kNone, kNone, kNone, kNone};    // by quadrant, kNone when absent
-  std::uint32_t parent = kNone;                             // kNone at the root; next free node when free
-  std::uint32_t firstItem = kNone;                          // head of the node's intrusive item list
+  double x0 = 0.0;                                        // left edge of the cell
+  double y0 = 0.0;                                        // bottom edge of the cell
+  double size = 0.0;                                      // side of the cell; 0 marks a free node
+  std::uint32_t child[4] = {kNone, kNone, kNone, kNone};  // by quadrant, kNone when absent
+  std::uint32_t parent = kNone;                           // kNone at the root; next free node when free
+  std::uint32_t firstItem = kNone;                        // head of the node's intrusive item list
 };
 static_assert(sizeof(Node) == 48, "nodes are walked by every query: keep them at 48 bytes");
 
@@ -67,22 +67,31 @@ class RadiusTree final : public SpatialIndex {
  public:
   /// An empty tree.
   RadiusTree() : SpatialIndex("radius-tree") {
-    addParam({"max_levels", "levels below the first root's size a small circle may descend (zero radii stop there)",
-              24, 4, 40, true});
+    addParam({"max_levels",
+              "levels below the first root's size a small circle may descend (zero radii stop there)", 24, 4,
+              40, true});
   }
 
   std::string_view description() const override {
-    return "The radius tree (source document 000, a data structure for variable-radius spheres) is a quadtree "
-           "over circle centres in which a node's size fixes the radii it holds: a node whose cell of centres "
+    return "The radius tree (source document 000, a data structure for variable-radius spheres) is a "
+           "quadtree "
+           "over circle centres in which a node's size fixes the radii it holds: a node whose cell of "
+           "centres "
            "has side s keeps, in an intrusive doubly linked list, the circles centred in it with radius in "
            "[s/4, s/2]; smaller circles go to the quadrant child (created on demand, removed when empty and "
            "childless), larger ones go up, and the root doubles toward any circle it cannot hold. Every item "
-           "knows its node, so removal is O(1), and an update unlinks the item, walks up from its old node only "
-           "as far as needed, back down, and cleans up last: O(1) for small moves, O(log(S/r)) at worst for a "
-           "root of size S. A point query enters a child only if the point lies within the child's cell widened "
-           "by the child's largest radius (its parent's smallest), so it enters at most 4 nodes per level and "
-           "costs O(log(S/s) + k) for the smallest nearby radius s and k candidates, whatever dense cluster lies "
-           "more than twice its radii away; circle, box and ray queries prune with the same widened cells, and "
+           "knows its node, so removal is O(1), and an update unlinks the item, walks up from its old node "
+           "only "
+           "as far as needed, back down, and cleans up last: O(1) for small moves, O(log(S/r)) at worst for "
+           "a "
+           "root of size S. A point query enters a child only if the point lies within the child's cell "
+           "widened "
+           "by the child's largest radius (its parent's smallest), so it enters at most 4 nodes per level "
+           "and "
+           "costs O(log(S/s) + k) for the smallest nearby radius s and k candidates, whatever dense cluster "
+           "lies "
+           "more than twice its radii away; circle, box and ray queries prune with the same widened cells, "
+           "and "
            "pair finding is one top-down pass in which each node inherits its same-level neighbours and the "
            "larger circles reaching into it. Choose it for many point-in-radius questions over radii of very "
            "different sizes (visibility or detection ranges) and for worlds with dense remote clusters; each "
@@ -147,13 +156,16 @@ class RadiusTree final : public SpatialIndex {
     nodes_.reserve(items.size() / 2 + 16);
     startRoot(initialRegion(items));
     for (const std::uint32_t i : banded::zOrder(items, cellOf(nodes_[root_]))) {
-      if (!place(root_, items[i].id, items[i].circle)) return;  // rebuilt around everything, the rest included
+      if (!place(root_, items[i].id, items[i].circle))
+        return;  // rebuilt around everything, the rest included
     }
   }
 
   void doInsert(ItemId id, const Circle& c) override {
     if (links_.size() < idCapacity()) links_.resize(idCapacity());
-    if (root_ == kNone) startRoot(worldHint() ? cellBoxOf(*worldHint()) : CellBox{c.center.x, c.center.y, c.center.x, c.center.y});
+    if (root_ == kNone)
+      startRoot(worldHint() ? cellBoxOf(*worldHint())
+                            : CellBox{c.center.x, c.center.y, c.center.x, c.center.y});
     place(root_, id, c);
   }
 
@@ -208,7 +220,8 @@ class RadiusTree final : public SpatialIndex {
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
     banded::walkPruned<ReachGeometry>(
-        nodes_, root_, stack_, banded::extentOf(query), [&](const CellBox& b) { return banded::mayOverlap(b, query); },
+        nodes_, root_, stack_, banded::extentOf(query),
+        [&](const CellBox& b) { return banded::mayOverlap(b, query); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           testItems(n, out, [&](const Circle& c) { return circlesOverlap(c, query); });
@@ -229,7 +242,8 @@ class RadiusTree final : public SpatialIndex {
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
     banded::walkPruned<ReachGeometry>(
-        nodes_, root_, stack_, banded::extentOf(segment), [&](const CellBox& b) { return banded::mayHit(b, segment); },
+        nodes_, root_, stack_, banded::extentOf(segment),
+        [&](const CellBox& b) { return banded::mayHit(b, segment); },
         [&](std::uint32_t n, std::uint32_t depth) {
           enter(n, depth);
           for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) {
@@ -276,31 +290,43 @@ class RadiusTree final : public SpatialIndex {
         const double half = node.size * 0.5;
         if (child.size != half || child.x0 != node.x0 + ((q & 1) ? half : 0.0) ||
             child.y0 != node.y0 + ((q & 2) ? half : 0.0)) {
-          return where + "child " + std::to_string(c) + " is not quadrant " + std::to_string(q) + " of its parent";
+          return where + "child " + std::to_string(c) + " is not quadrant " + std::to_string(q) +
+                 " of its parent";
         }
         stack.push_back(c);
       }
-      if (n != root_ && !hasChild && node.firstItem == kNone) return where + "empty and childless but not removed";
+      if (n != root_ && !hasChild && node.firstItem == kNone)
+        return where + "empty and childless but not removed";
       std::uint32_t previous = kNone;
       for (std::uint32_t id = node.firstItem; id != kNone; id = links_[id].next) {
         if (id >= links_.size() || !contains(id)) return where + "lists an absent item " + std::to_string(id);
-        if (links_[id].node != n || links_[id].prev != previous) return where + "item " + std::to_string(id) + " is mislinked";
+        if (links_[id].node != n || links_[id].prev != previous)
+          return where + "item " + std::to_string(id) + " is mislinked";
         if (++itemsSeen > size()) return where + "item lists hold more entries than there are items";
         const Circle& c = circle(id);
-        if (!holds(node, c)) return where + "item " + std::to_string(id) + " has its centre outside the cell or a radius above size/2";
+        if (!holds(node, c))
+          return where + "item " + std::to_string(id) +
+                 " has its centre outside the cell or a radius above size/2";
         if (double(c.radius) < node.size * 0.25 && maySplit(node)) {
-          return where + "item " + std::to_string(id) + " is below the node's radius band but the node may split";
+          return where + "item " + std::to_string(id) +
+                 " is below the node's radius band but the node may split";
         }
         previous = id;
       }
     }
-    if (itemsSeen != size()) return "radius-tree: item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(size()) + " items";
-    if (nodesSeen != liveNodes_) return "radius-tree: " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes_) + " counted";
+    if (itemsSeen != size())
+      return "radius-tree: item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(size()) +
+             " items";
+    if (nodesSeen != liveNodes_)
+      return "radius-tree: " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes_) +
+             " counted";
     std::size_t freeCount = 0;
     for (std::uint32_t f = freeHead_; f != kNone; f = nodes_[f].parent) {
-      if (nodes_[f].size != 0.0 || ++freeCount > nodes_.size()) return "radius-tree: the free list is corrupt";
+      if (nodes_[f].size != 0.0 || ++freeCount > nodes_.size())
+        return "radius-tree: the free list is corrupt";
     }
-    if (freeCount + liveNodes_ != nodes_.size()) return "radius-tree: free list and live nodes do not add up to the pool";
+    if (freeCount + liveNodes_ != nodes_.size())
+      return "radius-tree: free list and live nodes do not add up to the pool";
     return {};
   }
 
@@ -313,11 +339,10 @@ class RadiusTree final : public SpatialIndex {
 
   static CellBox cellOf(const Node& n) { return {n.x0, n.y0, n.x0 + n.size, n.y0 + n.size}; }
 
-
   // Whether the node's cell holds the centre and its band allows the radius (it may still send it down).
   static bool holds(const Node& n, const Circle& c) {
-    return n.x0 <= c.center.x && c.center.x < n.x0 + n.size && n.y0 <= c.center.y && c.center.y < n.y0 + n.size &&
-           double(c.radius) <= n.size * 0.5;
+    return n.x0 <= c.center.x && c.center.x < n.x0 + n.size && n.y0 <= c.center.y &&
+           c.center.y < n.y0 + n.size && double(c.radius) <= n.size * 0.5;
   }
 
   bool maySplit(const Node& n) const {
@@ -388,7 +413,8 @@ class RadiusTree final : public SpatialIndex {
   CellBox initialRegion(std::span<const Item> items) const {
     if (worldHint()) return cellBoxOf(*worldHint());
     if (items.empty()) return {0.0, 0.0, 1.0, 1.0};
-    CellBox b{items[0].circle.center.x, items[0].circle.center.y, items[0].circle.center.x, items[0].circle.center.y};
+    CellBox b{items[0].circle.center.x, items[0].circle.center.y, items[0].circle.center.x,
+              items[0].circle.center.y};
     for (const Item& item : items) {
       b = {std::fmin(b.minX, item.circle.center.x), std::fmin(b.minY, item.circle.center.y),
            std::fmax(b.maxX, item.circle.center.x), std::fmax(b.maxY, item.circle.center.y)};
@@ -414,7 +440,8 @@ class RadiusTree final : public SpatialIndex {
     const bool down = c.center.y < old.y0;
     const double x0 = left ? old.x0 - old.size : old.x0;
     const double y0 = down ? old.y0 - old.size : old.y0;
-    if (x0 + old.size * (left ? 1.0 : 0.0) != old.x0 || y0 + old.size * (down ? 1.0 : 0.0) != old.y0) return false;
+    if (x0 + old.size * (left ? 1.0 : 0.0) != old.x0 || y0 + old.size * (down ? 1.0 : 0.0) != old.y0)
+      return false;
     const bool oldIsEmpty = old.firstItem == kNone && old.child[0] == kNone && old.child[1] == kNone &&
                             old.child[2] == kNone && old.child[3] == kNone;
     ++rootGrowths_;
@@ -472,8 +499,9 @@ class RadiusTree final : public SpatialIndex {
                  std::fmax(centres.maxX, c.center.x), std::fmax(centres.maxY, c.center.y)};
       largest = std::fmax(largest, c.radius);
     });
-    double side = std::ldexp(
-        1.0, std::ilogb(std::max({centres.maxX - centres.minX, centres.maxY - centres.minY, 2.0 * largest, 1e-30})) + 1);
+    double side = std::ldexp(1.0, std::ilogb(std::max({centres.maxX - centres.minX,
+                                                       centres.maxY - centres.minY, 2.0 * largest, 1e-30})) +
+                                      1);
     double x0 = 0.0, y0 = 0.0;
     for (;;) {
       x0 = std::floor(centres.minX / (side * 0.5)) * (side * 0.5);
@@ -541,6 +569,8 @@ class RadiusTree final : public SpatialIndex {
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeRadiusTree() { return std::make_unique<RadiusTree>(); }
+std::unique_ptr<SpatialIndex> makeRadiusTree() {
+  return std::make_unique<RadiusTree>();
+}
 
 }  // namespace st

@@ -48,12 +48,14 @@ struct CellBox {
 
 /// The box as drawn (float, rounded to nearest: drawing needs no guarantee).
 inline Box toDrawBox(const CellBox& b) {
-  return {{static_cast<float>(b.minX), static_cast<float>(b.minY)}, {static_cast<float>(b.maxX), static_cast<float>(b.maxY)}};
+  return {{static_cast<float>(b.minX), static_cast<float>(b.minY)},
+          {static_cast<float>(b.maxX), static_cast<float>(b.maxY)}};
 }
 
 /// Largest coordinate magnitude of a box, which sets how finely it may be split.
 inline double magnitude(const CellBox& b) {
-  return std::max(std::max(std::fabs(b.minX), std::fabs(b.maxX)), std::max(std::fabs(b.minY), std::fabs(b.maxY)));
+  return std::max(std::max(std::fabs(b.minX), std::fabs(b.maxX)),
+                  std::max(std::fabs(b.minY), std::fabs(b.maxY)));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -65,7 +67,9 @@ inline double magnitude(const CellBox& b) {
 
 /// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`. It grows with
 /// the box (a box inside another never gets more slack), which keeps the pair pass's neighbour search exact.
-inline double pruneSlack(const CellBox& b, double queryScale) { return 1e-8 * (2.0 * magnitude(b) + queryScale) + 1e-30; }
+inline double pruneSlack(const CellBox& b, double queryScale) {
+  return 1e-8 * (2.0 * magnitude(b) + queryScale) + 1e-30;
+}
 
 /// Whether something inside `b` may contain the point.
 inline bool mayContain(const CellBox& b, Vec2 p) {
@@ -84,7 +88,8 @@ inline bool mayOverlap(const CellBox& b, const Circle& c) {
 
 /// Whether something inside `b` may overlap the float box.
 inline bool mayOverlap(const CellBox& b, const Box& q) {
-  const double s = pruneSlack(b, std::fabs(q.min.x) + std::fabs(q.min.y) + std::fabs(q.max.x) + std::fabs(q.max.y));
+  const double s =
+      pruneSlack(b, std::fabs(q.min.x) + std::fabs(q.min.y) + std::fabs(q.max.x) + std::fabs(q.max.y));
   return b.minX - s <= q.max.x && q.min.x <= b.maxX + s && b.minY - s <= q.max.y && q.min.y <= b.maxY + s;
 }
 
@@ -96,7 +101,8 @@ inline bool mayOverlap(const CellBox& a, const CellBox& b) {
 
 /// Whether the segment may meet something inside `b` (slab test against the box grown by the slack).
 inline bool mayHit(const CellBox& b, const Segment& seg) {
-  const double s = pruneSlack(b, std::fabs(seg.start.x) + std::fabs(seg.start.y) + std::fabs(seg.end.x) + std::fabs(seg.end.y));
+  const double s = pruneSlack(
+      b, std::fabs(seg.start.x) + std::fabs(seg.start.y) + std::fabs(seg.end.x) + std::fabs(seg.end.y));
   const double start[2] = {seg.start.x, seg.start.y};
   const double delta[2] = {double(seg.end.x) - double(seg.start.x), double(seg.end.y) - double(seg.start.y)};
   const double lo[2] = {b.minX - s, b.minY - s};
@@ -155,8 +161,10 @@ inline void linkItem(std::vector<ItemLink>& links, std::uint32_t& head, std::uin
 /// Takes `id` out of the list headed by `head` in O(1); the link is left pointing nowhere.
 inline void unlinkItem(std::vector<ItemLink>& links, std::uint32_t& head, ItemId id) {
   const ItemLink link = links[id];
-  if (link.prev != kNone) links[link.prev].next = link.next;
-  else head = link.next;
+  if (link.prev != kNone)
+    links[link.prev].next = link.next;
+  else
+    head = link.next;
   if (link.next != kNone) links[link.next].prev = link.prev;
   links[id] = {};
 }
@@ -191,7 +199,9 @@ struct QueryExtent {
 };
 
 /// Extent of a point query.
-inline QueryExtent extentOf(Vec2 p) { return {p.x, p.y, p.x, p.y, std::fabs(p.x) + std::fabs(p.y)}; }
+inline QueryExtent extentOf(Vec2 p) {
+  return {p.x, p.y, p.x, p.y, std::fabs(p.x) + std::fabs(p.y)};
+}
 /// Extent of a circle query.
 inline QueryExtent extentOf(const Circle& c) {
   const double x = c.center.x, y = c.center.y, r = c.radius;
@@ -210,8 +220,8 @@ inline QueryExtent extentOf(const Segment& s) {
 }
 
 /// Bit c set for each of the `count` child intervals of one axis that [lo, hi] may meet.
-inline std::uint32_t axisChildren(double lo, double hi, double origin, double step, double length, double slack,
-                                  int count) {
+inline std::uint32_t axisChildren(double lo, double hi, double origin, double step, double length,
+                                  double slack, int count) {
   std::uint32_t bits = 0;
   for (int c = 0; c < count; ++c) {
     const double start = origin + c * step;
@@ -234,7 +244,8 @@ void walkPruned(const std::vector<NodeT>& nodes, std::uint32_t root, std::vector
   const CellBox rootBox = Geometry::box(nodes[root]);
   const double rootSlack = pruneSlack(rootBox, query.scale);
   if (!(rootBox.minX - rootSlack <= query.maxX && query.minX <= rootBox.maxX + rootSlack &&
-        rootBox.minY - rootSlack <= query.maxY && query.minY <= rootBox.maxY + rootSlack && refine(rootBox))) {
+        rootBox.minY - rootSlack <= query.maxY && query.minY <= rootBox.maxY + rootSlack &&
+        refine(rootBox))) {
     prune(root, 0u);
     return;
   }
@@ -249,21 +260,27 @@ void walkPruned(const std::vector<NodeT>& nodes, std::uint32_t root, std::vector
     const NodeT& node = nodes[step.node];
     const ChildLayout l = Geometry::layout(node);
     const double slack = 1e-8 * (2.0 * l.magnitude + query.scale) + 1e-30;
-    const std::uint32_t xs = axisChildren(query.minX, query.maxX, l.originX, l.step, l.length, slack, kPerAxis);
-    const std::uint32_t ys = axisChildren(query.minY, query.maxY, l.originY, l.step, l.length, slack, kPerAxis);
+    const std::uint32_t xs =
+        axisChildren(query.minX, query.maxX, l.originX, l.step, l.length, slack, kPerAxis);
+    const std::uint32_t ys =
+        axisChildren(query.minY, query.maxY, l.originY, l.step, l.length, slack, kPerAxis);
     for (int slot = 0; slot < kPerAxis * kPerAxis; ++slot) {
       const std::uint32_t child = node.child[slot];
       if (child == kNone) continue;
       const bool reached = ((xs >> (slot % kPerAxis)) & (ys >> (slot / kPerAxis)) & 1u) != 0 &&
                            refine(Geometry::childBox(node, slot));
-      if (reached) stack[pending++] = {child, step.depth + 1};
-      else prune(child, step.depth + 1);
+      if (reached)
+        stack[pending++] = {child, step.depth + 1};
+      else
+        prune(child, step.depth + 1);
     }
   }
 }
 
 /// No refinement beyond the per-axis cut: exact for points and boxes.
-inline bool alwaysReached(const CellBox&) { return true; }
+inline bool alwaysReached(const CellBox&) {
+  return true;
+}
 
 /// Per-level visit counts of a walk, folded into totals over many walks: backs the "at most 2^d nodes per
 /// level" figures that both trees report.
@@ -312,10 +329,12 @@ class LevelTally {
       sum += double(t);
       ++levels;
     }
-    out.emplace_back(prefix + "_mean_nodes_per_level", levels == 0 ? 0.0 : sum / double(walks_) / double(levels));
+    out.emplace_back(prefix + "_mean_nodes_per_level",
+                     levels == 0 ? 0.0 : sum / double(walks_) / double(levels));
     for (std::size_t d = 0; d < totals_.size(); ++d) {
       if (totals_[d] == 0) continue;
-      out.emplace_back(prefix + "_nodes_level_" + (d < 10 ? "0" : "") + std::to_string(d), double(totals_[d]) / double(walks_));
+      out.emplace_back(prefix + "_nodes_level_" + (d < 10 ? "0" : "") + std::to_string(d),
+                       double(totals_[d]) / double(walks_));
     }
   }
 
@@ -364,7 +383,7 @@ struct PairScratch {
   std::vector<std::uint32_t> neighbours;  ///< neighbour lists of the frames, stacked
   std::vector<Larger> larger;             ///< larger-item lists of the frames, stacked
   std::vector<std::uint32_t> order;       ///< nodes in pre-order, for the bottom-up bounds
-  std::vector<CellBox> tight;             ///< by node: bounds of every circle in its subtree, grown by the slack
+  std::vector<CellBox> tight;  ///< by node: bounds of every circle in its subtree, grown by the slack
 
   /// Bytes held, for stats().
   std::size_t bytes() const {
@@ -419,7 +438,8 @@ void measureSubtrees(const std::vector<NodeT>& nodes, std::uint32_t root, const 
       box = {std::min(box.minX, b.minX), std::min(box.minY, b.minY), std::max(box.maxX, b.maxX),
              std::max(box.maxY, b.maxY)};
     };
-    for (std::uint32_t id = nodes[n].firstItem; id != kNone; id = links[id].next) add(boundsInDouble(index.circle(id)));
+    for (std::uint32_t id = nodes[n].firstItem; id != kNone; id = links[id].next)
+      add(boundsInDouble(index.circle(id)));
     for (const std::uint32_t child : nodes[n].child) {
       if (child != kNone) add(tight[child]);
     }
@@ -457,12 +477,15 @@ void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const
     for (std::uint32_t a = nodes[f.node].firstItem; a != kNone; a = links[a].next) {
       const Circle ca = index.circle(a);
       const double reachA = reachOf(ca);
-      for (std::uint32_t b = links[a].next; b != kNone; b = links[b].next) testPair(a, ca, b, index.circle(b));
-      for (std::uint32_t k = f.largerBegin; k < f.largerEnd; ++k) testPair(a, ca, larger[k].id, larger[k].circle);
+      for (std::uint32_t b = links[a].next; b != kNone; b = links[b].next)
+        testPair(a, ca, b, index.circle(b));
+      for (std::uint32_t k = f.largerBegin; k < f.largerEnd; ++k)
+        testPair(a, ca, larger[k].id, larger[k].circle);
       for (std::uint32_t k = f.neighboursBegin; k < f.neighboursEnd; ++k) {
         const std::uint32_t other = neighbours[k];
         if (other <= f.node || !reachesGrown(tight[other], ca, reachA)) continue;  // the lower index tests it
-        for (std::uint32_t b = nodes[other].firstItem; b != kNone; b = links[b].next) testPair(a, ca, b, index.circle(b));
+        for (std::uint32_t b = nodes[other].firstItem; b != kNone; b = links[b].next)
+          testPair(a, ca, b, index.circle(b));
       }
     }
   };

@@ -48,14 +48,14 @@ constexpr std::size_t kSweepThreshold = 4;
 struct SphereNode {
   float x = 0.0f;  // bound centre (for items: the item's centre)
   float y = 0.0f;
-  float radius = 0.0f;                // bound radius including gravity (for items: the item's radius)
+  float radius = 0.0f;  // bound radius including gravity (for items: the item's radius)
   std::uint32_t parent = kNull;
   std::uint32_t firstChild = kNull;
   std::uint32_t nextSibling = kNull;  // free-list link while dead
   std::uint32_t prevSibling = kNull;
-  std::uint32_t countOrItem = 0;      // child count of a super-sphere, the ItemId of an item
-  float reach = 0.0f;                 // radius grown by the pruning margin, kept for the pair sweeps
-  std::uint8_t level = kDeadLevel;    // 0 item, 1 leaf super-sphere, 2 root super-sphere, ...
+  std::uint32_t countOrItem = 0;    // child count of a super-sphere, the ItemId of an item
+  float reach = 0.0f;               // radius grown by the pruning margin, kept for the pair sweeps
+  std::uint8_t level = kDeadLevel;  // 0 item, 1 leaf super-sphere, 2 root super-sphere, ...
   std::uint8_t flags = 0;
   std::uint8_t cullState = kPartial;
   std::uint8_t spare = 0;
@@ -122,30 +122,45 @@ bool discContains(const Disc& outer, const Disc& inner) {
 class SphereTree final : public SpatialIndex {
  public:
   SphereTree() : SpatialIndex("sphere-tree") {
-    addParam({"leaf_size", "largest radius of a leaf super-sphere's content (before gravity)", 24.0, 1e-3, 1e12, false});
-    addParam({"root_size", "largest radius of a root super-sphere's content (before gravity)", 128.0, 1e-3, 1e12, false});
-    addParam({"gravity", "slop added around every super-sphere so members rarely leave it", 1.5, 0.0, 1e12, false});
-    addParam({"levels", "levels of super-spheres (2: leaf and root as in the seed; more stack root_size/leaf_size "
-                        "times larger ones on top, for very large worlds)",
+    addParam({"leaf_size", "largest radius of a leaf super-sphere's content (before gravity)", 24.0, 1e-3,
+              1e12, false});
+    addParam({"root_size", "largest radius of a root super-sphere's content (before gravity)", 128.0, 1e-3,
+              1e12, false});
+    addParam({"gravity", "slop added around every super-sphere so members rarely leave it", 1.5, 0.0, 1e12,
+              false});
+    addParam({"levels",
+              "levels of super-spheres (2: leaf and root as in the seed; more stack root_size/leaf_size "
+              "times larger ones on top, for very large worlds)",
               2, 2, 8, true});
-    addParam({"budget", "queue entries processed per maintain() (0 = drain both queues every frame)", 0, 0, 1e9, true});
+    addParam({"budget", "queue entries processed per maintain() (0 = drain both queues every frame)", 0, 0,
+              1e9, true});
     readParams();
     resetPool();
   }
 
   std::string_view description() const override {
-    return "Ratcliff's sphere tree (SpherePackFactory, seed 001_ecbeb7c72bb815d1.txt): circles are gathered by "
-           "leaf super-spheres of at most leaf_size radius, those by root super-spheres of at most root_size, "
-           "each grown by a gravity slop. A move costs one squared-distance comparison with the parent's bound "
-           "while the circle stays inside (the seed's 99% case); a circle that pierces its parent is moved to the "
+    return "Ratcliff's sphere tree (SpherePackFactory, seed 001_ecbeb7c72bb815d1.txt): circles are gathered "
+           "by "
+           "leaf super-spheres of at most leaf_size radius, those by root super-spheres of at most "
+           "root_size, "
+           "each grown by a gravity slop. A move costs one squared-distance comparison with the parent's "
+           "bound "
+           "while the circle stays inside (the seed's 99% case); a circle that pierces its parent is moved "
+           "to the "
            "top in O(1) and queued for reintegration, its parent queued for a tighter recomputation, and "
            "maintain() drains both queues (optionally within a budget); a reintegration searches the old "
-           "neighbourhood first, else the top level. Insert and remove are O(1) plus one queued reintegration. "
-           "Queries walk the spheres top-down with inside/partial classification (a sphere wholly inside the query "
-           "reports its items untested); the view-cone cull keeps each node's last state and visits only what "
-           "may have changed, reporting visibility changes alone. The top level is scanned linearly, so very large "
-           "worlds want levels=3. Queries and pair search test more than a well-balanced box tree, but moves are "
-           "nearly free: choose it for many moving objects, disparate speeds, frequent insert/remove and culling.";
+           "neighbourhood first, else the top level. Insert and remove are O(1) plus one queued "
+           "reintegration. "
+           "Queries walk the spheres top-down with inside/partial classification (a sphere wholly inside the "
+           "query "
+           "reports its items untested); the view-cone cull keeps each node's last state and visits only "
+           "what "
+           "may have changed, reporting visibility changes alone. The top level is scanned linearly, so very "
+           "large "
+           "worlds want levels=3. Queries and pair search test more than a well-balanced box tree, but moves "
+           "are "
+           "nearly free: choose it for many moving objects, disparate speeds, frequent insert/remove and "
+           "culling.";
   }
 
   // -- introspection ------------------------------------------------------------------------------------
@@ -179,8 +194,9 @@ class SphereTree final : public SpatialIndex {
       }
     }
     s.maxDepth = std::max(deepest, 0);
-    s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(SphereNode) + nodeOf_.capacity() * sizeof(std::uint32_t) +
-                    visibleById_.capacity() + pendingLeft_.capacity() * sizeof(ItemId) + reintegrate_.capacityBytes() +
+    s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(SphereNode) +
+                    nodeOf_.capacity() * sizeof(std::uint32_t) + visibleById_.capacity() +
+                    pendingLeft_.capacity() * sizeof(ItemId) + reintegrate_.capacityBytes() +
                     recompute_.capacityBytes() + stack_.capacity() * sizeof(WalkEntry) +
                     pairStack_.capacity() * sizeof(PairTask) + sweep_.capacity() * sizeof(SweepEntry) +
                     cullStack_.capacity() * sizeof(CullEntry) + scratchIds_.capacity() * sizeof(ItemId);
@@ -194,7 +210,8 @@ class SphereTree final : public SpatialIndex {
     }
     for (std::uint32_t c = nodes_[kRoot].firstChild; c != kNull; c = nodes_[c].nextSibling) ++rootChildren;
     out.push_back({"fast_path_ratio", moves_ == 0 ? 1.0 : double(fastPath_) / double(moves_)});
-    out.push_back({"last_batch_fast_path_ratio", batchMoves_ == 0 ? 1.0 : double(batchFastPath_) / double(batchMoves_)});
+    out.push_back({"last_batch_fast_path_ratio",
+                   batchMoves_ == 0 ? 1.0 : double(batchFastPath_) / double(batchMoves_)});
     out.push_back({"moves", double(moves_)});
     out.push_back({"detached", double(detached_)});
     out.push_back({"reintegrated", double(reintegrated_)});
@@ -285,33 +302,42 @@ class SphereTree final : public SpatialIndex {
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
     walk([&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
-         [&](const SphereNode& n) { return circleContainsPoint(itemCircle(n), p); }, out, "bound does not hold the point");
+         [&](const SphereNode& n) { return circleContainsPoint(itemCircle(n), p); }, out,
+         "bound does not hold the point");
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
     walk([&](const SphereNode& n) { return bvh::circleBoundVsCircle(n.x, n.y, n.radius, query); },
-         [&](const SphereNode& n) { return circlesOverlap(itemCircle(n), query); }, out, "bound misses the circle");
+         [&](const SphereNode& n) { return circlesOverlap(itemCircle(n), query); }, out,
+         "bound misses the circle");
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
     walk([&](const SphereNode& n) { return bvh::circleBoundVsBox(n.x, n.y, n.radius, box); },
-         [&](const SphereNode& n) { return circleOverlapsBox(itemCircle(n), box); }, out, "bound misses the box");
+         [&](const SphereNode& n) { return circleOverlapsBox(itemCircle(n), box); }, out,
+         "bound misses the box");
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
-    walkRay(segment, [&](ItemId id, float t) { out.push_back({id, t, segment.start + delta * t}); }, nullptr);
+    walkRay(
+        segment,
+        [&](ItemId id, float t) {
+          out.push_back({id, t, segment.start + delta * t});
+        },
+        nullptr);
   }
 
   std::optional<RayHit> doRayCastFirst(const Segment& segment) override {
     std::optional<RayHit> best;
     const Vec2 delta = segment.end - segment.start;
-    walkRay(segment,
-            [&](ItemId id, float t) {
-              const RayHit hit{id, t, segment.start + delta * t};
-              if (!best || rayHitLess(hit, *best)) best = hit;
-            },
-            &best);
+    walkRay(
+        segment,
+        [&](ItemId id, float t) {
+          const RayHit hit{id, t, segment.start + delta * t};
+          if (!best || rayHitLess(hit, *best)) best = hit;
+        },
+        &best);
     return best;
   }
 
@@ -445,8 +471,10 @@ class SphereTree final : public SpatialIndex {
   void unlink(std::uint32_t child) {
     SphereNode& c = nodes_[child];
     SphereNode& p = nodes_[c.parent];
-    if (c.prevSibling != kNull) nodes_[c.prevSibling].nextSibling = c.nextSibling;
-    else p.firstChild = c.nextSibling;
+    if (c.prevSibling != kNull)
+      nodes_[c.prevSibling].nextSibling = c.nextSibling;
+    else
+      p.firstChild = c.nextSibling;
     if (c.nextSibling != kNull) nodes_[c.nextSibling].prevSibling = c.prevSibling;
     --p.countOrItem;
     c.parent = kNull;
@@ -593,7 +621,8 @@ class SphereTree final : public SpatialIndex {
     double score = INFINITY;
   };
 
-  void considerHome(std::uint32_t candidate, const Disc& x, const Disc& xWithGravity, double maxRadius, Home& best) const {
+  void considerHome(std::uint32_t candidate, const Disc& x, const Disc& xWithGravity, double maxRadius,
+                    Home& best) const {
     const Disc bound = discOf(candidate);
     const double dx = bound.x - x.x, dy = bound.y - x.y;
     const double d = std::sqrt(dx * dx + dy * dy);
@@ -739,7 +768,8 @@ class SphereTree final : public SpatialIndex {
       if (best && *best && e.node != kRoot) {
         // Re-check against the best hit found since this node was pushed.
         double entry = 0.0;
-        bvh::segmentEntersCircleBound(segment, nodes_[e.node].x, nodes_[e.node].y, nodes_[e.node].radius, entry);
+        bvh::segmentEntersCircleBound(segment, nodes_[e.node].x, nodes_[e.node].y, nodes_[e.node].radius,
+                                      entry);
         if (entry > double(std::nextafter((*best)->t, 2.0f))) continue;
       }
       if (e.node == kRoot) ++counters_.nodesVisited;
@@ -765,7 +795,8 @@ class SphereTree final : public SpatialIndex {
         nearFirst.push_back({entry, c});
       }
       if (best) {
-        std::sort(nearFirst.begin(), nearFirst.end(), [](const Near& a, const Near& b) { return a.entry > b.entry; });
+        std::sort(nearFirst.begin(), nearFirst.end(),
+                  [](const Near& a, const Near& b) { return a.entry > b.entry; });
       }
       for (const Near& n : nearFirst) stack_.push_back({n.node, childDepth, 0});
     }
@@ -779,7 +810,8 @@ class SphereTree final : public SpatialIndex {
     const SphereNode& nb = nodes_[b];
     if (na.level == kItemLevel && nb.level == kItemLevel) {
       ++counters_.candidates;
-      if (circlesOverlap(itemCircle(na), itemCircle(nb))) out.push_back(makePair(na.countOrItem, nb.countOrItem));
+      if (circlesOverlap(itemCircle(na), itemCircle(nb)))
+        out.push_back(makePair(na.countOrItem, nb.countOrItem));
       return;
     }
     if (bvh::circleBoundsMeet(na.x, na.y, na.radius, nb.x, nb.y, nb.radius)) pairStack_.push_back({a, b});
@@ -800,15 +832,15 @@ class SphereTree final : public SpatialIndex {
   std::vector<SphereNode> nodes_;
   std::uint32_t freeHead_ = kNull;
   std::size_t liveSpheres_ = 0;
-  std::vector<std::uint32_t> nodeOf_;       // item id -> node
+  std::vector<std::uint32_t> nodeOf_;  // item id -> node
   NodeFifo reintegrate_;
   NodeFifo recompute_;
-  std::size_t queuedReintegrate_ = 0;       // live entries (flags set)
+  std::size_t queuedReintegrate_ = 0;  // live entries (flags set)
   std::size_t queuedRecompute_ = 0;
 
   // Visibility memory of the view cull: by id, whether the item is in visible_.
   std::vector<std::uint8_t> visibleById_;
-  std::vector<ItemId> pendingLeft_;         // removed while visible: reported as left at the next cull
+  std::vector<ItemId> pendingLeft_;  // removed while visible: reported as left at the next cull
 
   double leafSize_ = 24.0, rootSize_ = 128.0, gravity_ = 1.5;
   int topLevel_ = 2;
@@ -847,8 +879,10 @@ void SphereTree::doBuild(std::span<const Item> items) {
   const double firstCell = limitOf(1) * 1.4;
   for (std::uint32_t i = 0; i < items.size(); ++i) {
     const Vec2 c = items[i].circle.center;
-    const auto cx = static_cast<std::uint32_t>(static_cast<std::int64_t>(std::floor(double(c.x) / firstCell)));
-    const auto cy = static_cast<std::uint32_t>(static_cast<std::int64_t>(std::floor(double(c.y) / firstCell)));
+    const auto cx =
+        static_cast<std::uint32_t>(static_cast<std::int64_t>(std::floor(double(c.x) / firstCell)));
+    const auto cy =
+        static_cast<std::uint32_t>(static_cast<std::int64_t>(std::floor(double(c.y) / firstCell)));
     order.push_back({(std::uint64_t(cx) << 32) | cy, i});
   }
   std::sort(order.begin(), order.end());
@@ -891,7 +925,8 @@ void SphereTree::doBuild(std::span<const Item> items) {
     next.clear();
     for (std::size_t begin = 0; begin < members.size();) {
       std::size_t end = begin + 1;
-      while (end < members.size() && members[end].cellX == members[begin].cellX && members[end].cellY == members[begin].cellY) {
+      while (end < members.size() && members[end].cellX == members[begin].cellX &&
+             members[end].cellY == members[begin].cellY) {
         ++end;
       }
       seeds.clear();
@@ -939,8 +974,10 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
     const PairTask task = pairStack_.back();
     pairStack_.pop_back();
     ++counters_.nodesVisited;
-    if (task.a == task.b) pairsAmongChildren(task.a, out);
-    else pairsAcross(task.a, task.b, out);
+    if (task.a == task.b)
+      pairsAmongChildren(task.a, out);
+    else
+      pairsAcross(task.a, task.b, out);
   }
 }
 
@@ -961,7 +998,8 @@ void SphereTree::pairsAmongChildren(std::uint32_t n, std::vector<Pair>& out) {
     }
     return;
   }
-  std::sort(sweep_.begin(), sweep_.end(), [](const SweepEntry& a, const SweepEntry& b) { return a.minX < b.minX; });
+  std::sort(sweep_.begin(), sweep_.end(),
+            [](const SweepEntry& a, const SweepEntry& b) { return a.minX < b.minX; });
   for (std::size_t i = 0; i < count; ++i) {
     const SweepEntry& a = sweep_[i];
     for (std::size_t j = i + 1; j < count && sweep_[j].minX <= a.maxX; ++j) {
@@ -979,7 +1017,8 @@ void SphereTree::pairsAcross(std::uint32_t a, std::uint32_t b, std::vector<Pair>
   if (nodes_[a].level == kItemLevel || nodes_[b].level == kItemLevel) {
     const std::uint32_t split = nodes_[a].level == kItemLevel ? b : a;
     const std::uint32_t other = split == a ? b : a;
-    for (std::uint32_t c = nodes_[split].firstChild; c != kNull; c = nodes_[c].nextSibling) pairUp(c, other, out);
+    for (std::uint32_t c = nodes_[split].firstChild; c != kNull; c = nodes_[c].nextSibling)
+      pairUp(c, other, out);
     return;
   }
   sweep_.clear();
@@ -995,7 +1034,8 @@ void SphereTree::pairsAcross(std::uint32_t a, std::uint32_t b, std::vector<Pair>
   }
   const std::size_t count = sweep_.size();
   if (fromA == 0 || fromA == count) return;
-  std::sort(sweep_.begin(), sweep_.end(), [](const SweepEntry& x, const SweepEntry& y) { return x.minX < y.minX; });
+  std::sort(sweep_.begin(), sweep_.end(),
+            [](const SweepEntry& x, const SweepEntry& y) { return x.minX < y.minX; });
   for (std::size_t i = 0; i < count; ++i) {
     const SweepEntry& x = sweep_[i];
     for (std::size_t j = i + 1; j < count && sweep_[j].minX <= x.maxX; ++j) {
@@ -1063,9 +1103,11 @@ void SphereTree::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, 
   std::sort(entered.begin(), entered.end());
   std::sort(left.begin(), left.end());
   scratchIds_.clear();
-  std::set_difference(visible_.begin(), visible_.end(), left.begin(), left.end(), std::back_inserter(scratchIds_));
+  std::set_difference(visible_.begin(), visible_.end(), left.begin(), left.end(),
+                      std::back_inserter(scratchIds_));
   visible_.clear();
-  std::merge(scratchIds_.begin(), scratchIds_.end(), entered.begin(), entered.end(), std::back_inserter(visible_));
+  std::merge(scratchIds_.begin(), scratchIds_.end(), entered.begin(), entered.end(),
+             std::back_inserter(visible_));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1074,7 +1116,8 @@ void SphereTree::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, 
 
 std::string SphereTree::doValidate() const {
   const std::string name = "sphere-tree: ";
-  if (nodes_.empty() || nodes_[kRoot].level != kRootLevel || nodes_[kRoot].parent != kNull) return name + "bad root";
+  if (nodes_.empty() || nodes_[kRoot].level != kRootLevel || nodes_[kRoot].parent != kNull)
+    return name + "bad root";
   std::size_t items = 0, spheres = 0, flaggedReintegrate = 0, flaggedRecompute = 0, visited = 0;
   std::vector<std::uint32_t> stack{kRoot};
   while (!stack.empty()) {
@@ -1088,9 +1131,11 @@ std::string SphereTree::doValidate() const {
     if (node.level == kItemLevel) {
       ++items;
       const ItemId id = node.countOrItem;
-      if (!contains(id) || id >= nodeOf_.size() || nodeOf_[id] != n) return name + "item node not mapped by its id";
+      if (!contains(id) || id >= nodeOf_.size() || nodeOf_[id] != n)
+        return name + "item node not mapped by its id";
       if (!(itemCircle(node) == circle(id))) return name + "item node circle differs from the table";
-      if (node.reach != inflateRadiusForPruning(node.radius, {node.x, node.y})) return name + "stale sweep reach";
+      if (node.reach != inflateRadiusForPruning(node.radius, {node.x, node.y}))
+        return name + "stale sweep reach";
       continue;
     }
     if (n != kRoot) ++spheres;
@@ -1108,7 +1153,8 @@ std::string SphereTree::doValidate() const {
         const Disc outer = discOf(n), inner = discOf(c);
         const double dx = inner.x - outer.x, dy = inner.y - outer.y;
         const double slack = 1e-9 * (outer.r + std::fabs(outer.x) + std::fabs(outer.y));
-        if (std::sqrt(dx * dx + dy * dy) + inner.r > outer.r + slack) return name + "child pokes out of its parent";
+        if (std::sqrt(dx * dx + dy * dy) + inner.r > outer.r + slack)
+          return name + "child pokes out of its parent";
       }
       if (uniformClean) {
         if (cn.level == kItemLevel) {
@@ -1125,9 +1171,11 @@ std::string SphereTree::doValidate() const {
     }
     if (count != node.countOrItem) return name + "child count differs from the list";
   }
-  if (items != size()) return name + "tree holds " + std::to_string(items) + " items, table " + std::to_string(size());
+  if (items != size())
+    return name + "tree holds " + std::to_string(items) + " items, table " + std::to_string(size());
   if (spheres != liveSpheres_) return name + "super-sphere count differs";
-  if (flaggedReintegrate != queuedReintegrate_ || flaggedRecompute != queuedRecompute_) return name + "queue counts differ";
+  if (flaggedReintegrate != queuedReintegrate_ || flaggedRecompute != queuedRecompute_)
+    return name + "queue counts differ";
   std::size_t dead = 0;
   for (std::uint32_t f = freeHead_; f != kNull; f = nodes_[f].nextSibling) {
     if (nodes_[f].level != kDeadLevel || ++dead > nodes_.size()) return name + "broken free list";
@@ -1137,13 +1185,16 @@ std::string SphereTree::doValidate() const {
   for (std::uint8_t v : visibleById_) flaggedVisible += v;
   if (flaggedVisible != visible_.size()) return name + "visibility memory differs from the visible set";
   for (ItemId id : visible_) {
-    if (id >= visibleById_.size() || !visibleById_[id]) return name + "visible item not remembered as visible";
+    if (id >= visibleById_.size() || !visibleById_[id])
+      return name + "visible item not remembered as visible";
   }
   return {};
 }
 
 }  // namespace
 
-std::unique_ptr<SpatialIndex> makeSphereTree() { return std::make_unique<SphereTree>(); }
+std::unique_ptr<SpatialIndex> makeSphereTree() {
+  return std::make_unique<SphereTree>();
+}
 
 }  // namespace st
