@@ -158,6 +158,8 @@ class BoostRtree final : public SpatialIndex {
 
   void doUpdate(ItemId id, const Circle&, const Circle& circle) override { moveValue(id, circle); }
 
+  bool batchNeedsOldCircles(std::size_t) const override { return false; }
+
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle>) override {
     if (double(ids.size()) > param("repack_fraction") * double(size())) {
       repack();

@@ -232,6 +232,14 @@ TEST_P(Differential, RejectsBadInputAndStaysValid) {
   std::vector<Item> duplicate = items;
   duplicate.push_back(items[0]);
   EXPECT_THROW(subject_->build(duplicate), InvalidInput);
+  // Batches: a repeated id (in any order), an unknown id, a bad circle, mismatched lengths.
+  const std::vector<Circle> twoCircles = {{{1, 1}, 1}, {{2, 2}, 1}};
+  const std::vector<ItemId> repeated = {items[2].id, items[2].id}, unordered = {items[3].id, items[1].id};
+  EXPECT_THROW(subject_->updateBatch(repeated, twoCircles), InvalidInput);
+  EXPECT_THROW(subject_->updateBatch(std::vector<ItemId>{items[3].id, 999999}, twoCircles), InvalidInput);
+  EXPECT_THROW(subject_->updateBatch(unordered, std::vector<Circle>{{{1, 1}, 1}, {{nan, 2}, 1}}),
+               InvalidInput);
+  EXPECT_THROW(subject_->updateBatch(unordered, std::vector<Circle>{{{1, 1}, 1}}), InvalidInput);
   expectAgree(rng, 5, "after rejected input");
 }
 

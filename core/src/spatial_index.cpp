@@ -207,15 +207,29 @@ void SpatialIndex::update(ItemId id, const Circle& c) {
 void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles) {
   if (ids.size() != circles.size())
     throw InvalidInput(name_ + ": updateBatch: ids and circles differ in length");
+  bool increasing = true;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (!contains(ids[i])) throw InvalidInput(name_ + ": updateBatch: unknown id " + std::to_string(ids[i]));
-    checkCircle(circles[i], "updateBatch");
+    if (!isValidCircle(circles[i])) checkCircle(circles[i], "updateBatch");
+    increasing = increasing && (i == 0 || ids[i] > ids[i - 1]);
   }
-  std::vector<Circle> old(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    old[i] = circles_[ids[i]];
-    circles_[ids[i]] = circles[i];
+  if (!increasing) {
+    // Ids in increasing order (the usual batch) cannot repeat; otherwise look for a repeat, which would
+    // make the batch's meaning depend on its order.
+    std::vector<std::uint64_t> seen((circles_.size() + 63) / 64, 0);
+    for (const ItemId id : ids) {
+      const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+      if (seen[id / 64] & bit)
+        throw InvalidInput(name_ + ": updateBatch: id " + std::to_string(id) + " appears twice");
+      seen[id / 64] |= bit;
+    }
   }
+  std::vector<Circle> old;
+  if (batchNeedsOldCircles(ids.size())) {
+    old.resize(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) old[i] = circles_[ids[i]];
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i) circles_[ids[i]] = circles[i];
   counters_ = {};
   doUpdateBatch(ids, old);
 }

@@ -188,16 +188,15 @@ bool segmentHitsCircle(const Segment& s, const Circle& c, float& t);
 bool circleOverlapsCone(const Circle& c, const ViewCone& cone);
 
 /// Whether every coordinate and the radius are finite, radius >= 0, and all lie within kMaxCoordinate.
+/// (A NaN fails every comparison and an infinity exceeds kMaxCoordinate, so the bounds alone decide.)
 inline bool isValidCircle(const Circle& c) {
-  return std::isfinite(c.center.x) && std::isfinite(c.center.y) && std::isfinite(c.radius) &&
-         c.radius >= 0.0f && std::fabs(c.center.x) <= kMaxCoordinate &&
-         std::fabs(c.center.y) <= kMaxCoordinate && c.radius <= kMaxCoordinate;
+  return std::fabs(c.center.x) <= kMaxCoordinate && std::fabs(c.center.y) <= kMaxCoordinate &&
+         c.radius >= 0.0f && c.radius <= kMaxCoordinate;
 }
 
 /// Whether both coordinates are finite and within kMaxCoordinate.
 inline bool isValidPoint(Vec2 p) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxCoordinate &&
-         std::fabs(p.y) <= kMaxCoordinate;
+  return std::fabs(p.x) <= kMaxCoordinate && std::fabs(p.y) <= kMaxCoordinate;
 }
 
 /// Grows a float box by a relative and absolute margin so that float pruning never rejects what the

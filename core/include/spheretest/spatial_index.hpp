@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "spheretest/geometry.hpp"
+#include "spheretest/large_pages.hpp"
 
 namespace st {
 
@@ -129,7 +130,8 @@ class SpatialIndex {
   void insert(ItemId id, const Circle& circle);
   /// Moves and/or resizes a present item.
   void update(ItemId id, const Circle& circle);
-  /// Moves and/or resizes many present items at once (ids unique); lets a structure choose a rebuild.
+  /// Moves and/or resizes many present items at once (ids unique: a repeat is rejected); lets a structure
+  /// choose a rebuild.
   void updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles);
   /// Removes a present item.
   void remove(ItemId id);
@@ -211,8 +213,15 @@ class SpatialIndex {
   virtual void doInsert(ItemId id, const Circle& circle) = 0;
   /// Moves/resizes an item; the table already holds the new circle, `old` is the previous one.
   virtual void doUpdate(ItemId id, const Circle& old, const Circle& circle) = 0;
-  /// Many updates; the table already holds the new circles. Default: doUpdate each.
+  /// Many updates; the table already holds the new circles. Default: doUpdate each. `old` is empty when
+  /// batchNeedsOldCircles said no.
   virtual void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old);
+  /// Whether doUpdateBatch of this many items reads the previous circles: keeping them costs a copy of
+  /// the batch, which whole-frame paths that re-read every item skip.
+  virtual bool batchNeedsOldCircles(std::size_t batchSize) const {
+    (void)batchSize;
+    return true;
+  }
   /// Removes an item; the table still holds it until this returns.
   virtual void doRemove(ItemId id, const Circle& circle) = 0;
   /// Drops everything; the table is cleared after this returns.
@@ -264,7 +273,7 @@ class SpatialIndex {
   std::string name_;
   std::vector<ParamInfo> paramInfo_;
   std::vector<double> paramValues_;
-  std::vector<Circle> circles_;  // by id; an absent id has a NaN radius
+  LargeVector<Circle> circles_;  // by id; an absent id has a NaN radius
   std::size_t count_ = 0;
   QueryTrace* trace_ = nullptr;
   std::optional<Box> worldHint_;

@@ -45,6 +45,7 @@ class BruteForce final : public SpatialIndex {
   }
 
   void doUpdate(ItemId, const Circle&, const Circle&) override {}
+  bool batchNeedsOldCircles(std::size_t) const override { return false; }
   void doUpdateBatch(std::span<const ItemId>, std::span<const Circle>) override {}
 
   void doRemove(ItemId id, const Circle&) override {

@@ -117,7 +117,7 @@ class HashedGrid final : public SpatialIndex {
 
   void doBuild(std::span<const Item> items) override {
     retune(items);
-    std::vector<Node>& nodes = lists_.nodes();
+    NodeArray& nodes = lists_.nodes();
     nodes.clear();
     nodes.reserve(items.size());
     oversize_.clear();
@@ -162,10 +162,13 @@ class HashedGrid final : public SpatialIndex {
     moveOne(id, old, c);
   }
 
+  bool batchNeedsOldCircles(std::size_t batchSize) const override {
+    return !wholeFrameBatch(batchSize, size(), param("rebuild_fraction"));  // that path re-reads the table
+  }
+
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
     lastBatchCellChanges_ = 0;
-    const double share = size() ? double(ids.size()) / double(size()) : 0.0;
-    if (!ids.empty() && share >= param("rebuild_fraction")) {
+    if (wholeFrameBatch(ids.size(), size(), param("rebuild_fraction"))) {
       lastBatchRebuilt_ = true;
       ++rebuildBatches_;
       const std::ptrdiff_t moved = refileAll();
@@ -250,7 +253,7 @@ class HashedGrid final : public SpatialIndex {
       traceCandidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
     };
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     visitSegmentCells(
         lists_.table(), map_, segment, maxRegularRadius_, rowScratch_,
         [&](std::uint32_t slot) {
@@ -275,7 +278,7 @@ class HashedGrid final : public SpatialIndex {
     counters_.candidates += candidates;
     counters_.nodesVisited += visited;
     // Oversize items: against the cells their circle reaches, then against each other.
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     for (ItemId id : oversize_) {
       const Circle o = circle(id);
       const CellRange range = centreRange(map_, o.center.x, o.center.y, o.center.x, o.center.y,
@@ -297,7 +300,7 @@ class HashedGrid final : public SpatialIndex {
 
   std::string doValidate() const override {
     if (std::string problem = lists_.checkLayout(); !problem.empty()) return "grid: " + problem;
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     const CellTable& table = lists_.table();
     // Every node sits in the cell of its centre and holds its item's current circle.
     std::string problem;
@@ -408,7 +411,7 @@ class HashedGrid final : public SpatialIndex {
   /// ahead keeps many of them in flight.
   void prefetchItemAhead(std::size_t n) const {
     constexpr std::size_t kAhead = 64;
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     if (n + kAhead < nodes.size() && nodes[n + kAhead].id < idCapacity())
       __builtin_prefetch(&circle(nodes[n + kAhead].id));
   }
@@ -428,7 +431,7 @@ class HashedGrid final : public SpatialIndex {
     oversize_.resize(keep);
     // Gather first, in a loop of its own: the item table is indexed by id and ids are spread over space,
     // so this is one cache miss per item, and a tight loop keeps many of them in flight.
-    std::vector<Node>& nodes = lists_.nodes();
+    NodeArray& nodes = lists_.nodes();
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       prefetchItemAhead(i);
       if (nodes[i].id < idCapacity()) nodes[i].circle = circle(nodes[i].id);
@@ -465,7 +468,7 @@ class HashedGrid final : public SpatialIndex {
     if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNone);
     if (indexValid_) return;
     std::fill(index_.begin(), index_.end(), kNone);
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     for (std::uint32_t n = 0; n < nodes.size(); ++n) {
       if (nodes[n].id != kDeadId) index_[nodes[n].id] = n;
     }
@@ -529,7 +532,7 @@ class HashedGrid final : public SpatialIndex {
   /// Tests every item of one cell with `predicate`.
   template <class Predicate>
   void scanCell(std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     ++counters_.nodesVisited;
     if (tracing()) traceVisit(slotInfo(slot));
     lists_.forEachInCell(slot, [&](std::uint32_t n) {

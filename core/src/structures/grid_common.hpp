@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 
 #if defined(__SSE2__)
@@ -54,13 +55,19 @@ inline std::uint64_t mixBits(std::uint64_t x) {
 /// Grows a vector's capacity to hold `n` (exactly the first time, with a sixteenth to spare when it has to
 /// grow again) rather than by resize()'s doubling: the grids keep pairs of large buffers, so capacity
 /// beyond need is memory held for nothing.
-template <class T>
-void reserveClose(std::vector<T>& v, std::size_t n) {
+template <class T, class Allocator>
+void reserveClose(std::vector<T, Allocator>& v, std::size_t n) {
   if (v.capacity() >= n) return;
-  std::vector<T> grown;
+  std::vector<T, Allocator> grown;
   grown.reserve(v.capacity() == 0 ? n : n + n / 16);
   grown.assign(v.begin(), v.end());
   v.swap(grown);
+}
+
+/// Whether an update batch of `batch` items out of `size` takes a grid's whole-frame path: it moves at least
+/// `fraction` of them.
+inline bool wholeFrameBatch(std::size_t batch, std::size_t size, double fraction) {
+  return batch > 0 && size > 0 && double(batch) / double(size) >= fraction;
 }
 
 /// Smallest power of two >= n (n >= 1).
@@ -239,7 +246,7 @@ class CellTable {
   void reset(std::size_t expectedCells, std::size_t minimumSlots = 0) {
     const std::size_t want = slotsFor(expectedCells, minimumSlots);
     if (want + 1 != slots_.size()) {
-      std::vector<CellSlot>().swap(slots_);
+      LargeVector<CellSlot>().swap(slots_);
       slots_.resize(want + 1);
       configureShape();
     } else {
@@ -255,7 +262,7 @@ class CellTable {
   }
   /// Releases all memory.
   void release() {
-    std::vector<CellSlot>().swap(slots_);
+    LargeVector<CellSlot>().swap(slots_);
     used_ = 0;
     outside_ = 0;
     probes_ = 0;
@@ -302,9 +309,9 @@ class CellTable {
   /// Slot access (the sentinel is at capacity()).
   const CellSlot& operator[](std::uint32_t slot) const { return slots_[slot]; }
   /// Raw slots, in table order, sentinel last.
-  const std::vector<CellSlot>& slots() const { return slots_; }
+  const LargeVector<CellSlot>& slots() const { return slots_; }
   /// Raw slots, in table order, sentinel last.
-  std::vector<CellSlot>& slots() { return slots_; }
+  LargeVector<CellSlot>& slots() { return slots_; }
 
   /// The slot holding cell (x, y), or kNone.
   std::uint32_t find(std::int32_t x, std::int32_t y) const {
@@ -370,7 +377,7 @@ class CellTable {
 
   /// Doubles the table, keeping every cell (and its head); invalidates slot indices.
   void grow() {
-    std::vector<CellSlot> old;
+    LargeVector<CellSlot> old;
     old.swap(slots_);
     const std::size_t want = std::max<std::size_t>(16, 2 * (old.empty() ? 0 : old.size() - 1));
     slots_.assign(want + 1, CellSlot{});
@@ -441,7 +448,7 @@ class CellTable {
     height_ = fits ? wantHeight_ : 0;
   }
 
-  std::vector<CellSlot> slots_;
+  LargeVector<CellSlot> slots_;
   std::uint32_t mask_ = 0;
   std::uint32_t originX_ = 0;
   std::uint32_t originY_ = 0;
@@ -465,6 +472,9 @@ struct Node {
   ItemId id = kDeadId;  ///< the item, kDeadId when the node is free
 };
 static_assert(sizeof(Node) == 16, "four nodes per cache line: the pair scan streams them");
+
+/// A node pool: large, and read at random by the id gathers, so kept on huge pages where offered.
+using NodeArray = LargeVector<Node>;
 
 /// Where a node's centre was and is, in cells (refile's report of one node).
 struct CellMove {
@@ -494,9 +504,9 @@ class CellLists {
   /// The table.
   const CellTable& table() const { return table_; }
   /// The node array (free nodes included in the linked layout).
-  std::vector<Node>& nodes() { return nodes_; }
+  NodeArray& nodes() { return nodes_; }
   /// The node array (free nodes included in the linked layout).
-  const std::vector<Node>& nodes() const { return nodes_; }
+  const NodeArray& nodes() const { return nodes_; }
   /// Live nodes.
   std::size_t liveNodes() const { return live_; }
   /// Whether the layout is sorted (runs) rather than linked.
@@ -509,8 +519,8 @@ class CellLists {
 
   /// Drops everything and releases memory.
   void release() {
-    std::vector<Node>().swap(nodes_);
-    std::vector<Node>().swap(spare_);
+    NodeArray().swap(nodes_);
+    NodeArray().swap(spare_);
     std::vector<Link>().swap(links_);
     table_.release();
     freeHead_ = kNone;
@@ -633,7 +643,7 @@ class CellLists {
     }
     // Counts -> starts, shifted by one slot: the scatter then advances head(s + 1) through the run of s,
     // which leaves every head(s) at the start of run s (and the sentinel at the end of the last run).
-    std::vector<CellSlot>& slots = table_.slots();
+    LargeVector<CellSlot>& slots = table_.slots();
     std::uint32_t runStart = 0, previousStart = 0;
     for (CellSlot& s : slots) {
       const std::uint32_t count = s.head;
@@ -683,7 +693,7 @@ class CellLists {
     }
     if (movers.empty()) return 0;
     std::sort(movers.begin(), movers.end());
-    std::vector<CellSlot>& slots = table_.slots();
+    LargeVector<CellSlot>& slots = table_.slots();
     const std::size_t moved = movers.size();
     auto arrivalSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(movers[k] >> 32); };
     auto leaverNode = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k] >> 32); };
@@ -750,7 +760,7 @@ class CellLists {
   /// stored in (at most 255 cells). A counting sort over the generated nodes, scattered into the spare
   /// array; `scratch` and `copies` are the caller's reusable buffers (a slot per node, a count per item).
   template <class Covered>
-  void fillCovered(const std::vector<Node>& stage, Covered&& covered, std::size_t expectedCells,
+  void fillCovered(const NodeArray& stage, Covered&& covered, std::size_t expectedCells,
                    std::vector<std::uint32_t>& scratch, std::vector<std::uint8_t>& copies) {
     const std::size_t minimumSlots = std::min(table_.windowCells(), stage.size() * 2);
     table_.reset(expectedCells, minimumSlots);
@@ -774,7 +784,7 @@ class CellLists {
       }
       copies[i] = static_cast<std::uint8_t>(count);
     }
-    std::vector<CellSlot>& slots = table_.slots();
+    LargeVector<CellSlot>& slots = table_.slots();
     std::uint32_t runStart = 0, previousStart = 0;
     for (CellSlot& s : slots) {
       const std::uint32_t count = s.head;
@@ -885,8 +895,8 @@ class CellLists {
   }
 
   CellTable table_;
-  std::vector<Node> nodes_;
-  std::vector<Node> spare_;             // the other half of the sort's double buffer
+  NodeArray nodes_;
+  NodeArray spare_;                     // the other half of the sort's double buffer
   std::vector<Link> links_;             // valid in the linked layout only
   std::vector<std::uint64_t> leavers_;  // refile's scratch
   std::uint32_t freeHead_ = kNone;
@@ -1262,33 +1272,45 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
   }
   const std::uint32_t pitch = table.windowWidth(), rows = table.windowHeight();
   const std::uint32_t nodeCount = static_cast<std::uint32_t>(lists.nodes().size());
+  // An interior cell of the window: the rest of its run through its right neighbour's, then the three
+  // runs below it.
+  auto interiorCell = [&](std::uint32_t s) {
+    const std::uint32_t aBegin = slots[s].head, aEnd = slots[s + 1].head, ownEnd = slots[s + 2].head;
+    const std::uint32_t below0 = slots[s + pitch - 1].head, below1 = slots[s + pitch].head;
+    const std::uint32_t below2 = slots[s + pitch + 1].head, below3 = slots[s + pitch + 2].head;
+    visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
+               (below3 > below2 ? 1u : 0u);
+#if defined(__SSE2__)
+    if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aBegin + 4 <= nodeCount) {
+      smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates);
+      return;
+    }
+#endif
+    for (std::uint32_t a = aBegin; a < aEnd; ++a) {
+      const Node& nodeA = nodes[a];
+      for (std::uint32_t b = a + 1; b < ownEnd; ++b) writer.test(nodeA, nodes[b], candidates);
+      for (std::uint32_t b = below0; b < below3; ++b) writer.test(nodeA, nodes[b], candidates);
+    }
+  };
   for (std::uint32_t row = 0; row < rows; ++row) {
     const std::uint32_t base = row * pitch;
     const bool hasRowBelow = row + 1 < rows;
-    for (std::uint32_t column = 0; column < pitch; ++column) {
-      const std::uint32_t s = base + column;
-      const std::uint32_t aBegin = slots[s].head, aEnd = slots[s + 1].head;
-      if (aBegin == aEnd) continue;
-      if (!hasRowBelow || column == 0 || column + 1 == pitch) {
-        checkedCell(s);
-        continue;
-      }
-      const std::uint32_t ownEnd = slots[s + 2].head;
-      const std::uint32_t below0 = slots[s + pitch - 1].head, below1 = slots[s + pitch].head;
-      const std::uint32_t below2 = slots[s + pitch + 1].head, below3 = slots[s + pitch + 2].head;
-      visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
-                 (below3 > below2 ? 1u : 0u);
-#if defined(__SSE2__)
-      if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount &&
-          aBegin + 4 <= nodeCount) {
-        smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates);
-        continue;
-      }
-#endif
-      for (std::uint32_t a = aBegin; a < aEnd; ++a) {
-        const Node& nodeA = nodes[a];
-        for (std::uint32_t b = a + 1; b < ownEnd; ++b) writer.test(nodeA, nodes[b], candidates);
-        for (std::uint32_t b = below0; b < below3; ++b) writer.test(nodeA, nodes[b], candidates);
+    // The occupied cells of 64 columns at a time, as bits: a row is mostly a mix of empty and occupied
+    // cells, and testing them one by one would cost a mispredicted branch every few cells.
+    for (std::uint32_t column0 = 0; column0 < pitch; column0 += 64) {
+      const std::uint32_t width = std::min<std::uint32_t>(64, pitch - column0);
+      const CellSlot* span = slots + base + column0;
+      std::uint64_t occupied = 0;
+      for (std::uint32_t k = 0; k < width; ++k)
+        occupied |= std::uint64_t(span[k + 1].head != span[k].head) << k;
+      while (occupied != 0) {
+        const std::uint32_t column = column0 + static_cast<std::uint32_t>(__builtin_ctzll(occupied));
+        occupied &= occupied - 1;
+        if (!hasRowBelow || column == 0 || column + 1 == pitch) {
+          checkedCell(base + column);
+        } else {
+          interiorCell(base + column);
+        }
       }
     }
   }

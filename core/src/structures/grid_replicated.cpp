@@ -125,9 +125,12 @@ class ReplicatedGrid final : public SpatialIndex {
 
   void doUpdate(ItemId id, const Circle& old, const Circle& c) override { moveOne(id, old, c); }
 
+  bool batchNeedsOldCircles(std::size_t batchSize) const override {
+    return !wholeFrameBatch(batchSize, size(), param("rebuild_fraction"));  // that path re-reads the table
+  }
+
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
-    const double share = size() ? double(ids.size()) / double(size()) : 0.0;
-    lastBatchRebuilt_ = !ids.empty() && share >= param("rebuild_fraction");
+    lastBatchRebuilt_ = wholeFrameBatch(ids.size(), size(), param("rebuild_fraction"));
     if (!lastBatchRebuilt_) {
       for (std::size_t i = 0; i < ids.size(); ++i) moveOne(ids[i], old[i], circle(ids[i]));
       return;
@@ -139,7 +142,7 @@ class ReplicatedGrid final : public SpatialIndex {
 
   void doClear() override {
     lists_.release();
-    std::vector<Node>().swap(stage_);
+    NodeArray().swap(stage_);
     oversize_.clear();
   }
 
@@ -155,7 +158,7 @@ class ReplicatedGrid final : public SpatialIndex {
     if (slot != kNone) {
       ++counters_.nodesVisited;
       if (tracing()) traceVisit(slotInfo(slot));
-      const std::vector<Node>& nodes = lists_.nodes();
+      const NodeArray& nodes = lists_.nodes();
       lists_.forEachInCell(
           slot, [&](std::uint32_t n) { report(nodes[n].id, circleContainsPoint(nodes[n].circle, p), out); });
     }
@@ -177,7 +180,7 @@ class ReplicatedGrid final : public SpatialIndex {
     // The cells the segment passes through hold every circle it can hit; a circle may sit in several of
     // them, so candidates are collected, de-duplicated, then tested once each.
     const CellTable& table = lists_.table();
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     std::vector<ItemId>& found = candidates_;
     found.clear();
     auto gather = [&](std::uint32_t slot) {
@@ -234,7 +237,7 @@ class ReplicatedGrid final : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override {
     PairWriter writer(out);
     const CellTable& table = lists_.table();
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     std::uint64_t candidates = 0;
     // Each cell alone: two copies meet in every cell both ranges share, and the pair is tested only in
     // the first of those (its column and row are the larger of the two first columns and rows).
@@ -286,7 +289,7 @@ class ReplicatedGrid final : public SpatialIndex {
   std::string doValidate() const override {
     if (std::string problem = lists_.checkLayout(); !problem.empty()) return "grid-replicated: " + problem;
     const CellTable& table = lists_.table();
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     // Every copy sits in a cell of its item's range and holds the current circle; each item has exactly
     // one copy per cell of its range (a copy per cell at most, and as many copies as cells).
     std::vector<std::uint32_t> copies(idCapacity(), 0);
@@ -382,7 +385,7 @@ class ReplicatedGrid final : public SpatialIndex {
   template <class Predicate>
   void queryCovered(const CellRange& range, std::vector<ItemId>& out, Predicate&& predicate) {
     const CellTable& table = lists_.table();
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     visitRange(range, [&](std::uint32_t slot) {
       ++counters_.nodesVisited;
       if (tracing()) traceVisit(slotInfo(slot));
@@ -416,7 +419,7 @@ class ReplicatedGrid final : public SpatialIndex {
   void rebuildAll() {
     stage_.clear();
     const CellTable& table = lists_.table();
-    const std::vector<Node>& nodes = lists_.nodes();
+    const NodeArray& nodes = lists_.nodes();
     const std::size_t total = nodes.size();
     std::vector<ItemId> stillOversize;
     for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
@@ -501,7 +504,7 @@ class ReplicatedGrid final : public SpatialIndex {
   CellLists lists_;
   CellMapping map_;
   float regularLimit_ = 0.0f;         // larger circles live in oversize_
-  std::vector<Node> stage_;           // items being laid out by a rebuild, in layout order
+  NodeArray stage_;                   // items being laid out by a rebuild, in layout order
   std::vector<std::uint32_t> slots_;  // slot of each copy during a rebuild
   std::vector<std::uint8_t> copies_;  // copies of each staged item during a rebuild
   std::vector<ItemId> oversize_;

@@ -148,9 +148,12 @@ class HierarchicalGrid final : public SpatialIndex {
     moveOne(id, old, c);
   }
 
+  bool batchNeedsOldCircles(std::size_t batchSize) const override {
+    return !wholeFrameBatch(batchSize, size(), param("rebuild_fraction"));  // that path re-reads the table
+  }
+
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
-    const double share = size() ? double(ids.size()) / double(size()) : 0.0;
-    lastBatchRebuilt_ = !ids.empty() && share >= param("rebuild_fraction");
+    lastBatchRebuilt_ = wholeFrameBatch(ids.size(), size(), param("rebuild_fraction"));
     if (lastBatchRebuilt_) {
       resortAll();
       return;
@@ -209,7 +212,7 @@ class HierarchicalGrid final : public SpatialIndex {
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
     for (const Level& level : levels_) {
-      const std::vector<Node>& nodes = level.lists.nodes();
+      const NodeArray& nodes = level.lists.nodes();
       visitSegmentCells(
           level.lists.table(), level.shape.map, segment, level.maxRadius, rows_,
           [&](std::uint32_t slot) {
@@ -269,7 +272,7 @@ class HierarchicalGrid final : public SpatialIndex {
       if (level.lists.liveNodes() == 0) return where + "an empty level is kept";
       if (std::string problem = level.lists.checkLayout(); !problem.empty()) return where + problem;
       const CellTable& table = level.lists.table();
-      const std::vector<Node>& nodes = level.lists.nodes();
+      const NodeArray& nodes = level.lists.nodes();
       std::string problem;
       for (std::uint32_t slot = 0; slot < table.capacity() && problem.empty(); ++slot) {
         if (!table.occupied(slot)) continue;
@@ -302,7 +305,7 @@ class HierarchicalGrid final : public SpatialIndex {
     if (!problem.empty()) return problem;
     if (indexValid_) {
       for (const Level& level : levels_) {
-        const std::vector<Node>& nodes = level.lists.nodes();
+        const NodeArray& nodes = level.lists.nodes();
         for (std::uint32_t n = 0; n < nodes.size(); ++n) {
           if (nodes[n].id != kDeadId && index_[nodes[n].id] != n) return "hgrid: id index is stale";
         }
@@ -409,7 +412,7 @@ class HierarchicalGrid final : public SpatialIndex {
   void resortAll() {
     moving_.clear();
     for (Level& level : levels_) {
-      std::vector<Node>& nodes = level.lists.nodes();
+      NodeArray& nodes = level.lists.nodes();
       const std::size_t total = nodes.size();
       const std::size_t ids = idCapacity();
       const Circle* table = ids ? &circle(0) : nullptr;
@@ -448,7 +451,7 @@ class HierarchicalGrid final : public SpatialIndex {
     if (indexValid_) return;
     std::fill(index_.begin(), index_.end(), kNone);
     for (const Level& level : levels_) {
-      const std::vector<Node>& nodes = level.lists.nodes();
+      const NodeArray& nodes = level.lists.nodes();
       for (std::uint32_t n = 0; n < nodes.size(); ++n) {
         if (nodes[n].id != kDeadId) index_[nodes[n].id] = n;
       }
@@ -488,7 +491,7 @@ class HierarchicalGrid final : public SpatialIndex {
 
   template <class Predicate>
   void scanCell(const Level& level, std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
-    const std::vector<Node>& nodes = level.lists.nodes();
+    const NodeArray& nodes = level.lists.nodes();
     ++counters_.nodesVisited;
     if (tracing()) traceVisit(slotInfo(level, slot));
     level.lists.forEachInCell(slot, [&](std::uint32_t n) {
@@ -527,8 +530,8 @@ class HierarchicalGrid final : public SpatialIndex {
                        std::uint64_t& cells) {
     const CellTable& fineTable = fine.lists.table();
     const CellTable& coarseTable = coarse.lists.table();
-    const std::vector<Node>& fineNodes = fine.lists.nodes();
-    const std::vector<Node>& coarseNodes = coarse.lists.nodes();
+    const NodeArray& fineNodes = fine.lists.nodes();
+    const NodeArray& coarseNodes = coarse.lists.nodes();
     const double coarseReach = coarse.maxRadius;
     CellRange lastRange{0, 0, -1, -1};
     found_.clear();
