@@ -18,6 +18,7 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
+#include "structures/grid_common.hpp"
 
 namespace st::testing {
 namespace {
@@ -234,6 +235,38 @@ TEST(Grid, BusyFramesRefileOnlyTheCirclesThatChangedCell) {
 // The cell is the largest diameter (padded by a hair so that the largest circle still reaches one cell),
 // a circle is stored once, pairs need the 3x3 neighbourhood, and on the default scene there is about one
 // circle per cell. A point query reads at most the 3x3 cells around it and tests only what they hold.
+TEST(GridCells, PointCellsMatchTheScalarMapping) {
+  // The two-at-once mapping the whole-frame paths use must place every centre exactly where the scalar
+  // one (used by queries, edits and validate) does: cell edges, negative values, the clamps, huge values.
+  st::Rng rng(11);
+  for (const double size : {8.00195, 1.0, 0.1, 3e-7, 7e9}) {
+    st::grid_detail::CellMapping map;
+    map.size = size;
+    map.inverse = 1.0 / size;
+    std::vector<float> values = {0.0f,
+                                 -0.0f,
+                                 1e15f,
+                                 -1e15f,
+                                 float(size),
+                                 -float(size),
+                                 std::nextafter(float(size), 0.0f),
+                                 std::nextafter(-float(size), 0.0f),
+                                 1e-30f,
+                                 -1e-30f};
+    for (int i = 0; i < 20000; ++i) {
+      const double scale = std::pow(10.0, -3.0 + 15.0 * rng.unit());
+      values.push_back(float(scale * (2.0 * rng.unit() - 1.0)));
+      values.push_back(float(std::round(2000.0 * rng.unit() - 1000.0) * size));  // on a cell edge
+    }
+    for (std::size_t i = 0; i + 1 < values.size(); ++i) {
+      std::int32_t cx = 0, cy = 0;
+      map.cellOf(st::Vec2{values[i], values[i + 1]}, cx, cy);
+      ASSERT_EQ(cx, map.cellOf(double(values[i]))) << "x " << values[i] << " cell size " << size;
+      ASSERT_EQ(cy, map.cellOf(double(values[i + 1]))) << "y " << values[i + 1] << " cell size " << size;
+    }
+  }
+}
+
 TEST(Grid, CellSizeFollowsTheLargestDiameterAndLookupsStayLocal) {
   Simulation sim("spheretest", SceneConfig{}, 20000, 2);
   auto grid = make("grid");

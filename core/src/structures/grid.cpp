@@ -132,8 +132,7 @@ class HashedGrid final : public SpatialIndex {
     }
     lists_.table().configureHash(false, originX_, originY_, windowWidth_, windowHeight_);
     sortNodes(items.size() * 2 / 3, [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {
-      x = map_.cellOf(node.circle.center.x);
-      y = map_.cellOf(node.circle.center.y);
+      map_.cellOf(node.circle.center, x, y);
       return true;
     });
     maxRegularRadius_ = largest;
@@ -384,13 +383,11 @@ class HashedGrid final : public SpatialIndex {
     const std::ptrdiff_t moved = lists_.refile(
         [&](Node& node, std::uint32_t n, CellMove& move) {
           prefetchItemAhead(n);
-          move.fromX = map_.cellOf(node.circle.center.x);
-          move.fromY = map_.cellOf(node.circle.center.y);
+          map_.cellOf(node.circle.center, move.fromX, move.fromY);
           node.circle = circle(node.id);
           if (node.circle.radius > regularLimit_) return false;
           largest = std::max(largest, node.circle.radius);
-          move.toX = map_.cellOf(node.circle.center.x);
-          move.toY = map_.cellOf(node.circle.center.y);
+          map_.cellOf(node.circle.center, move.toX, move.toY);
           return true;
         },
         movers_);
@@ -440,8 +437,7 @@ class HashedGrid final : public SpatialIndex {
     sortNodes(lists_.table().used(), [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {
       if (node.circle.radius > regularLimit_) return false;
       largest = std::max(largest, node.circle.radius);
-      x = map_.cellOf(node.circle.center.x);
-      y = map_.cellOf(node.circle.center.y);
+      map_.cellOf(node.circle.center, x, y);
       return true;
     });
     oversize_.insert(oversize_.end(), departed_.begin(), departed_.end());

@@ -95,8 +95,29 @@ struct CellMapping {
     const std::int32_t truncated = static_cast<std::int32_t>(t);
     return truncated - (double(truncated) > t ? 1 : 0);
   }
+  /// The cell of a point: (cellOf(x), cellOf(y)), both at once where SSE2 allows (the same products,
+  /// clamps and floor, so the same cells), for the loops that place every item each frame.
+  void cellOf(Vec2 p, std::int32_t& cx, std::int32_t& cy) const {
+#if defined(__SSE2__)
+    const __m128d t = _mm_mul_pd(_mm_set_pd(double(p.y), double(p.x)), _mm_set1_pd(inverse));
+    // max(t, lo) returns lo for a NaN, as the scalar version does; then the upper clamp.
+    const __m128d clamped =
+        _mm_min_pd(_mm_max_pd(t, _mm_set1_pd(-double(kCellLimit))), _mm_set1_pd(double(kCellLimit)));
+    const __m128i truncated = _mm_cvttpd_epi32(clamped);
+    const __m128i above = _mm_castpd_si128(_mm_cmpgt_pd(_mm_cvtepi32_pd(truncated), clamped));
+    // The comparison's 64-bit all-ones lanes hold -1 in their low 32 bits: gather those two words.
+    const __m128i floored = _mm_add_epi32(truncated, _mm_shuffle_epi32(above, _MM_SHUFFLE(3, 3, 2, 0)));
+    cx = _mm_cvtsi128_si32(floored);
+    cy = _mm_cvtsi128_si32(_mm_shuffle_epi32(floored, _MM_SHUFFLE(3, 2, 1, 1)));
+#else
+    cx = cellOf(p.x);
+    cy = cellOf(p.y);
+#endif
+  }
   /// Lower edge of a cell in world coordinates (for drawing and pruning, not for membership).
-  double cellMin(std::int32_t c) const { return double(c) * size; }
+  double cellMin(std::int32_t c) const {
+    return double(c) * size;
+  }
   /// How many cells apart two centres at most `distance` apart can land (at least 1).
   int reachFor(double distance) const {
     const double cells = std::ceil(distance * inverse * (1.0 + 1e-12) + kIndexSlack);
@@ -727,22 +748,22 @@ class CellLists {
         break;
       }
     }
-    // Run starts: each shifts by the arrivals into earlier slots less the leavers from earlier nodes.
-    std::int64_t shift = 0;
+    // Run starts: each shifts by the arrivals into earlier slots less the leavers from earlier slots (a
+    // leaver's node lies in the run of its old slot). Both lists are in slot order, so the shift is constant
+    // between two events: one add per slot and no test, the shift kept modulo 2^32 like the starts.
+    auto leaverSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k]); };
+    std::uint32_t shift = 0, from = 0;
     a = 0;
     l = 0;
-    for (std::uint32_t slot = 0; slot < slots.size(); ++slot) {
-      const std::uint32_t oldStart = slots[slot].head;
-      while (a < moved && arrivalSlot(a) < slot) {
-        ++shift;
-        ++a;
-      }
-      while (l < moved && leaverNode(l) < oldStart) {
-        --shift;
-        ++l;
-      }
-      slots[slot].head = static_cast<std::uint32_t>(oldStart + shift);
+    while (a < moved || l < moved) {
+      const std::uint32_t next =
+          std::min(a < moved ? arrivalSlot(a) : kNone, l < moved ? leaverSlot(l) : kNone);
+      for (std::uint32_t slot = from; slot <= next; ++slot) slots[slot].head += shift;
+      from = next + 1;
+      for (; a < moved && arrivalSlot(a) == next; ++a) ++shift;
+      for (; l < moved && leaverSlot(l) == next; ++l) --shift;
     }
+    for (std::uint32_t slot = from; slot < slots.size(); ++slot) slots[slot].head += shift;
     // New cells take their home slots; cells left empty give theirs up.
     for (std::size_t k = 0; k < moved; ++k) {
       if (!table_.occupied(arrivalSlot(k))) table_.claimHome(arrivalSlot(k));
