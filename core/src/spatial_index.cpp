@@ -207,11 +207,22 @@ void SpatialIndex::update(ItemId id, const Circle& c) {
 void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles) {
   if (ids.size() != circles.size())
     throw InvalidInput(name_ + ": updateBatch: ids and circles differ in length");
+  // One pass without branches over the whole batch (it is every moving item on busy frames); only a batch
+  // with a bad entry is walked again, to name the first one.
+  bool allValid = !circles_.empty() || ids.empty();
   bool increasing = true;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (!contains(ids[i])) throw InvalidInput(name_ + ": updateBatch: unknown id " + std::to_string(ids[i]));
-    if (!isValidCircle(circles[i])) checkCircle(circles[i], "updateBatch");
-    increasing = increasing && (i == 0 || ids[i] > ids[i - 1]);
+  const std::size_t last = circles_.empty() ? 0 : circles_.size() - 1;
+  for (std::size_t i = 0; i < ids.size() && allValid; ++i) {
+    const ItemId id = ids[i];
+    const bool known = (id <= last) & !std::isnan(circles_[std::min<std::size_t>(id, last)].radius);
+    allValid = allValid & known & isValidCircle(circles[i]);
+    increasing = increasing & (i == 0 || id > ids[i - 1]);
+  }
+  if (!allValid) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (!contains(ids[i])) throw InvalidInput(name_ + ": updateBatch: unknown id " + std::to_string(ids[i]));
+      checkCircle(circles[i], "updateBatch");
+    }
   }
   if (!increasing) {
     // Ids in increasing order (the usual batch) cannot repeat; otherwise look for a repeat, which would

@@ -1258,6 +1258,53 @@ inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t
     }
   }
 }
+
+/// Most nodes busyCellPairs takes: its own run and its right neighbour's, plus the three runs below.
+inline constexpr std::uint32_t kBusyLanes = 128;
+
+/// One cell's pairs when it is too full for smallCellPairs (clumps hold a few percent of the cells and a
+/// third of the tests): the candidate runs [begin, ownEnd) and [below, belowEnd) are transposed into lanes
+/// once, then every node of the cell is pre-tested against the lanes after it four at a time. Lanes past
+/// the last hold NaN, which fails the pre-test, so no mask is needed. Returns false, doing nothing, when
+/// the runs hold more than kBusyLanes nodes.
+inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t end, std::uint32_t ownEnd,
+                          std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer,
+                          std::uint64_t& candidates) {
+  const std::uint32_t ownCount = ownEnd - begin, total = ownCount + (belowEnd - below);
+  if (total > kBusyLanes) return false;
+  alignas(16) float x[kBusyLanes + 4], y[kBusyLanes + 4], r[kBusyLanes + 4];
+  auto nodeOfLane = [&](std::uint32_t lane) {
+    return lane < ownCount ? begin + lane : below + (lane - ownCount);
+  };
+  for (std::uint32_t lane = 0; lane < total; ++lane) {
+    const Circle& c = nodes[nodeOfLane(lane)].circle;
+    x[lane] = c.center.x;
+    y[lane] = c.center.y;
+    r[lane] = c.radius;
+  }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::uint32_t lane = total; lane < total + 4; ++lane) x[lane] = y[lane] = r[lane] = nan;
+  const __m128 scale = _mm_set1_ps(kPretestScale), floor = _mm_set1_ps(kPretestFloor);
+  for (std::uint32_t i = 0; i < end - begin; ++i) {
+    const Node& nodeA = nodes[begin + i];
+    const __m128 ax = _mm_set1_ps(x[i]), ay = _mm_set1_ps(y[i]), ar = _mm_set1_ps(r[i]);
+    writer.countPretests(total - i - 1);
+    for (std::uint32_t first = i + 1; first < total; first += 4) {
+      const __m128 dx = _mm_sub_ps(_mm_loadu_ps(x + first), ax), dy = _mm_sub_ps(_mm_loadu_ps(y + first), ay);
+      const __m128 reach = _mm_add_ps(_mm_loadu_ps(r + first), ar);
+      const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+      const __m128 limit = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(reach, reach), scale), floor);
+      unsigned mask = static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
+      while (mask != 0) {
+        const Node& nodeB = nodes[nodeOfLane(first + static_cast<unsigned>(__builtin_ctz(mask)))];
+        mask &= mask - 1;
+        ++candidates;
+        if (circlesOverlap(nodeA.circle, nodeB.circle)) writer.add(nodeA.id, nodeB.id);
+      }
+    }
+  }
+  return true;
+}
 #endif
 
 /// All overlapping pairs among the items of one sorted grid whose pair reach is `reach` cells: each cell
@@ -1306,6 +1353,7 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
       smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates);
       return;
     }
+    if (busyCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates)) return;
 #endif
     for (std::uint32_t a = aBegin; a < aEnd; ++a) {
       const Node& nodeA = nodes[a];
