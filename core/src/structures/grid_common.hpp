@@ -1079,6 +1079,15 @@ class PairWriter {
     if (used_ == capacity_) grow();
     data_[used_++] = makePair(a, b);
   }
+  /// Makes room for `n` more pairs, so that the next n addIf() need no check.
+  void reserveMore(std::size_t n) {
+    while (capacity_ - used_ < n) grow();
+  }
+  /// Appends the pair when `keep`, without a branch (after reserveMore).
+  void addIf(bool keep, ItemId a, ItemId b) {
+    data_[used_] = makePair(a, b);
+    used_ += keep ? 1 : 0;
+  }
   /// Trims the output to the pairs written.
   void finish() { out_.resize(used_); }
   /// Counts pre-tests done outside test() (the vector pre-test).
@@ -1229,13 +1238,57 @@ inline unsigned pretestQuad(const QuadGroup& g, __m128 ax, __m128 ay, __m128 ar)
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
 }
 
+/// Pairs of nodes that passed the pre-test, collected without a branch and tested exactly in bulk: about
+/// a third of the nodes have a candidate, in no pattern a branch predictor could learn, so testing each as
+/// it is found costs a mispredicted branch or two per node.
+class CandidateQueue {
+ public:
+  /// Entries the queue holds before it must be flushed.
+  static constexpr std::uint32_t kCapacity = 2048;
+
+  /// Appends (a, first + lane) for every lane set in the 4-bit `lanes`.
+  void push(std::uint32_t a, std::uint32_t first, unsigned lanes) {
+    const __m128i picked = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSetLanes[lanes]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(second_ + count_),
+                     _mm_add_epi32(_mm_set1_epi32(int(first)), picked));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(first_ + count_), _mm_set1_epi32(int(a)));
+    count_ += kSetCount[lanes];
+  }
+  /// Whether fewer than `entries` more fit.
+  bool nearlyFull(std::uint32_t entries) const { return count_ + entries + 4 > kCapacity; }
+  /// Tests every queued pair exactly, keeps the overlapping ones and empties the queue.
+  void flush(const Node* nodes, PairWriter& writer, std::uint64_t& candidates) {
+    candidates += count_;
+    writer.reserveMore(count_);
+    for (std::uint32_t k = 0; k < count_; ++k) {
+      const Node& a = nodes[first_[k]];
+      const Node& b = nodes[second_[k]];
+      writer.addIf(circlesOverlap(a.circle, b.circle), a.id, b.id);
+    }
+    count_ = 0;
+  }
+
+ private:
+  /// For each 4-bit mask, the positions of its set bits, first to last.
+  static constexpr std::uint32_t kSetLanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                                     {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+                                                     {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                                     {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+  /// For each 4-bit mask, how many bits are set.
+  static constexpr std::uint32_t kSetCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+  alignas(16) std::uint32_t first_[kCapacity];
+  alignas(16) std::uint32_t second_[kCapacity];
+  std::uint32_t count_ = 0;
+};
+
 /// One cell's pairs when it is small: its own nodes and its right neighbour's, [begin, ownEnd), fit in one
 /// group of four and the three runs below, [below, belowEnd), in two. Each group is loaded once per cell;
 /// every node of the cell is pre-tested on all lanes at once (masked to the lanes that are real and, in its
-/// own group, after it), and tested exactly on the lanes that pass.
+/// own group, after it), and the lanes that pass are queued for the exact test. At most 48 entries.
 inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t end, std::uint32_t ownEnd,
                            std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer,
-                           std::uint64_t& candidates) {
+                           CandidateQueue& queue) {
   const QuadGroup own = loadQuad(nodes, begin);
   const QuadGroup low = loadQuad(nodes, below), high = loadQuad(nodes, below + 4);
   const unsigned ownLanes = (1u << (ownEnd - begin)) - 1u, belowLanes = (1u << (belowEnd - below)) - 1u;
@@ -1249,13 +1302,9 @@ inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t
     unsigned mask =
         (pretestQuad(own, ax, ay, ar) & after) |
         (((pretestQuad(low, ax, ay, ar) | (pretestQuad(high, ax, ay, ar) << 4)) & belowLanes) << 4);
-    while (mask != 0) {
-      const unsigned lane = static_cast<unsigned>(__builtin_ctz(mask));
-      mask &= mask - 1;
-      const Node& nodeB = nodes[lane < 4 ? begin + lane : below + (lane - 4)];
-      ++candidates;
-      if (circlesOverlap(nodeA.circle, nodeB.circle)) writer.add(nodeA.id, nodeB.id);
-    }
+    queue.push(a, begin, mask & 15u);
+    queue.push(a, below, (mask >> 4) & 15u);
+    queue.push(a, below + 4, mask >> 8);
   }
 }
 
@@ -1340,6 +1389,9 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
   }
   const std::uint32_t pitch = table.windowWidth(), rows = table.windowHeight();
   const std::uint32_t nodeCount = static_cast<std::uint32_t>(lists.nodes().size());
+#if defined(__SSE2__)
+  CandidateQueue queue;
+#endif
   // An interior cell of the window: the rest of its run through its right neighbour's, then the three
   // runs below it.
   auto interiorCell = [&](std::uint32_t s) {
@@ -1350,7 +1402,8 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
                (below3 > below2 ? 1u : 0u);
 #if defined(__SSE2__)
     if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aBegin + 4 <= nodeCount) {
-      smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates);
+      if (queue.nearlyFull(48)) queue.flush(nodes, writer, candidates);
+      smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, queue);
       return;
     }
     if (busyCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates)) return;
@@ -1383,6 +1436,9 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
       }
     }
   }
+#if defined(__SSE2__)
+  queue.flush(nodes, writer, candidates);
+#endif
 }
 
 /// The same for the linked layout: forward neighbours found by lookup, lists walked through their links.
