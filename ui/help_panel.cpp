@@ -62,13 +62,7 @@ class HelpPanel final : public DemoPart {
       colourSwatch(colours::kPruned, "pink box/circle: node the query pruned");
       colourSwatch(colours::kEntered, "white rim: entered the view cone this frame");
       colourSwatch(colours::kLeft, "orange rim: left the view cone this frame");
-      for (int d = 0; d < 10; ++d) {
-        if (d > 0) ImGui::SameLine(0.0f, 2.0f);
-        ImGui::PushID(d);
-        ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)), ImGuiColorEditFlags_NoTooltip,
-                           ImVec2(14, 14));
-        ImGui::PopID();
-      }
+      depthSwatches(10);
       ImGui::SameLine();
       ImGui::TextUnformatted("structure nodes by depth 0..9");
     }

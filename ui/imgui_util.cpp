@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "render/palette.hpp"
+
 namespace st::ui {
 
 void colourSwatch(std::uint32_t colour, const char* label) {
@@ -16,6 +18,16 @@ void colourSwatch(std::uint32_t colour, const char* label) {
   ImGui::Dummy(ImVec2(size, size));
   ImGui::SameLine();
   ImGui::TextUnformatted(label);
+}
+
+void depthSwatches(int levels) {
+  for (int d = 0; d < levels; ++d) {
+    if (d > 0) ImGui::SameLine(0.0f, 2.0f);
+    ImGui::PushID(d);
+    ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)), ImGuiColorEditFlags_NoTooltip,
+                       ImVec2(14, 14));
+    ImGui::PopID();
+  }
 }
 
 void helpMarker(const char* text) {

@@ -16,6 +16,10 @@ inline ImVec4 toImVec4(std::uint32_t c) {
 /// A small colour square followed by a label on the same line.
 void colourSwatch(std::uint32_t colour, const char* label);
 
+/// One small square per node depth 0..levels-1 in the structure-node overlay's colours, on one line; the
+/// caller's label may follow with SameLine().
+void depthSwatches(int levels);
+
 /// A "(?)" marker that shows `text` as a tooltip.
 void helpMarker(const char* text);
 

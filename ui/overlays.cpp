@@ -63,13 +63,7 @@ class NodesOverlay final : public DemoPart {
     ImGui::SetNextItemWidth(120.0f);
     ImGui::SliderFloat("smallest drawn (px)", &minNodePx_, 1.0f, 32.0f, "%.0f");
     ImGui::TextDisabled("%zu drawn, %zu too small at this zoom", drawn_, skipped_);
-    for (int d = 0; d < 10; ++d) {
-      if (d > 0) ImGui::SameLine(0.0f, 2.0f);
-      ImGui::PushID(d);
-      ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)), ImGuiColorEditFlags_NoTooltip,
-                         ImVec2(14, 14));
-      ImGui::PopID();
-    }
+    depthSwatches(10);
     ImGui::SameLine();
     ImGui::TextDisabled("depth 0..9");
   }

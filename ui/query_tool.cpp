@@ -13,6 +13,7 @@
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
 #include "ui/part_names.hpp"
+#include "ui/teach_trace.hpp"
 
 namespace st::ui {
 namespace {
@@ -118,7 +119,7 @@ class QueryTool final : public DemoPart {
         out.cross(q.anchor, 4.0f, c);
         break;
       case QueryMode::Box:
-        out.boxOutline(queryBox(q), c);
+        out.boxOutline(queryBoxOf(q), c);
         break;
       case QueryMode::Ray:
         out.line(q.anchor, q.target, c);
@@ -128,7 +129,7 @@ class QueryTool final : public DemoPart {
           out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
         break;
       case QueryMode::Cone: {
-        const ViewCone cone = viewCone(q);
+        const ViewCone cone = viewConeOf(q);
         const float facing = std::atan2(cone.direction.y, cone.direction.x);
         out.sectorOutline(cone.origin, cone.farDistance, facing - cone.halfAngle, facing + cone.halfAngle, c);
         break;
@@ -183,22 +184,6 @@ class QueryTool final : public DemoPart {
 
  private:
   // -- shapes --------------------------------------------------------------------------------------------
-  static Box queryBox(const QueryState& q) {
-    return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y},
-            {q.anchor.x + q.halfExtent.x, q.anchor.y + q.halfExtent.y}};
-  }
-
-  static ViewCone viewCone(const QueryState& q) {
-    ViewCone cone;
-    cone.origin = q.anchor;
-    const Vec2 d = q.target - q.anchor;
-    const float len = length(d);
-    cone.direction = len > 0.0f ? d : Vec2{1.0f, 0.0f};
-    cone.halfAngle = q.coneHalfAngle;
-    cone.farDistance = std::max(len, 1e-3f);
-    return cone;
-  }
-
   static void place(QueryState& q, const Simulation& sim) {
     const Box& region = sim.queryRegion();
     const Vec2 c = boxCentre(region);
@@ -257,13 +242,13 @@ class QueryTool final : public DemoPart {
         index.queryCircle({q.anchor, q.radius}, q.hits);
         break;
       case QueryMode::Box:
-        index.queryBox(queryBox(q), q.hits);
+        index.queryBox(queryBoxOf(q), q.hits);
         break;
       case QueryMode::Ray:
         index.rayCast({q.anchor, q.target}, q.rayHits);
         break;
       case QueryMode::Cone:
-        index.cullView(viewCone(q), q.entered, q.left);
+        index.cullView(viewConeOf(q), q.entered, q.left);
         q.hits = index.visibleItems();
         break;
     }
@@ -280,7 +265,7 @@ class QueryTool final : public DemoPart {
         index.queryCircle({q.anchor, q.radius}, scratchIds_);
         break;
       case QueryMode::Box:
-        index.queryBox(queryBox(q), scratchIds_);
+        index.queryBox(queryBoxOf(q), scratchIds_);
         break;
       case QueryMode::Ray:
         index.rayCast({q.anchor, q.target}, scratchRay_);
@@ -288,7 +273,7 @@ class QueryTool final : public DemoPart {
       case QueryMode::Cone: {
         // Culling again would consume this frame's enter/leave events, so the trace shows the walk for
         // the cone's bounding circle, which is where the default cull starts.
-        const ViewCone cone = viewCone(q);
+        const ViewCone cone = viewConeOf(q);
         index.queryCircle({cone.origin, cone.farDistance}, scratchIds_);
         break;
       }

@@ -33,34 +33,14 @@ class BackgroundTask {
     cancelled_ = false;
     done_ = false;
     running_ = true;
-    thread_ = std::thread([this, work = std::move(work)] {
-      Result result;
-      try {
-        result = work(cancelled_);
-      } catch (const std::exception& e) {
-        result = Result{};
-        result.error = e.what();
-      }
-      std::lock_guard<std::mutex> lock(mutex_);
-      result_ = std::move(result);
-      done_ = true;
-    });
+    thread_ = std::thread([this, work = std::move(work)] { finish(work, cancelled_); });
   }
 
   /// Runs `work` on the calling thread instead (screenshots and tests want the result at once).
   void runHere(const Work& work) {
     cancel();
-    std::atomic<bool> never{false};
-    Result result;
-    try {
-      result = work(never);
-    } catch (const std::exception& e) {
-      result = Result{};
-      result.error = e.what();
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    result_ = std::move(result);
-    done_ = true;
+    const std::atomic<bool> never{false};
+    finish(work, never);
   }
 
   /// Whether work was started and its result has not been taken yet.
@@ -89,6 +69,20 @@ class BackgroundTask {
   }
 
  private:
+  /// Runs the work, turning an exception into the result's error, and publishes the result.
+  void finish(const Work& work, const std::atomic<bool>& cancelled) {
+    Result result;
+    try {
+      result = work(cancelled);
+    } catch (const std::exception& e) {
+      result = Result{};
+      result.error = e.what();
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    result_ = std::move(result);
+    done_ = true;
+  }
+
   std::thread thread_;
   std::mutex mutex_;
   std::optional<Result> result_;

@@ -162,12 +162,12 @@ class HashedGrid final : public SpatialIndex {
   }
 
   bool batchNeedsOldCircles(std::size_t batchSize) const override {
-    return !wholeFrameBatch(batchSize, size(), param("rebuild_fraction"));  // that path re-reads the table
+    return !wholeFrameBatch(*this, batchSize);  // that path re-reads the table
   }
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
     lastBatchCellChanges_ = 0;
-    if (wholeFrameBatch(ids.size(), size(), param("rebuild_fraction"))) {
+    if (wholeFrameBatch(*this, ids.size())) {
       lastBatchRebuilt_ = true;
       ++rebuildBatches_;
       const std::ptrdiff_t moved = refileAll();

@@ -64,10 +64,11 @@ void reserveClose(std::vector<T, Allocator>& v, std::size_t n) {
   v.swap(grown);
 }
 
-/// Whether an update batch of `batch` items out of `size` takes a grid's whole-frame path: it moves at least
-/// `fraction` of them.
-inline bool wholeFrameBatch(std::size_t batch, std::size_t size, double fraction) {
-  return batch > 0 && size > 0 && double(batch) / double(size) >= fraction;
+/// Whether an update batch of `batch` items takes a grid's whole-frame path: it moves at least the grid's
+/// `rebuild_fraction` of its items.
+inline bool wholeFrameBatch(const SpatialIndex& grid, std::size_t batch) {
+  return batch > 0 && grid.size() > 0 &&
+         double(batch) / double(grid.size()) >= grid.param("rebuild_fraction");
 }
 
 /// Smallest power of two >= n (n >= 1).

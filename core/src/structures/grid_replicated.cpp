@@ -126,11 +126,11 @@ class ReplicatedGrid final : public SpatialIndex {
   void doUpdate(ItemId id, const Circle& old, const Circle& c) override { moveOne(id, old, c); }
 
   bool batchNeedsOldCircles(std::size_t batchSize) const override {
-    return !wholeFrameBatch(batchSize, size(), param("rebuild_fraction"));  // that path re-reads the table
+    return !wholeFrameBatch(*this, batchSize);  // that path re-reads the table
   }
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
-    lastBatchRebuilt_ = wholeFrameBatch(ids.size(), size(), param("rebuild_fraction"));
+    lastBatchRebuilt_ = wholeFrameBatch(*this, ids.size());
     if (!lastBatchRebuilt_) {
       for (std::size_t i = 0; i < ids.size(); ++i) moveOne(ids[i], old[i], circle(ids[i]));
       return;

@@ -149,11 +149,11 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   bool batchNeedsOldCircles(std::size_t batchSize) const override {
-    return !wholeFrameBatch(batchSize, size(), param("rebuild_fraction"));  // that path re-reads the table
+    return !wholeFrameBatch(*this, batchSize);  // that path re-reads the table
   }
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
-    lastBatchRebuilt_ = wholeFrameBatch(ids.size(), size(), param("rebuild_fraction"));
+    lastBatchRebuilt_ = wholeFrameBatch(*this, ids.size());
     if (lastBatchRebuilt_) {
       resortAll();
       return;
