@@ -102,6 +102,51 @@ TEST(BruteForce, MatchesAnIndependentLoop) {
   }
 }
 
+// The batch check reads circles four at a time: a bad value must be caught in any field, at any position
+// of the batch (inside the groups of four and in the tail), whether or not some ids are absent.
+TEST(BatchCheck, FindsABadValueAnywhereInTheBatch) {
+  StructureRegistry registry = StructureRegistry::withCoreStructures();
+  const float nan = std::nanf("");
+  const float bad[] = {nan, INFINITY, -INFINITY, 2e15f, -2e15f};
+  for (const bool withHole : {false, true}) {
+    auto brute = registry.create("brute");
+    std::vector<Item> items;
+    for (ItemId id = 0; id < 11; ++id) items.push_back({id, {{float(id), 1.0f}, 0.5f}});
+    if (withHole) items.erase(items.begin() + 6);  // id 6 absent: ids are not known by value alone
+    brute->build(items);
+    std::vector<ItemId> ids;
+    std::vector<Circle> circles;
+    for (const Item& item : items) {
+      ids.push_back(item.id);
+      circles.push_back({{item.circle.center.x + 0.25f, 2.0f}, 0.75f});
+    }
+    for (std::size_t i = 0; i < circles.size(); ++i) {
+      for (int field = 0; field < 3; ++field) {
+        for (const float value : bad) {
+          std::vector<Circle> broken = circles;
+          float* target = field == 0   ? &broken[i].center.x
+                          : field == 1 ? &broken[i].center.y
+                                       : &broken[i].radius;
+          *target = value;
+          EXPECT_THROW(brute->updateBatch(ids, broken), InvalidInput) << "entry " << i << " field " << field;
+        }
+      }
+      std::vector<Circle> negative = circles;
+      negative[i].radius = -0.5f;
+      EXPECT_THROW(brute->updateBatch(ids, negative), InvalidInput) << "negative radius at " << i;
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) EXPECT_EQ(brute->circle(items[i].id), items[i].circle);
+    if (withHole) {
+      std::vector<ItemId> absent = ids;
+      absent[5] = 6;
+      EXPECT_THROW(brute->updateBatch(absent, circles), InvalidInput);
+    }
+    brute->updateBatch(ids, circles);  // and the good batch passes
+    for (std::size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(brute->circle(ids[i]), circles[i]);
+    EXPECT_EQ(brute->validate(), "");
+  }
+}
+
 TEST(PairChecksum, DependsOnTheSetNotTheOrder) {
   std::vector<Pair> a = {{1, 2}, {3, 4}, {0, 9}};
   std::vector<Pair> b = {{0, 9}, {1, 2}, {3, 4}};

@@ -78,6 +78,29 @@ inline std::size_t nextPowerOfTwo(std::size_t n) {
   return p;
 }
 
+/// Sorts entries by their high 32 bits, keeping the order of equal keys: a least-significant-digit radix
+/// sort over as many 11-bit digits as the largest key needs, through `scratch`. A busy frame's refile
+/// sorts tens of thousands of moves, on which a comparison sort spends most of a millisecond.
+inline void sortByHighWord(std::vector<std::uint64_t>& entries, std::vector<std::uint64_t>& scratch) {
+  constexpr int kDigitBits = 11;
+  constexpr std::uint32_t kDigitMask = (1u << kDigitBits) - 1u;
+  std::uint64_t largest = 0;
+  for (const std::uint64_t e : entries) largest = std::max(largest, e >> 32);
+  scratch.resize(entries.size());
+  for (int shift = 32; shift < 64 && (largest >> (shift - 32)) != 0; shift += kDigitBits) {
+    std::uint32_t starts[kDigitMask + 1] = {};
+    for (const std::uint64_t e : entries) ++starts[(e >> shift) & kDigitMask];
+    std::uint32_t sum = 0;
+    for (std::uint32_t& start : starts) {
+      const std::uint32_t count = start;
+      start = sum;
+      sum += count;
+    }
+    for (const std::uint64_t e : entries) scratch[starts[(e >> shift) & kDigitMask]++] = e;
+    entries.swap(scratch);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Cell mapping
 // ---------------------------------------------------------------------------------------------------------
@@ -536,7 +559,7 @@ class CellLists {
   /// Bytes held.
   std::size_t memoryBytes() const {
     return (nodes_.capacity() + spare_.capacity()) * sizeof(Node) + links_.capacity() * sizeof(Link) +
-           leavers_.capacity() * sizeof(std::uint64_t) + table_.memoryBytes();
+           (leavers_.capacity() + sortScratch_.capacity()) * sizeof(std::uint64_t) + table_.memoryBytes();
   }
 
   /// Drops everything and releases memory.
@@ -544,6 +567,8 @@ class CellLists {
     NodeArray().swap(nodes_);
     NodeArray().swap(spare_);
     std::vector<Link>().swap(links_);
+    std::vector<std::uint64_t>().swap(leavers_);
+    std::vector<std::uint64_t>().swap(sortScratch_);
     table_.release();
     freeHead_ = kNone;
     live_ = 0;
@@ -714,7 +739,7 @@ class CellLists {
       movers.push_back((std::uint64_t(table_.home(move.toX, move.toY)) << 32) | n);
     }
     if (movers.empty()) return 0;
-    std::sort(movers.begin(), movers.end());
+    sortByHighWord(movers, sortScratch_);
     LargeVector<CellSlot>& slots = table_.slots();
     const std::size_t moved = movers.size();
     auto arrivalSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(movers[k] >> 32); };
@@ -761,18 +786,18 @@ class CellLists {
           std::min(a < moved ? arrivalSlot(a) : kNone, l < moved ? leaverSlot(l) : kNone);
       for (std::uint32_t slot = from; slot <= next; ++slot) slots[slot].head += shift;
       from = next + 1;
+      const std::size_t arrivalsBefore = a;
       for (; a < moved && arrivalSlot(a) == next; ++a) ++shift;
       for (; l < moved && leaverSlot(l) == next; ++l) --shift;
+      // A cell that gained nodes takes its home slot; one that only lost nodes gives its slot up once its
+      // run is empty (the next start, not shifted yet, is its old value plus the shift now in force).
+      if (a > arrivalsBefore) {
+        if (!table_.occupied(next)) table_.claimHome(next);
+      } else if (slots[next].head == slots[next + 1].head + shift) {
+        table_.releaseHome(next);
+      }
     }
     for (std::uint32_t slot = from; slot < slots.size(); ++slot) slots[slot].head += shift;
-    // New cells take their home slots; cells left empty give theirs up.
-    for (std::size_t k = 0; k < moved; ++k) {
-      if (!table_.occupied(arrivalSlot(k))) table_.claimHome(arrivalSlot(k));
-    }
-    for (std::uint64_t leaver : leavers_) {
-      const auto slot = static_cast<std::uint32_t>(leaver);
-      if (table_.occupied(slot) && slots[slot].head == slots[slot + 1].head) table_.releaseHome(slot);
-    }
     nodes_.swap(spare_);
     return static_cast<std::ptrdiff_t>(moved);
   }
@@ -918,9 +943,10 @@ class CellLists {
 
   CellTable table_;
   NodeArray nodes_;
-  NodeArray spare_;                     // the other half of the sort's double buffer
-  std::vector<Link> links_;             // valid in the linked layout only
-  std::vector<std::uint64_t> leavers_;  // refile's scratch
+  NodeArray spare_;                         // the other half of the sort's double buffer
+  std::vector<Link> links_;                 // valid in the linked layout only
+  std::vector<std::uint64_t> leavers_;      // refile's scratch
+  std::vector<std::uint64_t> sortScratch_;  // the other half of refile's radix sort
   std::uint32_t freeHead_ = kNone;
   std::size_t live_ = 0;
   bool sorted_ = true;
@@ -1239,54 +1265,62 @@ inline unsigned pretestQuad(const QuadGroup& g, __m128 ax, __m128 ay, __m128 ar)
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(d2, limit)));
 }
 
-/// Pairs of nodes that passed the pre-test, collected without a branch and tested exactly in bulk: about
-/// a third of the nodes have a candidate, in no pattern a branch predictor could learn, so testing each as
-/// it is found costs a mispredicted branch or two per node.
+/// The pre-test results of small cells, collected without a branch and tested exactly in bulk: about a
+/// third of the nodes have a candidate, in no pattern a branch predictor could learn, so testing each as
+/// it is found costs a mispredicted branch or two per node. A cell takes one entry, and only when one of
+/// its pairs passed.
 class CandidateQueue {
  public:
   /// Entries the queue holds before it must be flushed.
-  static constexpr std::uint32_t kCapacity = 2048;
+  static constexpr std::uint32_t kCapacity = 1024;
 
-  /// Appends (a, first + lane) for every lane set in the 4-bit `lanes`.
-  void push(std::uint32_t a, std::uint32_t first, unsigned lanes) {
-    const __m128i picked = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSetLanes[lanes]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(second_ + count_),
-                     _mm_add_epi32(_mm_set1_epi32(int(first)), picked));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(first_ + count_), _mm_set1_epi32(int(a)));
-    count_ += kSetCount[lanes];
+  /// Queues a cell's pre-test results, taking an entry only when `lanes` is not zero. Bit 16 i + j of
+  /// `lanes` says that node `own + i` may overlap node `own + j` (j < 4) or node `below + j - 4`
+  /// (4 <= j < 12).
+  void push(std::uint32_t own, std::uint32_t below, std::uint64_t lanes) {
+    entries_[count_] = {own, below, lanes};
+    count_ += lanes != 0 ? 1u : 0u;
   }
-  /// Whether fewer than `entries` more fit.
-  bool nearlyFull(std::uint32_t entries) const { return count_ + entries + 4 > kCapacity; }
-  /// Tests every queued pair exactly, keeps the overlapping ones and empties the queue.
-  void flush(const Node* nodes, PairWriter& writer, std::uint64_t& candidates) {
-    candidates += count_;
-    writer.reserveMore(count_);
+  /// Whether the next push may not fit.
+  bool full() const { return count_ + 1 >= kCapacity; }
+  /// Tests every queued pair exactly, keeps the overlapping ones and empties the queue; returns how many
+  /// it tested.
+  std::uint64_t flush(const Node* nodes, PairWriter& writer) {
+    std::uint64_t tested = 0;
     for (std::uint32_t k = 0; k < count_; ++k) {
-      const Node& a = nodes[first_[k]];
-      const Node& b = nodes[second_[k]];
-      writer.addIf(circlesOverlap(a.circle, b.circle), a.id, b.id);
+      const Entry entry = entries_[k];
+      writer.reserveMore(kMaxPairsPerEntry);
+      for (std::uint64_t lanes = entry.lanes; lanes != 0; lanes &= lanes - 1) {
+        const auto bit = static_cast<std::uint32_t>(__builtin_ctzll(lanes));
+        const std::uint32_t lane = bit & 15u;
+        const Node& a = nodes[entry.own + (bit >> 4)];
+        const Node& b = nodes[lane < 4 ? entry.own + lane : entry.below + (lane - 4)];
+        writer.addIf(circlesOverlap(a.circle, b.circle), a.id, b.id);
+        ++tested;
+      }
     }
     count_ = 0;
+    return tested;
   }
 
  private:
-  /// For each 4-bit mask, the positions of its set bits, first to last.
-  static constexpr std::uint32_t kSetLanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
-                                                     {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
-                                                     {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
-                                                     {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
-  /// For each 4-bit mask, how many bits are set.
-  static constexpr std::uint32_t kSetCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  /// One cell's candidates.
+  struct Entry {
+    std::uint32_t own;    ///< first node of the cell
+    std::uint32_t below;  ///< first node of the three runs below it
+    std::uint64_t lanes;  ///< 12 bits per node of the cell, 16 apart
+  };
+  /// Most candidates one entry holds: four nodes, each against up to twelve.
+  static constexpr std::size_t kMaxPairsPerEntry = 48;
 
-  alignas(16) std::uint32_t first_[kCapacity];
-  alignas(16) std::uint32_t second_[kCapacity];
+  Entry entries_[kCapacity];
   std::uint32_t count_ = 0;
 };
 
 /// One cell's pairs when it is small: its own nodes and its right neighbour's, [begin, ownEnd), fit in one
 /// group of four and the three runs below, [below, belowEnd), in two. Each group is loaded once per cell;
 /// every node of the cell is pre-tested on all lanes at once (masked to the lanes that are real and, in its
-/// own group, after it), and the lanes that pass are queued for the exact test. At most 48 entries.
+/// own group, after it), and the cell's results are queued for the exact test.
 inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t end, std::uint32_t ownEnd,
                            std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer,
                            CandidateQueue& queue) {
@@ -1295,18 +1329,18 @@ inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t
   const unsigned ownLanes = (1u << (ownEnd - begin)) - 1u, belowLanes = (1u << (belowEnd - below)) - 1u;
   writer.countPretests(std::uint64_t(end - begin) * (belowEnd - below) + (end - begin) * (ownEnd - begin) -
                        (end - begin) * (end - begin + 1) / 2);
+  std::uint64_t lanes = 0;
   for (std::uint32_t a = begin; a < end; ++a) {
     const Node& nodeA = nodes[a];
     const __m128 ax = _mm_set1_ps(nodeA.circle.center.x), ay = _mm_set1_ps(nodeA.circle.center.y);
     const __m128 ar = _mm_set1_ps(nodeA.circle.radius);
     const unsigned after = ownLanes & ~((2u << (a - begin)) - 1u);
-    unsigned mask =
+    const unsigned mask =
         (pretestQuad(own, ax, ay, ar) & after) |
         (((pretestQuad(low, ax, ay, ar) | (pretestQuad(high, ax, ay, ar) << 4)) & belowLanes) << 4);
-    queue.push(a, begin, mask & 15u);
-    queue.push(a, below, (mask >> 4) & 15u);
-    queue.push(a, below + 4, mask >> 8);
+    lanes |= std::uint64_t(mask) << (16 * (a - begin));
   }
+  queue.push(begin, below, lanes);
 }
 
 /// Most nodes busyCellPairs takes: its own run and its right neighbour's, plus the three runs below.
@@ -1393,17 +1427,19 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
 #if defined(__SSE2__)
   CandidateQueue queue;
 #endif
+  // Counted apart from the by-reference totals, whose memory the vector stores could alias.
+  std::uint64_t queuedCandidates = 0, interiorVisited = 0;
   // An interior cell of the window: the rest of its run through its right neighbour's, then the three
   // runs below it.
   auto interiorCell = [&](std::uint32_t s) {
     const std::uint32_t aBegin = slots[s].head, aEnd = slots[s + 1].head, ownEnd = slots[s + 2].head;
     const std::uint32_t below0 = slots[s + pitch - 1].head, below1 = slots[s + pitch].head;
     const std::uint32_t below2 = slots[s + pitch + 1].head, below3 = slots[s + pitch + 2].head;
-    visited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) + (below2 > below1 ? 1u : 0u) +
-               (below3 > below2 ? 1u : 0u);
+    interiorVisited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) +
+                       (below2 > below1 ? 1u : 0u) + (below3 > below2 ? 1u : 0u);
 #if defined(__SSE2__)
     if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aBegin + 4 <= nodeCount) {
-      if (queue.nearlyFull(48)) queue.flush(nodes, writer, candidates);
+      if (queue.full()) queuedCandidates += queue.flush(nodes, writer);
       smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, queue);
       return;
     }
@@ -1438,8 +1474,10 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
     }
   }
 #if defined(__SSE2__)
-  queue.flush(nodes, writer, candidates);
+  queuedCandidates += queue.flush(nodes, writer);
 #endif
+  candidates += queuedCandidates;
+  visited += interiorVisited;
 }
 
 /// The same for the linked layout: forward neighbours found by lookup, lists walked through their links.
