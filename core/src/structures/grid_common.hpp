@@ -269,13 +269,12 @@ void forEachRowOfSegment(const CellMapping& map, const Segment& s, double reach,
 /// Column value of an empty slot; cell coordinates are clamped to +-kCellLimit and never reach it.
 inline constexpr std::int32_t kEmptyKey = std::numeric_limits<std::int32_t>::min();
 
-/// One slot of the open-addressing table.
-struct CellSlot {
+/// The key of one slot of the open-addressing table: the cell it holds.
+struct CellKey {
   std::int32_t x = kEmptyKey;  ///< cell column; kEmptyKey marks an empty slot
   std::int32_t y = 0;          ///< cell row
-  std::uint32_t head = 0;      ///< sorted layout: start of the cell's run; linked layout: first node
 };
-static_assert(sizeof(CellSlot) == 12, "the table is the grid's largest cost after the nodes");
+static_assert(sizeof(CellKey) == 8, "the table is the grid's largest cost after the nodes");
 
 /// Linear-probing hash table keyed by cell coordinates, with one sentinel slot after the last. Its home
 /// function keeps space coherent: the cells of a window (the region the items occupy, as the owner
@@ -283,19 +282,24 @@ static_assert(sizeof(CellSlot) == 12, "the table is the grid's largest cost afte
 /// collision at all, a neighbour's home is a fixed offset from the cell's own, and walking the slots walks
 /// space. Cells outside the window (all cells when the window does not fit the table, as for a level too
 /// sparse for its region) are spread by a mixing hash. The owner can switch the window off altogether (a
-/// scrambled table) if probing ever degrades.
+/// scrambled table) if probing ever degrades. Each slot also holds a head (sorted layout: the start of the
+/// cell's run; linked layout: its first node), kept in an array of its own: busy frames shift and scan the
+/// heads of every slot, and the keys only where a cell appears or goes.
 class CellTable {
  public:
   /// Empties the table and sizes it for `expectedCells` at a load of about two thirds, and for at least
   /// `minimumSlots` slots (so that the window fits).
   void reset(std::size_t expectedCells, std::size_t minimumSlots = 0) {
     const std::size_t want = slotsFor(expectedCells, minimumSlots);
-    if (want + 1 != slots_.size()) {
-      LargeVector<CellSlot>().swap(slots_);
-      slots_.resize(want + 1);
+    if (want + 1 != keys_.size()) {
+      LargeVector<CellKey>().swap(keys_);
+      LargeVector<std::uint32_t>().swap(heads_);
+      keys_.resize(want + 1);
+      heads_.resize(want + 1);
       configureShape();
     } else {
-      std::fill(slots_.begin(), slots_.end(), CellSlot{});
+      std::fill(keys_.begin(), keys_.end(), CellKey{});
+      std::fill(heads_.begin(), heads_.end(), 0u);
     }
     used_ = 0;
     outside_ = 0;
@@ -307,7 +311,8 @@ class CellTable {
   }
   /// Releases all memory.
   void release() {
-    LargeVector<CellSlot>().swap(slots_);
+    LargeVector<CellKey>().swap(keys_);
+    LargeVector<std::uint32_t>().swap(heads_);
     used_ = 0;
     outside_ = 0;
     probes_ = 0;
@@ -318,9 +323,11 @@ class CellTable {
   /// Occupied slots (= occupied cells).
   std::size_t used() const { return used_; }
   /// Number of slots (the sentinel not included).
-  std::size_t capacity() const { return slots_.empty() ? 0 : slots_.size() - 1; }
+  std::size_t capacity() const { return keys_.empty() ? 0 : keys_.size() - 1; }
   /// Bytes held.
-  std::size_t memoryBytes() const { return slots_.capacity() * sizeof(CellSlot); }
+  std::size_t memoryBytes() const {
+    return keys_.capacity() * sizeof(CellKey) + heads_.capacity() * sizeof(std::uint32_t);
+  }
   /// Probe steps of insertions since the last reset (a measure of collisions).
   std::uint64_t probes() const { return probes_; }
   /// Whether the scrambled (space-incoherent) hash is in use.
@@ -334,13 +341,13 @@ class CellTable {
     originY_ = static_cast<std::uint32_t>(originY);
     wantWidth_ = scrambled ? 0 : width;
     wantHeight_ = scrambled ? 0 : height;
-    if (!slots_.empty()) configureShape();
+    if (!keys_.empty()) configureShape();
   }
   /// Cells of the window as declared (it is used only when the table has room for all of them).
   std::size_t windowCells() const { return std::size_t(wantWidth_) * wantHeight_; }
   /// Whether `extra` more insertions would push the load past 80%.
   bool nearlyFull(std::size_t extra = 1) const {
-    return slots_.empty() || (used_ + extra) * 5 > capacity() * 4;
+    return keys_.empty() || (used_ + extra) * 5 > capacity() * 4;
   }
   /// Whether the table is more than twice as large as its content (and `minimumSlots`) needs.
   bool oversized(std::size_t minimumSlots = 0) const {
@@ -348,25 +355,27 @@ class CellTable {
   }
 
   /// Whether a slot holds a cell.
-  bool occupied(std::uint32_t slot) const { return slots_[slot].x != kEmptyKey; }
-  /// Slot access (the sentinel is at capacity()).
-  CellSlot& operator[](std::uint32_t slot) { return slots_[slot]; }
-  /// Slot access (the sentinel is at capacity()).
-  const CellSlot& operator[](std::uint32_t slot) const { return slots_[slot]; }
-  /// Raw slots, in table order, sentinel last.
-  const LargeVector<CellSlot>& slots() const { return slots_; }
-  /// Raw slots, in table order, sentinel last.
-  LargeVector<CellSlot>& slots() { return slots_; }
+  bool occupied(std::uint32_t slot) const { return keys_[slot].x != kEmptyKey; }
+  /// The cell a slot holds (the sentinel is at capacity()).
+  const CellKey& operator[](std::uint32_t slot) const { return keys_[slot]; }
+  /// A slot's head (the sentinel is at capacity()).
+  std::uint32_t& head(std::uint32_t slot) { return heads_[slot]; }
+  /// A slot's head (the sentinel is at capacity()).
+  std::uint32_t head(std::uint32_t slot) const { return heads_[slot]; }
+  /// Every slot's head, in table order, sentinel last.
+  std::uint32_t* heads() { return heads_.data(); }
+  /// Every slot's head, in table order, sentinel last.
+  const std::uint32_t* heads() const { return heads_.data(); }
 
   /// The slot holding cell (x, y), or kNone.
   std::uint32_t find(std::int32_t x, std::int32_t y) const {
-    if (slots_.empty()) return kNone;
+    if (keys_.empty()) return kNone;
     return findFrom(home(x, y), x, y);
   }
   /// Like find, with the home slot already known.
   std::uint32_t findFrom(std::uint32_t i, std::int32_t x, std::int32_t y) const {
     while (true) {
-      const CellSlot& s = slots_[i];
+      const CellKey& s = keys_[i];
       if (s.x == x && s.y == y) return i;
       if (s.x == kEmptyKey) return kNone;
       i = (i + 1) & mask_;
@@ -378,10 +387,11 @@ class CellTable {
   std::uint32_t findOrInsert(std::int32_t x, std::int32_t y, std::uint32_t initialHead) {
     std::uint32_t i = home(x, y);
     while (true) {
-      CellSlot& s = slots_[i];
+      CellKey& s = keys_[i];
       if (s.x == x && s.y == y) return i;
       if (s.x == kEmptyKey) {
-        s = {x, y, initialHead};
+        s = {x, y};
+        heads_[i] = initialHead;
         ++used_;
         outside_ += inWindow(x, y) ? 0 : 1;
         return i;
@@ -394,27 +404,26 @@ class CellTable {
   /// Puts the window cell whose home is `slot` into it (only when windowOnly() and the slot is empty, so
   /// that no probe run passes through), leaving the slot's head as it is.
   void claimHome(std::uint32_t slot) {
-    slots_[slot].x = static_cast<std::int32_t>(originX_ + slot % width_);
-    slots_[slot].y = static_cast<std::int32_t>(originY_ + slot / width_);
+    keys_[slot].x = static_cast<std::int32_t>(originX_ + slot % width_);
+    keys_[slot].y = static_cast<std::int32_t>(originY_ + slot / width_);
     ++used_;
   }
   /// Empties a slot claimed as by claimHome (no probe run can pass through it), leaving its head.
   void releaseHome(std::uint32_t slot) {
-    slots_[slot].x = kEmptyKey;
-    slots_[slot].y = 0;
+    keys_[slot] = CellKey{};
     --used_;
   }
 
   /// Counts one more item of cell (x, y) while heads are counters (during a sort); returns the slot.
   std::uint32_t countInto(std::int32_t x, std::int32_t y) {
     const std::uint32_t h = home(x, y);
-    CellSlot& s = slots_[h];
+    const CellKey& s = keys_[h];
     if (s.x == x && s.y == y) {
-      ++s.head;
+      ++heads_[h];
       return h;
     }
     const std::uint32_t slot = findOrInsert(x, y, 0);
-    ++slots_[slot].head;
+    ++heads_[slot];
     return slot;
   }
   /// Occupied cells from which nearlyFull() holds.
@@ -422,33 +431,38 @@ class CellTable {
 
   /// Doubles the table, keeping every cell (and its head); invalidates slot indices.
   void grow() {
-    LargeVector<CellSlot> old;
-    old.swap(slots_);
-    const std::size_t want = std::max<std::size_t>(16, 2 * (old.empty() ? 0 : old.size() - 1));
-    slots_.assign(want + 1, CellSlot{});
+    LargeVector<CellKey> oldKeys;
+    LargeVector<std::uint32_t> oldHeads;
+    oldKeys.swap(keys_);
+    oldHeads.swap(heads_);
+    const std::size_t want = std::max<std::size_t>(16, 2 * (oldKeys.empty() ? 0 : oldKeys.size() - 1));
+    keys_.assign(want + 1, CellKey{});
+    heads_.assign(want + 1, 0u);
     configureShape();
     used_ = 0;
     outside_ = 0;
-    for (std::size_t i = 0; i + 1 < old.size(); ++i) {
-      if (old[i].x != kEmptyKey) findOrInsert(old[i].x, old[i].y, old[i].head);
+    for (std::size_t i = 0; i + 1 < oldKeys.size(); ++i) {
+      if (oldKeys[i].x != kEmptyKey) findOrInsert(oldKeys[i].x, oldKeys[i].y, oldHeads[i]);
     }
   }
 
   /// Empties a slot, shifting later members of its probe run back so that lookups stay correct.
   void erase(std::uint32_t slot) {
-    outside_ -= inWindow(slots_[slot].x, slots_[slot].y) ? 0 : 1;
+    outside_ -= inWindow(keys_[slot].x, keys_[slot].y) ? 0 : 1;
     std::uint32_t hole = slot;
     std::uint32_t i = (slot + 1) & mask_;
-    while (slots_[i].x != kEmptyKey) {
-      const std::uint32_t h = home(slots_[i].x, slots_[i].y);
+    while (keys_[i].x != kEmptyKey) {
+      const std::uint32_t h = home(keys_[i].x, keys_[i].y);
       // Move the entry into the hole unless its home lies cyclically in (hole, i].
       if (((i - h) & mask_) >= ((i - hole) & mask_)) {
-        slots_[hole] = slots_[i];
+        keys_[hole] = keys_[i];
+        heads_[hole] = heads_[i];
         hole = i;
       }
       i = (i + 1) & mask_;
     }
-    slots_[hole] = CellSlot{};
+    keys_[hole] = CellKey{};
+    heads_[hole] = 0;
     --used_;
   }
 
@@ -484,7 +498,7 @@ class CellTable {
 
  private:
   void configureShape() {
-    const std::size_t slotCount = slots_.size() - 1;
+    const std::size_t slotCount = keys_.size() - 1;
     mask_ = static_cast<std::uint32_t>(slotCount - 1);
     // A window cut down to the table would fill its first slots densely and make every cell outside it
     // probe through them: it is used whole or not at all.
@@ -493,7 +507,8 @@ class CellTable {
     height_ = fits ? wantHeight_ : 0;
   }
 
-  LargeVector<CellSlot> slots_;
+  LargeVector<CellKey> keys_;
+  LargeVector<std::uint32_t> heads_;
   std::uint32_t mask_ = 0;
   std::uint32_t originX_ = 0;
   std::uint32_t originY_ = 0;
@@ -579,17 +594,17 @@ class CellLists {
   template <class Fn>
   void forEachInCell(std::uint32_t slot, Fn&& fn) const {
     if (sorted_) {
-      const std::uint32_t end = table_[slot + 1].head;
-      for (std::uint32_t n = table_[slot].head; n < end; ++n) fn(n);
+      const std::uint32_t end = table_.head(slot + 1);
+      for (std::uint32_t n = table_.head(slot); n < end; ++n) fn(n);
     } else {
-      for (std::uint32_t n = table_[slot].head; n != kNone; n = links_[n].next) fn(n);
+      for (std::uint32_t n = table_.head(slot); n != kNone; n = links_[n].next) fn(n);
     }
   }
   /// Number of items in the cell of `slot` (occupied).
   std::uint32_t cellSize(std::uint32_t slot) const {
-    if (sorted_) return table_[slot + 1].head - table_[slot].head;
+    if (sorted_) return table_.head(slot + 1) - table_.head(slot);
     std::uint32_t count = 0;
-    for (std::uint32_t n = table_[slot].head; n != kNone; n = links_[n].next) ++count;
+    for (std::uint32_t n = table_.head(slot); n != kNone; n = links_[n].next) ++count;
     return count;
   }
 
@@ -679,7 +694,7 @@ class CellLists {
         lastX = x;
         lastY = y;
       }
-      ++table_[lastSlot].head;
+      ++table_.head(lastSlot);
       slotOf[i] = lastSlot;
       ++kept;
     }
@@ -688,24 +703,15 @@ class CellLists {
       // The estimate was far too high: count again in a table of the right size.
       return sort(cellOf, table_.used(), scratch, departed);
     }
-    // Counts -> starts, shifted by one slot: the scatter then advances head(s + 1) through the run of s,
-    // which leaves every head(s) at the start of run s (and the sentinel at the end of the last run).
-    LargeVector<CellSlot>& slots = table_.slots();
-    std::uint32_t runStart = 0, previousStart = 0;
-    for (CellSlot& s : slots) {
-      const std::uint32_t count = s.head;
-      s.head = previousStart;
-      previousStart = runStart;
-      runStart += count;
-    }
+    shiftCountsToStarts();
     reserveClose(spare_, kept);
     spare_.resize(kept);
     Node* out = spare_.data();
-    CellSlot* slotArray = slots.data();
+    std::uint32_t* heads = table_.heads();
     for (std::size_t i = 0; i < total; ++i) {
       const std::uint32_t slot = slotOf[i];
       if (slot == kNone) continue;
-      out[slotArray[slot + 1].head++] = nodes[i];
+      out[heads[slot + 1]++] = nodes[i];
     }
     nodes_.swap(spare_);
     freeHead_ = kNone;
@@ -740,7 +746,8 @@ class CellLists {
     }
     if (movers.empty()) return 0;
     sortByHighWord(movers, sortScratch_);
-    LargeVector<CellSlot>& slots = table_.slots();
+    std::uint32_t* heads = table_.heads();
+    const std::uint32_t headCount = static_cast<std::uint32_t>(table_.capacity() + 1);
     const std::size_t moved = movers.size();
     auto arrivalSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(movers[k] >> 32); };
     auto leaverNode = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k] >> 32); };
@@ -756,10 +763,10 @@ class CellLists {
         16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
     for (;;) {
       if (a + kAhead < moved) {
-        __builtin_prefetch(&slots[arrivalSlot(a + kAhead) + 1]);
+        __builtin_prefetch(&heads[arrivalSlot(a + kAhead) + 1]);
         __builtin_prefetch(nodes + static_cast<std::uint32_t>(movers[a + kAhead]));
       }
-      const std::uint64_t arrivalAt = a < moved ? slots[arrivalSlot(a) + 1].head : kNever;
+      const std::uint64_t arrivalAt = a < moved ? heads[arrivalSlot(a) + 1] : kNever;
       const std::uint64_t leaverAt = l < moved ? leaverNode(l) : kNever;
       const auto stop = static_cast<std::uint32_t>(std::min({arrivalAt, leaverAt, std::uint64_t(total)}));
       std::copy(nodes + read, nodes + stop, out + written);
@@ -782,22 +789,28 @@ class CellLists {
     a = 0;
     l = 0;
     while (a < moved || l < moved) {
+      // The keys of cells that come and go are written below: fetch those of events a few ahead.
+      if (a + kAhead < moved) __builtin_prefetch(&table_[arrivalSlot(a + kAhead)], 1);
+      if (l + kAhead < moved) __builtin_prefetch(&table_[leaverSlot(l + kAhead)], 1);
       const std::uint32_t next =
           std::min(a < moved ? arrivalSlot(a) : kNone, l < moved ? leaverSlot(l) : kNone);
-      for (std::uint32_t slot = from; slot <= next; ++slot) slots[slot].head += shift;
+      for (std::uint32_t slot = from; slot <= next; ++slot) heads[slot] += shift;
       from = next + 1;
       const std::size_t arrivalsBefore = a;
+      const std::uint32_t shiftBefore = shift;
       for (; a < moved && arrivalSlot(a) == next; ++a) ++shift;
       for (; l < moved && leaverSlot(l) == next; ++l) --shift;
-      // A cell that gained nodes takes its home slot; one that only lost nodes gives its slot up once its
-      // run is empty (the next start, not shifted yet, is its old value plus the shift now in force).
+      // A cell whose run was empty (the sorted layout keeps no empty cell, so it was absent) takes its
+      // home slot when nodes arrive; one that only lost nodes gives its slot up once its run is empty. The
+      // next start is not shifted yet: its old value plus the shift now in force. Deciding from the heads
+      // leaves the keys, another array, untouched but for the cells that come and go.
       if (a > arrivalsBefore) {
-        if (!table_.occupied(next)) table_.claimHome(next);
-      } else if (slots[next].head == slots[next + 1].head + shift) {
+        if (heads[next] - shiftBefore == heads[next + 1]) table_.claimHome(next);
+      } else if (heads[next] == heads[next + 1] + shift) {
         table_.releaseHome(next);
       }
     }
-    for (std::uint32_t slot = from; slot < slots.size(); ++slot) slots[slot].head += shift;
+    for (std::uint32_t slot = from; slot < headCount; ++slot) heads[slot] += shift;
     nodes_.swap(spare_);
     return static_cast<std::ptrdiff_t>(moved);
   }
@@ -831,19 +844,13 @@ class CellLists {
       }
       copies[i] = static_cast<std::uint8_t>(count);
     }
-    LargeVector<CellSlot>& slots = table_.slots();
-    std::uint32_t runStart = 0, previousStart = 0;
-    for (CellSlot& s : slots) {
-      const std::uint32_t count = s.head;
-      s.head = previousStart;
-      previousStart = runStart;
-      runStart += count;
-    }
+    shiftCountsToStarts();
+    std::uint32_t* heads = table_.heads();
     reserveClose(spare_, entries);
     spare_.resize(entries);
     std::size_t e = 0;
     for (std::size_t i = 0; i < stage.size(); ++i) {
-      for (std::uint32_t k = copies[i]; k > 0; --k) spare_[slots[scratch[e++] + 1].head++] = stage[i];
+      for (std::uint32_t k = copies[i]; k > 0; --k) spare_[heads[scratch[e++] + 1]++] = stage[i];
     }
     nodes_.swap(spare_);
     freeHead_ = kNone;
@@ -859,15 +866,15 @@ class CellLists {
     const std::uint32_t slotCount = static_cast<std::uint32_t>(table_.capacity());
     if (sorted_ && slotCount > 0) {
       for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
-        if (table_[slot + 1].head < table_[slot].head) return "run starts decrease along the table";
-        if (!table_.occupied(slot) && table_[slot + 1].head != table_[slot].head)
+        if (table_.head(slot + 1) < table_.head(slot)) return "run starts decrease along the table";
+        if (!table_.occupied(slot) && table_.head(slot + 1) != table_.head(slot))
           return "an empty slot owns nodes";
       }
-      if (table_[slotCount].head != nodes_.size()) return "the sentinel does not close the last run";
+      if (table_.head(slotCount) != nodes_.size()) return "the sentinel does not close the last run";
     }
     for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
       if (!table_.occupied(slot)) continue;
-      const CellSlot& s = table_[slot];
+      const CellKey& s = table_[slot];
       if (table_.find(s.x, s.y) != slot)
         return "cell (" + std::to_string(s.x) + ", " + std::to_string(s.y) + ") is not findable";
       if (cellSize(slot) == 0) return "a cell with no items is kept";
@@ -904,13 +911,27 @@ class CellLists {
   }
 
  private:
+  /// Turns per-slot counts into run starts, shifted by one slot: the scatter then advances head(s + 1)
+  /// through the run of s, which leaves every head(s) at the start of run s (and the sentinel at the end of
+  /// the last run).
+  void shiftCountsToStarts() {
+    std::uint32_t* heads = table_.heads();
+    std::uint32_t runStart = 0, previousStart = 0;
+    for (std::size_t slot = 0; slot <= table_.capacity(); ++slot) {
+      const std::uint32_t count = heads[slot];
+      heads[slot] = previousStart;
+      previousStart = runStart;
+      runStart += count;
+    }
+  }
+
   /// Switches from the sorted to the linked layout by writing out the links the runs imply.
   void ensureLinked() {
     if (!sorted_) return;
     links_.resize(nodes_.size());
     const std::uint32_t slotCount = static_cast<std::uint32_t>(table_.capacity());
     for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
-      const std::uint32_t begin = table_[slot].head, end = table_[slot + 1].head;
+      const std::uint32_t begin = table_.head(slot), end = table_.head(slot + 1);
       for (std::uint32_t n = begin; n < end; ++n)
         links_[n] = Link{n + 1 < end ? n + 1 : kNone, n > begin ? n - 1 : kNone};
     }
@@ -920,10 +941,10 @@ class CellLists {
 
   void attach(std::int32_t x, std::int32_t y, std::uint32_t node) {
     const std::uint32_t slot = table_.findOrInsert(x, y, kNone);
-    const std::uint32_t oldHead = table_[slot].head;
+    const std::uint32_t oldHead = table_.head(slot);
     links_[node] = Link{oldHead, kNone};
     if (oldHead != kNone) links_[oldHead].prev = node;
-    table_[slot].head = node;
+    table_.head(slot) = node;
   }
 
   void detach(std::int32_t x, std::int32_t y, std::uint32_t node) {
@@ -935,7 +956,7 @@ class CellLists {
       if (l.next == kNone) {
         table_.erase(slot);
       } else {
-        table_[slot].head = l.next;
+        table_.head(slot) = l.next;
       }
     }
     if (l.next != kNone) links_[l.next].prev = l.prev;
@@ -1184,7 +1205,7 @@ inline constexpr int kMaxForwardRuns = kMaxReach + (2 * kMaxReach + 1) * kMaxRea
 inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, NodeRun* runs,
                        std::uint32_t& ownEnd, std::uint64_t& visited) {
   const CellTable& table = lists.table();
-  const CellSlot cell = table[slot];
+  const CellKey cell = table[slot];
   int count = 0;
   // Cells (x0 .. x0 + width - 1, y) as one run when their homes are consecutive slots holding nothing but
   // them (an empty home proves a cell absent); false when some other cell sits in between.
@@ -1193,7 +1214,7 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
     first = table.rowHome(x0, y, width, consecutive);
     if (!consecutive) return false;
     for (int j = 0; j < width; ++j) {
-      const CellSlot& s = table[first + j];
+      const CellKey& s = table[first + j];
       if (s.x != kEmptyKey && (s.x != x0 + j || s.y != y)) return false;
     }
     for (int j = 0; j < width; ++j) visited += table.occupied(first + j) ? 1 : 0;
@@ -1203,7 +1224,7 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
     for (int j = 0; j < width; ++j) {
       const std::uint32_t found = table.find(x0 + j, y);
       if (found == kNone) continue;
-      runs[count++] = {table[found].head, table[found + 1].head};
+      runs[count++] = {table.head(found), table.head(found + 1)};
       ++visited;
     }
   };
@@ -1213,9 +1234,9 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
   std::uint32_t first = 0;
   if (inRange && asOneRun(cell.x, cell.y, reach + 1, first) && first == slot) {
     --visited;  // the cell itself was counted by asOneRun; the caller counts it
-    ownEnd = table[slot + reach + 1].head;
+    ownEnd = table.head(slot + reach + 1);
   } else {
-    ownEnd = table[slot + 1].head;
+    ownEnd = table.head(slot + 1);
     if (right > kCellLimit) {
       lookupEach(cell.x + 1, cell.y, static_cast<int>(kCellLimit - cell.x));
     } else {
@@ -1228,7 +1249,7 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
     if (row > kCellLimit) break;
     const std::int32_t y = static_cast<std::int32_t>(row);
     if (inRange && asOneRun(static_cast<std::int32_t>(left), y, 2 * reach + 1, first)) {
-      const std::uint32_t begin = table[first].head, end = table[first + 2 * reach + 1].head;
+      const std::uint32_t begin = table.head(first), end = table.head(first + 2 * reach + 1);
       if (begin != end) runs[count++] = {begin, end};
     } else {
       const std::int32_t x0 = static_cast<std::int32_t>(std::max<std::int64_t>(left, -kCellLimit));
@@ -1400,15 +1421,15 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
                             std::uint64_t& visited) {
   const Node* nodes = lists.nodes().data();
   const CellTable& table = lists.table();
-  const CellSlot* slots = table.slots().data();
+  const std::uint32_t* heads = table.heads();
   const std::uint32_t slotCount = static_cast<std::uint32_t>(table.capacity());
   NodeRun runs[kMaxForwardRuns];
   auto checkedCell = [&](std::uint32_t slot) {
     std::uint32_t ownEnd = 0;
     const int runCount = forwardRuns(lists, slot, reach, runs, ownEnd, visited);
     ++visited;
-    const std::uint32_t end = slots[slot + 1].head;
-    for (std::uint32_t a = slots[slot].head; a < end; ++a) {
+    const std::uint32_t end = heads[slot + 1];
+    for (std::uint32_t a = heads[slot]; a < end; ++a) {
       const Node& nodeA = nodes[a];
       for (std::uint32_t b = a + 1; b < ownEnd; ++b) writer.test(nodeA, nodes[b], candidates);
       for (int r = 0; r < runCount; ++r) {
@@ -1432,9 +1453,9 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
   // An interior cell of the window: the rest of its run through its right neighbour's, then the three
   // runs below it.
   auto interiorCell = [&](std::uint32_t s) {
-    const std::uint32_t aBegin = slots[s].head, aEnd = slots[s + 1].head, ownEnd = slots[s + 2].head;
-    const std::uint32_t below0 = slots[s + pitch - 1].head, below1 = slots[s + pitch].head;
-    const std::uint32_t below2 = slots[s + pitch + 1].head, below3 = slots[s + pitch + 2].head;
+    const std::uint32_t aBegin = heads[s], aEnd = heads[s + 1], ownEnd = heads[s + 2];
+    const std::uint32_t below0 = heads[s + pitch - 1], below1 = heads[s + pitch];
+    const std::uint32_t below2 = heads[s + pitch + 1], below3 = heads[s + pitch + 2];
     interiorVisited += 1u + (ownEnd > aEnd ? 1u : 0u) + (below1 > below0 ? 1u : 0u) +
                        (below2 > below1 ? 1u : 0u) + (below3 > below2 ? 1u : 0u);
 #if defined(__SSE2__)
@@ -1458,10 +1479,19 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
     // cells, and testing them one by one would cost a mispredicted branch every few cells.
     for (std::uint32_t column0 = 0; column0 < pitch; column0 += 64) {
       const std::uint32_t width = std::min<std::uint32_t>(64, pitch - column0);
-      const CellSlot* span = slots + base + column0;
+      const std::uint32_t* span = heads + base + column0;
       std::uint64_t occupied = 0;
-      for (std::uint32_t k = 0; k < width; ++k)
-        occupied |= std::uint64_t(span[k + 1].head != span[k].head) << k;
+      std::uint32_t k = 0;
+#if defined(__SSE2__)
+      for (; k + 4 <= width; k += 4) {
+        const __m128i starts = _mm_loadu_si128(reinterpret_cast<const __m128i*>(span + k));
+        const __m128i ends = _mm_loadu_si128(reinterpret_cast<const __m128i*>(span + k + 1));
+        const auto empty =
+            static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(starts, ends))));
+        occupied |= std::uint64_t(~empty & 15u) << k;
+      }
+#endif
+      for (; k < width; ++k) occupied |= std::uint64_t(span[k + 1] != span[k]) << k;
       while (occupied != 0) {
         const std::uint32_t column = column0 + static_cast<std::uint32_t>(__builtin_ctzll(occupied));
         occupied &= occupied - 1;
@@ -1490,7 +1520,7 @@ inline void linkedGridPairs(const CellLists& lists, int reach, PairWriter& write
   std::vector<std::uint32_t> members;
   for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
     if (!table.occupied(slot)) continue;
-    const CellSlot cell = table[slot];
+    const CellKey cell = table[slot];
     int found = 0;
     for (int dy = 0; dy <= reach; ++dy) {
       for (int dx = -reach; dx <= reach; ++dx) {
