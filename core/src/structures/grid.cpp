@@ -383,12 +383,12 @@ class HashedGrid final : public SpatialIndex {
     const std::ptrdiff_t moved = lists_.refile(
         [&](Node& node, std::uint32_t n, CellMove& move) {
           prefetchItemAhead(n);
-          map_.cellOf(node.circle.center, move.fromX, move.fromY);
+          const Vec2 before = node.circle.center;
           node.circle = circle(node.id);
-          if (node.circle.radius > regularLimit_) return false;
+          if (node.circle.radius > regularLimit_) return NodeChange::kRefused;
           largest = std::max(largest, node.circle.radius);
-          map_.cellOf(node.circle.center, move.toX, move.toY);
-          return true;
+          return cellChanged(map_, before, node.circle.center, move) ? NodeChange::kMoved
+                                                                     : NodeChange::kStayed;
         },
         movers_);
     if (moved < 0) return -1;

@@ -544,6 +544,41 @@ struct CellMove {
   std::int32_t toY = 0;    ///< row now
 };
 
+/// What refile's refresh made of one node.
+enum class NodeChange {
+  kStayed,  ///< still in the same cell
+  kMoved,   ///< in another cell, which the CellMove names
+  kRefused  ///< cannot stay in these lists (the caller re-sorts)
+};
+
+/// Whether `before` and `after` lie in different cells; when they do, `move` receives both cells. The two
+/// cells are computed together where SSE2 allows (the products, clamps and floor of CellMapping::cellOf,
+/// so the same cells), and compared without taking them apart: busy frames do this for every node.
+inline bool cellChanged(const CellMapping& map, Vec2 before, Vec2 after, CellMove& move) {
+#if defined(__SSE2__)
+  const __m128d inverse = _mm_set1_pd(map.inverse);
+  const __m128d low = _mm_set1_pd(-double(kCellLimit)), high = _mm_set1_pd(double(kCellLimit));
+  // Column in lane 0 and row in lane 1.
+  auto cellLanes = [&](Vec2 p) {
+    const __m128d t = _mm_mul_pd(_mm_cvtps_pd(_mm_setr_ps(p.x, p.y, 0.0f, 0.0f)), inverse);
+    const __m128d clamped = _mm_min_pd(_mm_max_pd(t, low), high);
+    const __m128i truncated = _mm_cvttpd_epi32(clamped);
+    const __m128i above = _mm_castpd_si128(_mm_cmpgt_pd(_mm_cvtepi32_pd(truncated), clamped));
+    return _mm_add_epi32(truncated, _mm_shuffle_epi32(above, _MM_SHUFFLE(3, 3, 2, 0)));
+  };
+  const __m128i was = cellLanes(before), now = cellLanes(after);
+  if ((_mm_movemask_epi8(_mm_cmpeq_epi32(was, now)) & 0xff) == 0xff) return false;
+  move.fromX = _mm_cvtsi128_si32(was);
+  move.fromY = _mm_cvtsi128_si32(_mm_shuffle_epi32(was, _MM_SHUFFLE(3, 2, 1, 1)));
+  move.toX = _mm_cvtsi128_si32(now);
+  move.toY = _mm_cvtsi128_si32(_mm_shuffle_epi32(now, _MM_SHUFFLE(3, 2, 1, 1)));
+  return true;
+#else
+  move = {map.cellOf(before.x), map.cellOf(before.y), map.cellOf(after.x), map.cellOf(after.y)};
+  return move.fromX != move.toX || move.fromY != move.toY;
+#endif
+}
+
 /// List links of a node, kept apart from the nodes because the sorted layout does not need them.
 struct Link {
   std::uint32_t next = kNone;  ///< next node of the same cell (or of the free list)
@@ -721,8 +756,8 @@ class CellLists {
   }
 
   /// Sorted layout with every cell at its home in the window (table().windowOnly()): refreshes the nodes
-  /// and moves only those whose cell changed. `refresh(node, index, move)` updates a node (its circle),
-  /// sets the cell it was in and the one it is in now, and returns false to refuse the node. Nodes that
+  /// and moves only those whose cell changed. `refresh(node, index, move)` updates a node (its circle) and
+  /// says what became of it (NodeChange), naming the cells in `move` when it moved. Nodes that
   /// keep their cell keep their order; the others join the end of their new cell's run. Returns the number
   /// of nodes moved, or -1 when a node was refused or its new cell lies outside the window: the lists are
   /// then unchanged (some nodes already refreshed) and the caller re-sorts. `movers` is the caller's buffer.
@@ -738,9 +773,9 @@ class CellLists {
     // within a slot, by their previous place).
     for (std::uint32_t n = 0; n < total; ++n) {
       CellMove move;
-      if (!refresh(nodes[n], n, move)) return -1;
-      if (move.fromX == move.toX && move.fromY == move.toY) continue;
-      if (!table_.inWindow(move.toX, move.toY)) return -1;
+      const NodeChange change = refresh(nodes[n], n, move);
+      if (change == NodeChange::kStayed) continue;
+      if (change == NodeChange::kRefused || !table_.inWindow(move.toX, move.toY)) return -1;
       leavers_.push_back((std::uint64_t(n) << 32) | table_.home(move.fromX, move.fromY));
       movers.push_back((std::uint64_t(table_.home(move.toX, move.toY)) << 32) | n);
     }
