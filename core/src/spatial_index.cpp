@@ -8,7 +8,7 @@
 #include "spheretest/assert.hpp"
 
 #if defined(__SSE2__)
-#include <xmmintrin.h>
+#include <emmintrin.h>
 #endif
 
 namespace st {

@@ -385,10 +385,9 @@ class HashedGrid final : public SpatialIndex {
           prefetchItemAhead(n);
           const Vec2 before = node.circle.center;
           node.circle = circle(node.id);
-          if (node.circle.radius > regularLimit_) return NodeChange::kRefused;
+          if (node.circle.radius > regularLimit_) return NodeChange::Refused;
           largest = std::max(largest, node.circle.radius);
-          return cellChanged(map_, before, node.circle.center, move) ? NodeChange::kMoved
-                                                                     : NodeChange::kStayed;
+          return cellChanged(map_, before, node.circle.center, move) ? NodeChange::Moved : NodeChange::Stayed;
         },
         movers_);
     if (moved < 0) return -1;

@@ -546,9 +546,9 @@ struct CellMove {
 
 /// What refile's refresh made of one node.
 enum class NodeChange {
-  kStayed,  ///< still in the same cell
-  kMoved,   ///< in another cell, which the CellMove names
-  kRefused  ///< cannot stay in these lists (the caller re-sorts)
+  Stayed,  ///< still in the same cell
+  Moved,   ///< in another cell, which the CellMove names
+  Refused  ///< cannot stay in these lists (the caller re-sorts)
 };
 
 /// Whether `before` and `after` lie in different cells; when they do, `move` receives both cells. The two
@@ -774,8 +774,8 @@ class CellLists {
     for (std::uint32_t n = 0; n < total; ++n) {
       CellMove move;
       const NodeChange change = refresh(nodes[n], n, move);
-      if (change == NodeChange::kStayed) continue;
-      if (change == NodeChange::kRefused || !table_.inWindow(move.toX, move.toY)) return -1;
+      if (change == NodeChange::Stayed) continue;
+      if (change == NodeChange::Refused || !table_.inWindow(move.toX, move.toY)) return -1;
       leavers_.push_back((std::uint64_t(n) << 32) | table_.home(move.fromX, move.fromY));
       movers.push_back((std::uint64_t(table_.home(move.toX, move.toY)) << 32) | n);
     }
