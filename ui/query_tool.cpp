@@ -92,11 +92,7 @@ class QueryTool final : public DemoPart {
       run(index, q);
       q.microseconds = millisecondsSince(start) * 1000.0;
       q.counters = index.lastCounters();
-      if (traceWanted) {
-        index.setTrace(&q.trace);
-        runTraced(index, q);
-        index.setTrace(nullptr);
-      }
+      if (traceWanted) traceQueryShape(index, q, q.trace, tracedAnswer_);
     } catch (const std::exception& e) {
       index.setTrace(nullptr);
       q.error = e.what();
@@ -254,32 +250,6 @@ class QueryTool final : public DemoPart {
     }
   }
 
-  void runTraced(SpatialIndex& index, QueryState& q) {
-    switch (q.mode) {
-      case QueryMode::Off:
-        break;
-      case QueryMode::Point:
-        index.queryPoint(q.anchor, scratchIds_);
-        break;
-      case QueryMode::Circle:
-        index.queryCircle({q.anchor, q.radius}, scratchIds_);
-        break;
-      case QueryMode::Box:
-        index.queryBox(queryBoxOf(q), scratchIds_);
-        break;
-      case QueryMode::Ray:
-        index.rayCast({q.anchor, q.target}, scratchRay_);
-        break;
-      case QueryMode::Cone: {
-        // Culling again would consume this frame's enter/leave events, so the trace shows the walk for
-        // the cone's bounding circle, which is where the default cull starts.
-        const ViewCone cone = viewConeOf(q);
-        index.queryCircle({cone.origin, cone.farDistance}, scratchIds_);
-        break;
-      }
-    }
-  }
-
   void logConeEvents(const DemoModel& model, const QueryState& q) {
     auto listIds = [](const std::vector<ItemId>& ids) {
       std::string text;
@@ -396,8 +366,7 @@ class QueryTool final : public DemoPart {
   std::uint64_t generation_ = ~std::uint64_t{0};
   QueryMode lastMode_ = QueryMode::Off;
   std::deque<std::string> coneLog_;
-  std::vector<ItemId> scratchIds_;
-  std::vector<RayHit> scratchRay_;
+  ShapeAnswer tracedAnswer_;  // the traced re-run's answer (the shown one is the untraced run's)
   int modeFromSettings_ = 0;
   bool followFromSettings_ = false;
   bool applyPending_ = false;
