@@ -47,6 +47,19 @@ std::string fileError(const std::string& path, std::size_t line, const std::stri
 }
 
 // Parses one number field strictly: the whole field must be a finite number.
+/// Keeps one coordinate in [lo, hi] by reflecting it off the edge it crossed (never past the other edge),
+/// reversing that component of the velocity.
+void reflectInto(float& coordinate, float& velocity, float lo, float hi) {
+  if (coordinate < lo) {
+    coordinate = std::min(2.0f * lo - coordinate, hi);
+    velocity = -velocity;
+  }
+  if (coordinate > hi) {
+    coordinate = std::max(2.0f * hi - coordinate, lo);
+    velocity = -velocity;
+  }
+}
+
 bool parseField(const std::string& field, double& value) {
   std::size_t begin = field.find_first_not_of(" \t");
   std::size_t end = field.find_last_not_of(" \t\r");
@@ -429,22 +442,8 @@ void Simulation::stepBounce(std::size_t i, bool turn) {
   }
   c.center = c.center + v * kTimeStep;
   const Box& box = regions_[region_[i]];
-  if (c.center.x < box.min.x) {
-    c.center.x = std::min(2.0f * box.min.x - c.center.x, box.max.x);
-    v.x = -v.x;
-  }
-  if (c.center.x > box.max.x) {
-    c.center.x = std::max(2.0f * box.max.x - c.center.x, box.min.x);
-    v.x = -v.x;
-  }
-  if (c.center.y < box.min.y) {
-    c.center.y = std::min(2.0f * box.min.y - c.center.y, box.max.y);
-    v.y = -v.y;
-  }
-  if (c.center.y > box.max.y) {
-    c.center.y = std::max(2.0f * box.max.y - c.center.y, box.min.y);
-    v.y = -v.y;
-  }
+  reflectInto(c.center.x, v.x, box.min.x, box.max.x);
+  reflectInto(c.center.y, v.y, box.min.y, box.max.y);
   if (scenario_ == "diagonal" && turn) {
     // Keep drifting circles inside the diagonal band by reflecting off its long edges.
     const float offset = (c.center.x - c.center.y) * kSqrtHalf;
