@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "spheretest/geometry.hpp"
 
@@ -183,5 +185,32 @@ class ConeClassifier {
   bool wholeDisc_ = false;
   bool zeroDirection_ = false;
 };
+
+/// Every circle a segment hits, from a hierarchy's ray walk: `walkRay(onHit, best)` calls onHit(id, t)
+/// for each circle the segment enters at parameter t, pruning with `best` when it is not null.
+template <class WalkRay>
+void allRayHits(const Segment& segment, std::vector<RayHit>& out, WalkRay&& walkRay) {
+  const Vec2 delta = segment.end - segment.start;
+  walkRay(
+      [&](ItemId id, float t) {
+        out.push_back({id, t, segment.start + delta * t});
+      },
+      static_cast<const std::optional<RayHit>*>(nullptr));
+}
+
+/// The first circle a segment hits (by rayHitLess), from the same walk, which skips every bound that
+/// cannot hold a hit before the best so far.
+template <class WalkRay>
+std::optional<RayHit> nearestRayHit(const Segment& segment, WalkRay&& walkRay) {
+  std::optional<RayHit> best;
+  const Vec2 delta = segment.end - segment.start;
+  walkRay(
+      [&](ItemId id, float t) {
+        const RayHit hit{id, t, segment.start + delta * t};
+        if (!best || rayHitLess(hit, *best)) best = hit;
+      },
+      &best);
+  return best;
+}
 
 }  // namespace st::bvh

@@ -319,26 +319,13 @@ class SphereTree final : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
-    const Vec2 delta = segment.end - segment.start;
-    walkRay(
-        segment,
-        [&](ItemId id, float t) {
-          out.push_back({id, t, segment.start + delta * t});
-        },
-        nullptr);
+    bvh::allRayHits(segment, out,
+                    [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
   }
 
   std::optional<RayHit> doRayCastFirst(const Segment& segment) override {
-    std::optional<RayHit> best;
-    const Vec2 delta = segment.end - segment.start;
-    walkRay(
-        segment,
-        [&](ItemId id, float t) {
-          const RayHit hit{id, t, segment.start + delta * t};
-          if (!best || rayHitLess(hit, *best)) best = hit;
-        },
-        &best);
-    return best;
+    return bvh::nearestRayHit(
+        segment, [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
   }
 
   void doFindPairs(std::vector<Pair>& out) override;
