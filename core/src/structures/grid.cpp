@@ -382,7 +382,7 @@ class HashedGrid final : public SpatialIndex {
     float largest = 0.0f;
     const std::ptrdiff_t moved = lists_.refile(
         [&](Node& node, std::uint32_t n, CellMove& move) {
-          prefetchItemAhead(n);
+          prefetchItemAhead(*this, lists_.nodes(), n);
           const Vec2 before = node.circle.center;
           node.circle = circle(node.id);
           if (node.circle.radius > regularLimit_) return NodeChange::Refused;
@@ -402,16 +402,6 @@ class HashedGrid final : public SpatialIndex {
     return moved;
   }
 
-  /// Starts loading the item-table entry of the node a few dozen places after `n`. Nodes are in spatial
-  /// order and ids are spread over space, so re-reading the circles is one cache miss per node; fetching
-  /// ahead keeps many of them in flight.
-  void prefetchItemAhead(std::size_t n) const {
-    constexpr std::size_t kAhead = 64;
-    const NodeArray& nodes = lists_.nodes();
-    if (n + kAhead < nodes.size() && nodes[n + kAhead].id < idCapacity())
-      __builtin_prefetch(&circle(nodes[n + kAhead].id));
-  }
-
   /// Re-sorts every node by cell (the whole-frame path), re-reading each item's circle from the table.
   void resortAll() {
     // Oversize items that shrank back join the cells first, so that the sort places them.
@@ -425,13 +415,7 @@ class HashedGrid final : public SpatialIndex {
       }
     }
     oversize_.resize(keep);
-    // Gather first, in a loop of its own: the item table is indexed by id and ids are spread over space,
-    // so this is one cache miss per item, and a tight loop keeps many of them in flight.
-    NodeArray& nodes = lists_.nodes();
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      prefetchItemAhead(i);
-      if (nodes[i].id < idCapacity()) nodes[i].circle = circle(nodes[i].id);
-    }
+    refreshCircles(*this, lists_.nodes());
     float largest = 0.0f;
     sortNodes(lists_.table().used(), [&](Node& node, std::size_t, std::int32_t& x, std::int32_t& y) {
       if (node.circle.radius > regularLimit_) return false;

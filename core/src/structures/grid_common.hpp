@@ -536,6 +536,26 @@ static_assert(sizeof(Node) == 16, "four nodes per cache line: the pair scan stre
 /// A node pool: large, and read at random by the id gathers, so kept on huge pages where offered.
 using NodeArray = LargeVector<Node>;
 
+/// How many nodes ahead the gathers below fetch an item-table entry.
+inline constexpr std::size_t kGatherAhead = 64;
+
+/// Starts loading the item-table entry of the node kGatherAhead places after `n`. Nodes are in spatial
+/// order and ids are spread over space, so re-reading the circles of the nodes is one cache miss per node;
+/// fetching ahead keeps many of them in flight.
+inline void prefetchItemAhead(const SpatialIndex& index, const NodeArray& nodes, std::size_t n) {
+  if (n + kGatherAhead < nodes.size() && nodes[n + kGatherAhead].id < index.idCapacity())
+    __builtin_prefetch(&index.circle(nodes[n + kGatherAhead].id));
+}
+
+/// Re-reads every live node's circle from the item table of `index`, in a loop of its own so that many of
+/// the gathers' cache misses are in flight at once.
+inline void refreshCircles(const SpatialIndex& index, NodeArray& nodes) {
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    prefetchItemAhead(index, nodes, n);
+    if (nodes[n].id < index.idCapacity()) nodes[n].circle = index.circle(nodes[n].id);
+  }
+}
+
 /// Where a node's centre was and is, in cells (refile's report of one node).
 struct CellMove {
   std::int32_t fromX = 0;  ///< column before

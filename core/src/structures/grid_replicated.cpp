@@ -420,15 +420,13 @@ class ReplicatedGrid final : public SpatialIndex {
     stage_.clear();
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
-    const std::size_t total = nodes.size();
     std::vector<ItemId> stillOversize;
     for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
       if (!table.occupied(slot)) continue;
       const std::int32_t cx = table[slot].x, cy = table[slot].y;
       lists_.forEachInCell(slot, [&](std::uint32_t n) {
-        // The item table is indexed by id and ids are spread over space: fetch ahead (in the sorted
-        // layout the walk goes through the nodes in order).
-        if (n + 16 < total && nodes[n + 16].id < idCapacity()) __builtin_prefetch(&circle(nodes[n + 16].id));
+        // In the sorted layout the walk goes through the nodes in order.
+        prefetchItemAhead(*this, nodes, n);
         if (!isFirstCell(nodes[n].circle, cx, cy)) return;
         const Circle& c = circle(nodes[n].id);
         if (isRegular(c)) {

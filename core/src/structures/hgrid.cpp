@@ -413,14 +413,7 @@ class HierarchicalGrid final : public SpatialIndex {
     moving_.clear();
     for (Level& level : levels_) {
       NodeArray& nodes = level.lists.nodes();
-      const std::size_t total = nodes.size();
-      const std::size_t ids = idCapacity();
-      const Circle* table = ids ? &circle(0) : nullptr;
-      // The item table is indexed by id and ids are spread over space: gather in a tight loop, ahead.
-      for (std::size_t i = 0; i < total; ++i) {
-        if (i + 32 < total && nodes[i + 32].id < ids) __builtin_prefetch(table + nodes[i + 32].id);
-        if (nodes[i].id < ids) nodes[i].circle = table[nodes[i].id];
-      }
+      refreshCircles(*this, nodes);
       // A circle stays while its diameter is within (fit(e - 1), fit(e)] (anything small in the finest).
       const double lower = level.exponent == minExponent_ ? -1.0 : fit(level.exponent - 1);
       const double upper = fit(level.exponent);
