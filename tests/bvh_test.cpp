@@ -358,14 +358,7 @@ TEST(SphereTree, CullMemorySurvivesInterleavedMutations) {
       } else if (pick < 0.95) {
         std::vector<ItemId> ids;
         std::vector<Circle> circles;
-        const float dx = rng.uniform(-8, 8);
-        for (ItemId k = 0; k < 64; ++k) {
-          if (!oracle->contains(k)) continue;
-          Circle c = oracle->circle(k);
-          c.center.x += dx;
-          ids.push_back(k);
-          circles.push_back(c);
-        }
+        shiftedBatch(*oracle, 64, rng.uniform(-8, 8), ids, circles);
         tree->updateBatch(ids, circles);
         oracle->updateBatch(ids, circles);
       } else {

@@ -19,6 +19,7 @@
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/grid_common.hpp"
+#include "support/oracle_check.hpp"
 
 namespace st::testing {
 namespace {
@@ -549,13 +550,7 @@ TEST(GridFamily, CircleFarBeyondTheBuiltExtentSurvivesResortAndRebuild) {
       return [dx, &oracle](SpatialIndex& s) {
         std::vector<ItemId> ids;
         std::vector<Circle> circles;
-        for (ItemId k = 0; k < 64; ++k) {
-          if (!oracle->contains(k)) continue;
-          Circle c = oracle->circle(k);
-          c.center.x += dx;
-          ids.push_back(k);
-          circles.push_back(c);
-        }
+        shiftedBatch(*oracle, 64, dx, ids, circles);
         s.updateBatch(ids, circles);
       };
     };

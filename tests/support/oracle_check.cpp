@@ -34,6 +34,19 @@ Vec2 randomPoint(Rng& rng, const Box& box) {
 
 }  // namespace
 
+void shiftedBatch(const SpatialIndex& reference, ItemId idLimit, float dx, std::vector<ItemId>& ids,
+                  std::vector<Circle>& circles) {
+  ids.clear();
+  circles.clear();
+  for (ItemId id = 0; id < idLimit; ++id) {
+    if (!reference.contains(id)) continue;
+    Circle c = reference.circle(id);
+    c.center.x += dx;
+    ids.push_back(id);
+    circles.push_back(c);
+  }
+}
+
 Circle randomCircle(Rng& rng, const QueryArea& area) {
   Circle c;
   c.center = randomPoint(rng, area.box);

@@ -3,6 +3,7 @@
 // fuzzer so both check exactly the same things.
 
 #include <string>
+#include <vector>
 
 #include "spheretest/rng.hpp"
 #include "spheretest/spatial_index.hpp"
@@ -23,5 +24,9 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
 /// A seeded random circle with mixed sizes (log-uniform over four decades, some zero radii, some
 /// coincident with earlier ones via `pool`).
 Circle randomCircle(Rng& rng, const QueryArea& area);
+
+/// A batch moving every item of `reference` with an id below `idLimit` by `dx` along x.
+void shiftedBatch(const SpatialIndex& reference, ItemId idLimit, float dx, std::vector<ItemId>& ids,
+                  std::vector<Circle>& circles);
 
 }  // namespace st::testing
