@@ -315,6 +315,53 @@ TEST(Grid, PairSearchCountsCellsAndExactTests) {
   EXPECT_LT(pretests, 10.0 * 20000);  // a few neighbours per circle
 }
 
+// Cells holding from one to two hundred circles, so that the dense scan's interior cells take every path:
+// the small-cell kernel, the busy-cell kernel with its lanes in registers (up to 16 candidates) and in
+// arrays (up to 128), and the plain loop beyond. Both pre-test widths must find exactly the pairs brute
+// force finds, counting the same pre-tests, and report the width they ran.
+TEST(Grid, BothPairPretestWidthsFindTheSamePairs) {
+  Rng rng(31);
+  std::vector<Item> items;
+  ItemId id = 0;
+  for (int cy = 0; cy < 24; ++cy) {
+    for (int cx = 0; cx < 24; ++cx) {
+      const int roll = int(rng.below(100));
+      const int count = roll < 40   ? 1
+                        : roll < 70 ? 2 + int(rng.below(3))
+                        : roll < 90 ? 5 + int(rng.below(12))
+                        : roll < 98 ? 17 + int(rng.below(40))
+                                    : 130 + int(rng.below(70));
+      for (int k = 0; k < count; ++k) {
+        items.push_back({id++,
+                         {{cx * 4.0f + rng.uniform(0.0f, 4.0f), cy * 4.0f + rng.uniform(0.0f, 4.0f)},
+                          rng.uniform(0.2f, 2.0f)}});
+      }
+    }
+  }
+  // One circle of the largest radius fixes the cell size near 4, one circle per layout cell.
+  items.push_back({id++, {{48.0f, 48.0f}, 2.0f}});
+  for (const char* name : {"grid", "hgrid"}) {
+    auto oracle = makeBruteForce();
+    oracle->build(items);
+    const std::vector<Pair> want = pairsOf(*oracle);
+    double pretests = -1.0;
+    for (const double lanes : {4.0, 16.0}) {
+      auto subject = make(name);
+      subject->setParam("pair_lanes", lanes);
+      subject->build(items);
+      ASSERT_EQ(subject->validate(), "") << name;
+      EXPECT_EQ(pairsOf(*subject), want) << name << " with pair_lanes " << lanes;
+      const double ran = extraValue(*subject, "pair_lanes");
+      EXPECT_EQ(ran, lanes == 4.0 ? 4.0 : double(grid_detail::widestPairLanes())) << name;
+      const double counted = extraValue(*subject, "last_pairs_pretests");
+      if (pretests >= 0.0) {
+        EXPECT_EQ(counted, pretests) << name << ": both widths pre-test the same pairs";
+      }
+      pretests = counted;
+    }
+  }
+}
+
 // A circle that grows beyond the reference size goes to the oversize list and is still found by every
 // query and by pair finding; when it shrinks back it returns to a cell.
 TEST(Grid, CirclesLargerThanTheReferenceGoToTheOversizeList) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -22,6 +23,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #include <xmmintrin.h>
+#endif
+// A 16-lane pair pre-test is compiled in beside the 4-lane one and chosen at run time, where the CPU has it.
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SPHERETEST_GRID_WIDE_LANES 1
+#else
+#define SPHERETEST_GRID_WIDE_LANES 0
 #endif
 
 namespace st::grid_detail {
@@ -1197,6 +1205,10 @@ class PairWriter {
     data_[used_] = makePair(a, b);
     used_ += keep ? 1 : 0;
   }
+  /// Where the next pair goes: a caller may write up to the room reserveMore() made, then append().
+  Pair* tail() { return data_ + used_; }
+  /// Keeps `n` pairs written at tail().
+  void append(std::size_t n) { used_ += n; }
   /// Trims the output to the pairs written.
   void finish() { out_.resize(used_); }
   /// Counts pre-tests done outside test() (the vector pre-test).
@@ -1428,6 +1440,23 @@ inline void smallCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t
 /// Most nodes busyCellPairs takes: its own run and its right neighbour's, plus the three runs below.
 inline constexpr std::uint32_t kBusyLanes = 128;
 
+/// Transposes the nodes [begin, ownEnd) and then [below, belowEnd) into lanes, followed by `padding` lanes
+/// of NaN, which fails every pre-test.
+inline void busyLanes(const Node* nodes, std::uint32_t begin, std::uint32_t ownEnd, std::uint32_t below,
+                      std::uint32_t belowEnd, std::uint32_t padding, float* x, float* y, float* r) {
+  std::uint32_t lane = 0;
+  auto put = [&](const Circle& c) {
+    x[lane] = c.center.x;
+    y[lane] = c.center.y;
+    r[lane] = c.radius;
+    ++lane;
+  };
+  for (std::uint32_t n = begin; n < ownEnd; ++n) put(nodes[n].circle);
+  for (std::uint32_t n = below; n < belowEnd; ++n) put(nodes[n].circle);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::uint32_t k = 0; k < padding; ++k) put({{nan, nan}, nan});
+}
+
 /// One cell's pairs when it is too full for smallCellPairs (clumps hold a few percent of the cells and a
 /// third of the tests): the candidate runs [begin, ownEnd) and [below, belowEnd) are transposed into lanes
 /// once, then every node of the cell is pre-tested against the lanes after it four at a time. Lanes past
@@ -1439,17 +1468,10 @@ inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t 
   const std::uint32_t ownCount = ownEnd - begin, total = ownCount + (belowEnd - below);
   if (total > kBusyLanes) return false;
   alignas(16) float x[kBusyLanes + 4], y[kBusyLanes + 4], r[kBusyLanes + 4];
+  busyLanes(nodes, begin, ownEnd, below, belowEnd, 4, x, y, r);
   auto nodeOfLane = [&](std::uint32_t lane) {
     return lane < ownCount ? begin + lane : below + (lane - ownCount);
   };
-  for (std::uint32_t lane = 0; lane < total; ++lane) {
-    const Circle& c = nodes[nodeOfLane(lane)].circle;
-    x[lane] = c.center.x;
-    y[lane] = c.center.y;
-    r[lane] = c.radius;
-  }
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (std::uint32_t lane = total; lane < total + 4; ++lane) x[lane] = y[lane] = r[lane] = nan;
   const __m128 scale = _mm_set1_ps(kPretestScale), floor = _mm_set1_ps(kPretestFloor);
   for (std::uint32_t i = 0; i < end - begin; ++i) {
     const Node& nodeA = nodes[begin + i];
@@ -1473,13 +1495,230 @@ inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t 
 }
 #endif
 
+#if SPHERETEST_GRID_WIDE_LANES
+// GCC 12 takes the deliberately undefined start value of some AVX-512 intrinsics for an uninitialised read.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+/// The exact test of one node against the 16 lanes `maybe` marks (survivors of the pre-test), in double
+/// precision eight lanes at a time with the operations of circlesOverlap in its order (so the same answers),
+/// the overlapping pairs packed into the output without a branch per lane.
+[[gnu::target("avx512f"), gnu::always_inline]] inline void appendOverlapsWide(__mmask16 maybe, const Node& a,
+                                                                              __m512 bx, __m512 by, __m512 br,
+                                                                              __m512i idB,
+                                                                              PairWriter& writer) {
+  static_assert(sizeof(Pair) == 8 && offsetof(Pair, a) == 0, "a pair is the smaller id, then the larger");
+  const __m512d ax = _mm512_set1_pd(a.circle.center.x), ay = _mm512_set1_pd(a.circle.center.y);
+  const __m512d ar = _mm512_set1_pd(a.circle.radius);
+  const __m512i idA = _mm512_set1_epi32(static_cast<int>(a.id));
+  const __m512i low = _mm512_min_epu32(idA, idB), high = _mm512_max_epu32(idA, idB);
+  writer.reserveMore(16);
+  const __m256 halfX[2] = {_mm512_castps512_ps256(bx),
+                           _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(bx), 1))};
+  const __m256 halfY[2] = {_mm512_castps512_ps256(by),
+                           _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(by), 1))};
+  const __m256 halfR[2] = {_mm512_castps512_ps256(br),
+                           _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(br), 1))};
+  const __m256i halfLow[2] = {_mm512_castsi512_si256(low), _mm512_extracti64x4_epi64(low, 1)};
+  const __m256i halfHigh[2] = {_mm512_castsi512_si256(high), _mm512_extracti64x4_epi64(high, 1)};
+  for (int half = 0; half < 2; ++half) {
+    const auto tested = static_cast<__mmask8>(maybe >> (8 * half));
+    const __m512d dx = _mm512_sub_pd(ax, _mm512_cvtps_pd(halfX[half]));
+    const __m512d dy = _mm512_sub_pd(ay, _mm512_cvtps_pd(halfY[half]));
+    const __m512d reach = _mm512_add_pd(ar, _mm512_cvtps_pd(halfR[half]));
+    const __m512d d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+    const __mmask8 hits = _mm512_mask_cmp_pd_mask(tested, d2, _mm512_mul_pd(reach, reach), _CMP_LE_OQ);
+    const __m512i pairs = _mm512_or_si512(_mm512_cvtepu32_epi64(halfLow[half]),
+                                          _mm512_slli_epi64(_mm512_cvtepu32_epi64(halfHigh[half]), 32));
+    // Packed in a register and stored whole: the memory form of the packing store is slow on some CPUs.
+    _mm512_storeu_si512(writer.tail(), _mm512_maskz_compress_epi64(hits, pairs));
+    writer.append(static_cast<unsigned>(__builtin_popcount(hits)));
+  }
+}
+
+/// The lanes of one node against 16 lanes: which may overlap it (the float pre-test).
+[[gnu::target("avx512f"), gnu::always_inline]] inline __mmask16 pretestWide(const Circle& a, __m512 bx,
+                                                                            __m512 by, __m512 br) {
+  const __m512 dx = _mm512_sub_ps(bx, _mm512_set1_ps(a.center.x));
+  const __m512 dy = _mm512_sub_ps(by, _mm512_set1_ps(a.center.y));
+  const __m512 reach = _mm512_add_ps(br, _mm512_set1_ps(a.radius));
+  const __m512 d2 = _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx));
+  const __m512 limit = _mm512_fmadd_ps(_mm512_mul_ps(reach, reach), _mm512_set1_ps(kPretestScale),
+                                       _mm512_set1_ps(kPretestFloor));
+  return _mm512_cmp_ps_mask(d2, limit, _CMP_LE_OQ);
+}
+
+/// Sixteen consecutive nodes transposed into lanes.
+struct WideLanes {
+  __m512 x, y, r;  ///< centres and radii, node k in lane k
+  __m512i id;      ///< items
+};
+
+/// Loads and transposes the nodes [first, first + 16) (the caller guarantees they lie in the array): eight
+/// permutes for the four fields of sixteen nodes.
+[[gnu::target("avx512f"), gnu::always_inline]] inline WideLanes loadWideLanes(const Node* nodes,
+                                                                              std::uint32_t first) {
+  const float* f = &nodes[first].circle.center.x;
+  const __m512 n0 = _mm512_loadu_ps(f), n1 = _mm512_loadu_ps(f + 16);
+  const __m512 n2 = _mm512_loadu_ps(f + 32), n3 = _mm512_loadu_ps(f + 48);
+  // x of eight nodes then their y; r then id.
+  const __m512i xy = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29);
+  const __m512i rid = _mm512_add_epi32(xy, _mm512_set1_epi32(2));
+  const __m512 xy01 = _mm512_permutex2var_ps(n0, xy, n1), xy23 = _mm512_permutex2var_ps(n2, xy, n3);
+  const __m512 rid01 = _mm512_permutex2var_ps(n0, rid, n1), rid23 = _mm512_permutex2var_ps(n2, rid, n3);
+  const __m512i lowHalves = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+  const __m512i highHalves = _mm512_add_epi32(lowHalves, _mm512_set1_epi32(8));
+  return {_mm512_permutex2var_ps(xy01, lowHalves, xy23), _mm512_permutex2var_ps(xy01, highHalves, xy23),
+          _mm512_permutex2var_ps(rid01, lowHalves, rid23),
+          _mm512_castps_si512(_mm512_permutex2var_ps(rid01, highHalves, rid23))};
+}
+
+/// smallCellPairs on 16 lanes (AVX-512): the cell's group and the two groups below it side by side in one
+/// register each for x, y and r (lanes 0-3, 4-7 and 8-11, the lanes of the queued mask), so each node of the
+/// cell takes one pre-test where four lanes take three, and no transposes. The products are fused, which
+/// only shrinks the rounding the pre-test's widening allows for.
+[[gnu::target("avx512f")]] inline void smallCellPairsWide(const Node* nodes, std::uint32_t begin,
+                                                          std::uint32_t end, std::uint32_t ownEnd,
+                                                          std::uint32_t below, std::uint32_t belowEnd,
+                                                          PairWriter& writer, CandidateQueue& queue) {
+  static_assert(sizeof(Node) == 4 * sizeof(float), "a node is one x, y, r, id quadruple of lanes");
+  const __m512 own = _mm512_loadu_ps(&nodes[begin].circle.center.x);
+  const __m512 low = _mm512_loadu_ps(&nodes[below].circle.center.x);
+  const __m512 high = _mm512_loadu_ps(&nodes[below + 4].circle.center.x);
+  // Field f of node j of `own` and `low` is float 4 j + f of the pair (own, low); `high` fills lanes 8-11.
+  const __m512i fromOwnAndLow = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m512i fromHigh = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 12, 0, 0, 0, 0);
+  constexpr __mmask16 kHighLanes = 0x0f00;
+  const __m512i nextField = _mm512_set1_epi32(1);
+  const __m512 x =
+      _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(own, fromOwnAndLow, low), kHighLanes, fromHigh, high);
+  const __m512i yOwnAndLow = _mm512_add_epi32(fromOwnAndLow, nextField);
+  const __m512i yHigh = _mm512_add_epi32(fromHigh, nextField);
+  const __m512 y =
+      _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(own, yOwnAndLow, low), kHighLanes, yHigh, high);
+  const __m512i rOwnAndLow = _mm512_add_epi32(yOwnAndLow, nextField);
+  const __m512i rHigh = _mm512_add_epi32(yHigh, nextField);
+  const __m512 r =
+      _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(own, rOwnAndLow, low), kHighLanes, rHigh, high);
+  const unsigned ownLanes = (1u << (ownEnd - begin)) - 1u, belowLanes = (1u << (belowEnd - below)) - 1u;
+  writer.countPretests(std::uint64_t(end - begin) * (belowEnd - below) + (end - begin) * (ownEnd - begin) -
+                       (end - begin) * (end - begin + 1) / 2);
+  std::uint64_t lanes = 0;
+  for (std::uint32_t a = begin; a < end; ++a) {
+    const unsigned after = ownLanes & ~((2u << (a - begin)) - 1u);
+    const unsigned mask = pretestWide(nodes[a].circle, x, y, r) & (after | (belowLanes << 4));
+    lanes |= std::uint64_t(mask) << (16 * (a - begin));
+  }
+  queue.push(begin, below, lanes);
+}
+
+/// busyCellPairs on 16 lanes (AVX-512). Up to sixteen candidate nodes (nearly every busy cell) are put in
+/// lanes in registers: the own runs' lanes and the runs below expanded after them; more go through arrays.
+/// Each node of the cell is pre-tested against the lanes after it sixteen at a time and its survivors
+/// tested exactly without a branch per candidate (appendOverlapsWide). `nodeCount` bounds the loads.
+[[gnu::target("avx512f")]] inline bool busyCellPairsWide(const Node* nodes, std::uint32_t nodeCount,
+                                                         std::uint32_t begin, std::uint32_t end,
+                                                         std::uint32_t ownEnd, std::uint32_t below,
+                                                         std::uint32_t belowEnd, PairWriter& writer,
+                                                         std::uint64_t& candidates) {
+  const std::uint32_t ownCount = ownEnd - begin, total = ownCount + (belowEnd - below);
+  if (total > kBusyLanes) return false;
+  std::uint64_t found = 0;
+  if (total <= 16 && begin + 16 <= nodeCount && below + 16 <= nodeCount) {
+    const WideLanes own = loadWideLanes(nodes, begin), low = loadWideLanes(nodes, below);
+    const auto real = static_cast<__mmask16>((1u << total) - 1u);
+    const auto belowLanes = static_cast<__mmask16>(real & ~((1u << ownCount) - 1u));
+    const __m512 x = _mm512_mask_expand_ps(own.x, belowLanes, low.x);
+    const __m512 y = _mm512_mask_expand_ps(own.y, belowLanes, low.y);
+    const __m512 r = _mm512_mask_expand_ps(own.r, belowLanes, low.r);
+    const __m512i id = _mm512_mask_expand_epi32(own.id, belowLanes, low.id);
+    for (std::uint32_t i = 0; i < end - begin; ++i) {
+      const Node& a = nodes[begin + i];
+      writer.countPretests(total - i - 1);
+      const auto after = static_cast<__mmask16>(real & ~((2u << i) - 1u));
+      const __mmask16 maybe = pretestWide(a.circle, x, y, r) & after;
+      if (maybe == 0) continue;
+      found += static_cast<unsigned>(__builtin_popcount(maybe));
+      appendOverlapsWide(maybe, a, x, y, r, id, writer);
+    }
+    candidates += found;
+    return true;
+  }
+  alignas(64) float x[kBusyLanes + 16], y[kBusyLanes + 16], r[kBusyLanes + 16];
+  alignas(64) ItemId ids[kBusyLanes + 16];
+  busyLanes(nodes, begin, ownEnd, below, belowEnd, 16, x, y, r);
+  for (std::uint32_t lane = 0; lane < total; ++lane)
+    ids[lane] = nodes[lane < ownCount ? begin + lane : below + (lane - ownCount)].id;
+  for (std::uint32_t lane = total; lane < total + 16; ++lane) ids[lane] = 0;
+  for (std::uint32_t i = 0; i < end - begin; ++i) {
+    const Node& a = nodes[begin + i];
+    writer.countPretests(total - i - 1);
+    for (std::uint32_t first = i + 1; first < total; first += 16) {
+      const __m512 bx = _mm512_loadu_ps(x + first), by = _mm512_loadu_ps(y + first);
+      const __m512 br = _mm512_loadu_ps(r + first);
+      const __mmask16 maybe = pretestWide(a.circle, bx, by, br);
+      if (maybe == 0) continue;
+      found += static_cast<unsigned>(__builtin_popcount(maybe));
+      appendOverlapsWide(maybe, a, bx, by, br, _mm512_loadu_si512(ids + first), writer);
+    }
+  }
+  candidates += found;
+  return true;
+}
+#pragma GCC diagnostic pop
+#endif
+
+/// The pair kernels of an interior cell (see smallCellPairs and busyCellPairs) for a pre-test width.
+template <int Lanes>
+struct CellKernels;
+
+#if defined(__SSE2__)
+/// Four lanes (SSE2).
+template <>
+struct CellKernels<4> {
+  /// smallCellPairs.
+  static void small(const Node* nodes, std::uint32_t begin, std::uint32_t end, std::uint32_t ownEnd,
+                    std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer, CandidateQueue& queue) {
+    smallCellPairs(nodes, begin, end, ownEnd, below, belowEnd, writer, queue);
+  }
+  /// busyCellPairs.
+  static bool busy(const Node* nodes, std::uint32_t, std::uint32_t begin, std::uint32_t end,
+                   std::uint32_t ownEnd, std::uint32_t below, std::uint32_t belowEnd, PairWriter& writer,
+                   std::uint64_t& candidates) {
+    return busyCellPairs(nodes, begin, end, ownEnd, below, belowEnd, writer, candidates);
+  }
+};
+#endif
+
+#if SPHERETEST_GRID_WIDE_LANES
+/// Sixteen lanes (AVX-512).
+template <>
+struct CellKernels<16> {
+  /// smallCellPairsWide.
+  [[gnu::target("avx512f")]] static void small(const Node* nodes, std::uint32_t begin, std::uint32_t end,
+                                               std::uint32_t ownEnd, std::uint32_t below,
+                                               std::uint32_t belowEnd, PairWriter& writer,
+                                               CandidateQueue& queue) {
+    smallCellPairsWide(nodes, begin, end, ownEnd, below, belowEnd, writer, queue);
+  }
+  /// busyCellPairsWide.
+  [[gnu::target("avx512f")]] static bool busy(const Node* nodes, std::uint32_t nodeCount, std::uint32_t begin,
+                                              std::uint32_t end, std::uint32_t ownEnd, std::uint32_t below,
+                                              std::uint32_t belowEnd, PairWriter& writer,
+                                              std::uint64_t& candidates) {
+    return busyCellPairsWide(nodes, nodeCount, begin, end, ownEnd, below, belowEnd, writer, candidates);
+  }
+};
+#endif
+
 /// All overlapping pairs among the items of one sorted grid whose pair reach is `reach` cells: each cell
 /// against the rest of itself and its forward runs, walking the table in slot order (which follows space).
 /// When every cell lies in the table's window, the window is a dense grid of run starts and, for reach 1,
 /// the runs an interior cell needs are plain index arithmetic: the rest of its own run through the run of
-/// its right neighbour, and the three runs below it, which are consecutive.
-inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& writer, std::uint64_t& candidates,
-                            std::uint64_t& visited) {
+/// its right neighbour, and the three runs below it, which are consecutive. `Lanes` is the width of the
+/// small cells' pre-test (4 or 16); always inlined, so that the 16-lane entry compiles it for its target.
+template <int Lanes>
+[[gnu::always_inline]] inline void sortedGridPairsWith(const CellLists& lists, int reach, PairWriter& writer,
+                                                       std::uint64_t& candidates, std::uint64_t& visited) {
   const Node* nodes = lists.nodes().data();
   const CellTable& table = lists.table();
   const std::uint32_t* heads = table.heads();
@@ -1522,10 +1761,11 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
 #if defined(__SSE2__)
     if (ownEnd - aBegin <= 4 && below3 - below0 <= 8 && below0 + 8 <= nodeCount && aBegin + 4 <= nodeCount) {
       if (queue.full()) queuedCandidates += queue.flush(nodes, writer);
-      smallCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, queue);
+      CellKernels<Lanes>::small(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, queue);
       return;
     }
-    if (busyCellPairs(nodes, aBegin, aEnd, ownEnd, below0, below3, writer, candidates)) return;
+    if (CellKernels<Lanes>::busy(nodes, nodeCount, aBegin, aEnd, ownEnd, below0, below3, writer, candidates))
+      return;
 #endif
     for (std::uint32_t a = aBegin; a < aEnd; ++a) {
       const Node& nodeA = nodes[a];
@@ -1569,6 +1809,56 @@ inline void sortedGridPairs(const CellLists& lists, int reach, PairWriter& write
 #endif
   candidates += queuedCandidates;
   visited += interiorVisited;
+}
+
+/// Widest small-cell pre-test this build and CPU offer: 16 lanes where AVX-512 runs, otherwise 4.
+inline int widestPairLanes() {
+#if SPHERETEST_GRID_WIDE_LANES
+  static const int widest = __builtin_cpu_supports("avx512f") ? 16 : 4;
+  return widest;
+#else
+  return 4;
+#endif
+}
+
+/// The pair_lanes parameter of the grids that scan sorted cells.
+inline ParamInfo pairLanesParam() {
+  return {
+      "pair_lanes",
+      "lanes of the small cells' pair pre-test: 16 runs AVX-512 where the CPU has it (4 where not), 4 runs "
+      "SSE2; the pairs found are the same",
+      16.0,
+      4.0,
+      16.0,
+      true};
+}
+
+/// The lanes a pair_lanes setting runs on this CPU.
+inline int pairLanesFor(double setting) {
+  return setting >= 16.0 ? widestPairLanes() : 4;
+}
+
+#if SPHERETEST_GRID_WIDE_LANES
+/// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestPairLanes() is 16).
+[[gnu::target("avx512f")]] inline void sortedGridPairsWide(const CellLists& lists, int reach,
+                                                           PairWriter& writer, std::uint64_t& candidates,
+                                                           std::uint64_t& visited) {
+  sortedGridPairsWith<16>(lists, reach, writer, candidates, visited);
+}
+#endif
+
+/// All overlapping pairs of one sorted grid (see sortedGridPairsWith), pre-testing small cells on `lanes`
+/// lanes: 16 where widestPairLanes() allows it, 4 otherwise.
+inline void sortedGridPairs(const CellLists& lists, int reach, int lanes, PairWriter& writer,
+                            std::uint64_t& candidates, std::uint64_t& visited) {
+#if SPHERETEST_GRID_WIDE_LANES
+  if (lanes >= 16 && widestPairLanes() >= 16) {
+    sortedGridPairsWide(lists, reach, writer, candidates, visited);
+    return;
+  }
+#endif
+  (void)lanes;
+  sortedGridPairsWith<4>(lists, reach, writer, candidates, visited);
 }
 
 /// The same for the linked layout: forward neighbours found by lookup, lists walked through their links.
