@@ -347,18 +347,45 @@ TEST(Grid, BothPairPretestWidthsFindTheSamePairs) {
     double pretests = -1.0;
     for (const double lanes : {4.0, 16.0}) {
       auto subject = make(name);
-      subject->setParam("pair_lanes", lanes);
+      subject->setParam("vector_lanes", lanes);
       subject->build(items);
       ASSERT_EQ(subject->validate(), "") << name;
-      EXPECT_EQ(pairsOf(*subject), want) << name << " with pair_lanes " << lanes;
-      const double ran = extraValue(*subject, "pair_lanes");
-      EXPECT_EQ(ran, lanes == 4.0 ? 4.0 : double(grid_detail::widestPairLanes())) << name;
+      EXPECT_EQ(pairsOf(*subject), want) << name << " with vector_lanes " << lanes;
+      const double ran = extraValue(*subject, "vector_lanes");
+      EXPECT_EQ(ran, lanes == 4.0 ? 4.0 : double(grid_detail::widestVectorLanes())) << name;
       const double counted = extraValue(*subject, "last_pairs_pretests");
       if (pretests >= 0.0) {
         EXPECT_EQ(counted, pretests) << name << ": both widths pre-test the same pairs";
       }
       pretests = counted;
     }
+  }
+}
+
+// Busy frames refile the moved circles and carry the run starts over with either vector width; both keep
+// the grid exact and valid frame after frame (the run-start pass decides which cells come and go).
+TEST(Grid, BothVectorWidthsRefileTheSame) {
+  for (const double lanes : {4.0, 16.0}) {
+    Simulation sim("spheretest", SceneConfig{}, 6000, 17);
+    auto subject = make("grid");
+    auto oracle = makeBruteForce();
+    subject->setParam("vector_lanes", lanes);
+    subject->setWorldHint(sim.world());
+    subject->build(sim.items());
+    oracle->build(sim.items());
+    const std::vector<Vec2> probes = probesIn(sim.world(), 8, 5);
+    double refiled = 0.0, cellChanges = 0.0;
+    for (int frame = 0; frame < 8; ++frame) {
+      for (int step = 0; step < 3; ++step) sim.step();
+      subject->updateBatch(sim.movedIds(), sim.movedCircles());
+      oracle->updateBatch(sim.movedIds(), sim.movedCircles());
+      refiled += extraValue(*subject, "last_batch_refiled");
+      cellChanges += extraValue(*subject, "last_batch_cell_changes");
+      expectSameAnswers(*subject, *oracle, probes, 5.0f,
+                        "vector_lanes " + std::to_string(int(lanes)) + " frame " + std::to_string(frame));
+    }
+    EXPECT_GE(refiled, 6.0) << "busy frames should refile, not re-sort";
+    EXPECT_GT(cellChanges, 100.0);
   }
 }
 

@@ -30,7 +30,7 @@ class HashedGrid final : public SpatialIndex {
          "share of the items one update batch must move for it to re-sort the whole grid instead of moving "
          "items one by one",
          0.25, 0.0, 1.0, false});
-    addParam(pairLanesParam());
+    addParam(vectorLanesParam());
   }
 
   std::string_view description() const override {
@@ -46,7 +46,8 @@ class HashedGrid final : public SpatialIndex {
            "and "
            "the forward half of its 3x3 neighbourhood, a float pre-test on 16 lanes (AVX-512, where the CPU "
            "has "
-           "it; 4 lanes of SSE2 otherwise or with pair_lanes = 4) before the exact test. A circle that grows "
+           "it; 4 lanes of SSE2 otherwise or with vector_lanes = 4) before the exact test. A circle that "
+           "grows "
            "beyond the reference size goes to "
            "a "
            "separate oversize list that every query tests and that pair finding checks against the cells its "
@@ -102,7 +103,7 @@ class HashedGrid final : public SpatialIndex {
     out.push_back({"hash_scrambled", table.scrambled() ? 1.0 : 0.0});
     out.push_back({"sorted_layout", lists_.sorted() ? 1.0 : 0.0});
     out.push_back({"last_pairs_pretests", double(lastPretests_)});
-    out.push_back({"pair_lanes", double(pairLanes())});
+    out.push_back({"vector_lanes", double(vectorLanes())});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"last_batch_refiled", lastBatchRefiled_ ? 1.0 : 0.0});
     out.push_back({"last_batch_cell_changes", double(lastBatchCellChanges_)});
@@ -114,7 +115,7 @@ class HashedGrid final : public SpatialIndex {
 
  protected:
   void onParamChanged(std::string_view key) override {
-    if (key == "rebuild_fraction" || key == "pair_lanes") return;  // only steer future batches and scans
+    if (key == "rebuild_fraction" || key == "vector_lanes") return;  // only steer future batches and scans
     rebuildFromTable();
   }
 
@@ -275,7 +276,7 @@ class HashedGrid final : public SpatialIndex {
     PairWriter writer(out);
     std::uint64_t candidates = 0, visited = 0;
     if (lists_.sorted()) {
-      sortedGridPairs(lists_, std::min(reach_, kMaxReach), pairLanes(), writer, candidates, visited);
+      sortedGridPairs(lists_, std::min(reach_, kMaxReach), vectorLanes(), writer, candidates, visited);
     } else {
       linkedGridPairs(lists_, std::min(reach_, kMaxReach), writer, candidates, visited);
     }
@@ -359,8 +360,8 @@ class HashedGrid final : public SpatialIndex {
   }
 
  private:
-  /// Lanes of the small cells' pair pre-test on this CPU.
-  int pairLanes() const { return pairLanesFor(param("pair_lanes")); }
+  /// Lanes of the vector loops on this CPU.
+  int vectorLanes() const { return vectorLanesFor(param("vector_lanes")); }
 
   // -- tuning and sorting -------------------------------------------------------------------------------
 
@@ -397,7 +398,7 @@ class HashedGrid final : public SpatialIndex {
           largest = std::max(largest, node.circle.radius);
           return cellChanged(map_, before, node.circle.center, move) ? NodeChange::Moved : NodeChange::Stayed;
         },
-        movers_);
+        movers_, vectorLanes());
     if (moved < 0) return -1;
     if (moved > 0) {
       // The id index is stale now, and busy frames do not need it: hand its memory back until a single-item

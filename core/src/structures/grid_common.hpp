@@ -34,6 +34,32 @@
 
 namespace st::grid_detail {
 
+/// Widest vector loops this build and CPU offer: 16 lanes where AVX-512 runs, otherwise 4.
+inline int widestVectorLanes() {
+#if SPHERETEST_GRID_WIDE_LANES
+  static const int widest = __builtin_cpu_supports("avx512f") ? 16 : 4;
+  return widest;
+#else
+  return 4;
+#endif
+}
+
+/// The vector_lanes parameter of the grids with sorted cells.
+inline ParamInfo vectorLanesParam() {
+  return {"vector_lanes",
+          "lanes of the vector loops (pair pre-test, run-start pass): 16 runs AVX-512 where the CPU has it "
+          "(4 where not), 4 runs SSE2; the results are the same",
+          16.0,
+          4.0,
+          16.0,
+          true};
+}
+
+/// The lanes a vector_lanes setting runs on this CPU.
+inline int vectorLanesFor(double setting) {
+  return setting >= 16.0 ? widestVectorLanes() : 4;
+}
+
 /// Marks "no node" in links and lookups.
 inline constexpr std::uint32_t kNone = 0xffffffffu;
 /// Id stored in a dead node (on the free list); never a valid item id since ids are < 2^27.
@@ -613,6 +639,72 @@ inline bool cellChanged(const CellMapping& map, Vec2 before, Vec2 after, CellMov
 #endif
 }
 
+/// The carry pass of a refile over run starts [from, count - 1), `shift` being the net arrivals into the
+/// slots before `from`: adds to each start the net arrivals into earlier slots (`change`, a byte per slot,
+/// cleared on the way), sets the sentinel heads[count - 1], and appends to `flipped` (at `listed`) the slots
+/// whose run became empty or stopped being empty; returns the new length of the list. Branch-free: the
+/// flips follow the movers, in no pattern a predictor could learn.
+inline std::size_t carryRunStartsFrom(std::uint32_t* heads, std::int8_t* change, std::uint32_t count,
+                                      std::uint32_t* flipped, std::size_t listed, std::uint32_t from,
+                                      std::uint32_t shift) {
+  std::uint32_t oldStart = heads[from];
+  for (std::uint32_t slot = from; slot + 1 < count; ++slot) {
+    const std::uint32_t oldNext = heads[slot + 1], newStart = oldStart + shift;
+    shift += static_cast<std::uint32_t>(std::int32_t{change[slot]});
+    change[slot] = 0;
+    heads[slot] = newStart;
+    flipped[listed] = slot;
+    listed += ((oldStart == oldNext) != (newStart == oldNext + shift)) ? 1 : 0;
+    oldStart = oldNext;
+  }
+  heads[count - 1] = oldStart + shift;
+  return listed;
+}
+
+#if SPHERETEST_GRID_WIDE_LANES
+// GCC 12 takes the deliberately undefined start value of some AVX-512 intrinsics for an uninitialised read.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+/// carryRunStartsFrom(heads, change, count, flipped, 0, 0, 0) sixteen slots at a time (AVX-512): the net
+/// changes summed across the lanes in four steps, the flipped slots packed into the list. `flipped` must
+/// have room for 16 entries past the last it receives.
+[[gnu::target("avx512f")]] inline std::size_t carryRunStartsWide(std::uint32_t* heads, std::int8_t* change,
+                                                                 std::uint32_t count,
+                                                                 std::uint32_t* flipped) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i laneIndex = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i lastLane = _mm512_set1_epi32(15);
+  __m512i carry = zero;
+  std::size_t listed = 0;
+  std::uint32_t slot = 0;
+  // Each step also reads the start after its sixteen, which the sentinel guarantees.
+  for (; slot + 16 < count; slot += 16) {
+    const __m512i net =
+        _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(change + slot)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(change + slot), _mm_setzero_si128());
+    // Inclusive sums across the lanes: lane i plus lanes i - 1, i - 2 .. i - 15.
+    __m512i through = _mm512_add_epi32(net, _mm512_alignr_epi32(net, zero, 15));
+    through = _mm512_add_epi32(through, _mm512_alignr_epi32(through, zero, 14));
+    through = _mm512_add_epi32(through, _mm512_alignr_epi32(through, zero, 12));
+    through = _mm512_add_epi32(through, _mm512_alignr_epi32(through, zero, 8));
+    const __m512i before = _mm512_sub_epi32(through, net);
+    const __m512i oldStart = _mm512_loadu_si512(heads + slot), oldNext = _mm512_loadu_si512(heads + slot + 1);
+    const __m512i newStart = _mm512_add_epi32(oldStart, _mm512_add_epi32(carry, before));
+    const __m512i newNext = _mm512_add_epi32(oldNext, _mm512_add_epi32(carry, through));
+    _mm512_storeu_si512(heads + slot, newStart);
+    const __mmask16 flips = static_cast<__mmask16>(_mm512_cmpeq_epi32_mask(oldStart, oldNext) ^
+                                                   _mm512_cmpeq_epi32_mask(newStart, newNext));
+    const __m512i slots = _mm512_add_epi32(laneIndex, _mm512_set1_epi32(static_cast<int>(slot)));
+    _mm512_storeu_si512(flipped + listed, _mm512_maskz_compress_epi32(flips, slots));
+    listed += static_cast<unsigned>(__builtin_popcount(flips));
+    carry = _mm512_add_epi32(carry, _mm512_permutexvar_epi32(lastLane, through));
+  }
+  return carryRunStartsFrom(heads, change, count, flipped, listed, slot,
+                            static_cast<std::uint32_t>(_mm512_cvtsi512_si32(carry)));
+}
+#pragma GCC diagnostic pop
+#endif
+
 /// List links of a node, kept apart from the nodes because the sorted layout does not need them.
 struct Link {
   std::uint32_t next = kNone;  ///< next node of the same cell (or of the free list)
@@ -643,7 +735,8 @@ class CellLists {
   /// Bytes held.
   std::size_t memoryBytes() const {
     return (nodes_.capacity() + spare_.capacity()) * sizeof(Node) + links_.capacity() * sizeof(Link) +
-           (leavers_.capacity() + sortScratch_.capacity()) * sizeof(std::uint64_t) + table_.memoryBytes();
+           (leavers_.capacity() + sortScratch_.capacity()) * sizeof(std::uint64_t) + slotChange_.capacity() +
+           flipped_.capacity() * sizeof(std::uint32_t) + table_.memoryBytes();
   }
 
   /// Drops everything and releases memory.
@@ -653,6 +746,8 @@ class CellLists {
     std::vector<Link>().swap(links_);
     std::vector<std::uint64_t>().swap(leavers_);
     std::vector<std::uint64_t>().swap(sortScratch_);
+    std::vector<std::int8_t>().swap(slotChange_);
+    std::vector<std::uint32_t>().swap(flipped_);
     table_.release();
     freeHead_ = kNone;
     live_ = 0;
@@ -793,10 +888,11 @@ class CellLists {
   /// and moves only those whose cell changed. `refresh(node, index, move)` updates a node (its circle) and
   /// says what became of it (NodeChange), naming the cells in `move` when it moved. Nodes that
   /// keep their cell keep their order; the others join the end of their new cell's run. Returns the number
-  /// of nodes moved, or -1 when a node was refused or its new cell lies outside the window: the lists are
-  /// then unchanged (some nodes already refreshed) and the caller re-sorts. `movers` is the caller's buffer.
+  /// of nodes moved, or -1 when a node was refused, its new cell lies outside the window or more than 127
+  /// nodes arrive in one cell: the lists are then unchanged (some nodes already refreshed) and the caller
+  /// re-sorts. `movers` is the caller's buffer.
   template <class Refresh>
-  std::ptrdiff_t refile(Refresh&& refresh, std::vector<std::uint64_t>& movers) {
+  std::ptrdiff_t refile(Refresh&& refresh, std::vector<std::uint64_t>& movers, int lanes) {
     movers.clear();
     leavers_.clear();
     if (!sorted_ || !table_.windowOnly()) return -1;
@@ -820,6 +916,26 @@ class CellLists {
     const std::size_t moved = movers.size();
     auto arrivalSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(movers[k] >> 32); };
     auto leaverNode = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k] >> 32); };
+    auto leaverSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k]); };
+    // Net arrivals per slot, in a byte each. More than 127 arrivals into one cell in one batch (a
+    // collapse, not a drift) leave the lists unchanged for the caller's re-sort.
+    if (slotChange_.size() < headCount) slotChange_.resize(headCount);
+    std::int8_t* change = slotChange_.data();
+    bool tallied = true;
+    for (std::size_t k = 0; k < moved; ++k) {
+      std::int8_t& arrivals = change[arrivalSlot(k)];
+      tallied = tallied && arrivals < std::numeric_limits<std::int8_t>::max();
+      arrivals = static_cast<std::int8_t>(arrivals + (tallied ? 1 : 0));
+    }
+    for (std::size_t k = 0; k < moved; ++k) {
+      std::int8_t& net = change[leaverSlot(k)];
+      tallied = tallied && net > std::numeric_limits<std::int8_t>::min();
+      net = static_cast<std::int8_t>(net - (tallied ? 1 : 0));
+    }
+    if (!tallied) {
+      for (std::size_t k = 0; k < moved; ++k) change[arrivalSlot(k)] = change[leaverSlot(k)] = 0;
+      return -1;
+    }
     // Pass 2, the merge: the node array is copied in spans between events, an arrival being inserted
     // where its new run ended and a leaver skipped.
     reserveClose(spare_, nodes_.size());
@@ -851,35 +967,28 @@ class CellLists {
       }
     }
     // Run starts: each shifts by the arrivals into earlier slots less the leavers from earlier slots (a
-    // leaver's node lies in the run of its old slot). Both lists are in slot order, so the shift is constant
-    // between two events: one add per slot and no test, the shift kept modulo 2^32 like the starts.
-    auto leaverSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k]); };
-    std::uint32_t shift = 0, from = 0;
-    a = 0;
-    l = 0;
-    while (a < moved || l < moved) {
-      // The keys of cells that come and go are written below: fetch those of events a few ahead.
-      if (a + kAhead < moved) __builtin_prefetch(&table_[arrivalSlot(a + kAhead)], 1);
-      if (l + kAhead < moved) __builtin_prefetch(&table_[leaverSlot(l + kAhead)], 1);
-      const std::uint32_t next =
-          std::min(a < moved ? arrivalSlot(a) : kNone, l < moved ? leaverSlot(l) : kNone);
-      for (std::uint32_t slot = from; slot <= next; ++slot) heads[slot] += shift;
-      from = next + 1;
-      const std::size_t arrivalsBefore = a;
-      const std::uint32_t shiftBefore = shift;
-      for (; a < moved && arrivalSlot(a) == next; ++a) ++shift;
-      for (; l < moved && leaverSlot(l) == next; ++l) --shift;
-      // A cell whose run was empty (the sorted layout keeps no empty cell, so it was absent) takes its
-      // home slot when nodes arrive; one that only lost nodes gives its slot up once its run is empty. The
-      // next start is not shifted yet: its old value plus the shift now in force. Deciding from the heads
-      // leaves the keys, another array, untouched but for the cells that come and go.
-      if (a > arrivalsBefore) {
-        if (heads[next] - shiftBefore == heads[next + 1]) table_.claimHome(next);
-      } else if (heads[next] == heads[next + 1] + shift) {
-        table_.releaseHome(next);
+    // leaver's node lies in the run of its old slot), the shift kept modulo 2^32 like the starts. A cell
+    // whose run was empty (the sorted layout keeps no empty cell, so it was absent) takes its home slot once
+    // nodes arrive; one left empty gives its slot up.
+    flipped_.resize(2 * moved + 16);
+    std::size_t flips = 0;
+#if SPHERETEST_GRID_WIDE_LANES
+    if (lanes >= 16 && widestVectorLanes() >= 16) {
+      flips = carryRunStartsWide(heads, change, headCount, flipped_.data());
+    } else
+#endif
+    {
+      flips = carryRunStartsFrom(heads, change, headCount, flipped_.data(), 0, 0, 0);
+    }
+    (void)lanes;
+    for (std::size_t k = 0; k < flips; ++k) {
+      const std::uint32_t slot = flipped_[k];
+      if (heads[slot] == heads[slot + 1]) {
+        table_.releaseHome(slot);
+      } else {
+        table_.claimHome(slot);
       }
     }
-    for (std::uint32_t slot = from; slot < headCount; ++slot) heads[slot] += shift;
     nodes_.swap(spare_);
     return static_cast<std::ptrdiff_t>(moved);
   }
@@ -1037,6 +1146,8 @@ class CellLists {
   std::vector<Link> links_;                 // valid in the linked layout only
   std::vector<std::uint64_t> leavers_;      // refile's scratch
   std::vector<std::uint64_t> sortScratch_;  // the other half of refile's radix sort
+  std::vector<std::int8_t> slotChange_;     // refile's net arrivals per slot; all zero between refiles
+  std::vector<std::uint32_t> flipped_;      // refile's slots whose cell came or went
   std::uint32_t freeHead_ = kNone;
   std::size_t live_ = 0;
   bool sorted_ = true;
@@ -1496,7 +1607,7 @@ inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t 
 #endif
 
 #if SPHERETEST_GRID_WIDE_LANES
-// GCC 12 takes the deliberately undefined start value of some AVX-512 intrinsics for an uninitialised read.
+// As for carryRunStartsWide: GCC 12 takes the undefined start values of AVX-512 intrinsics for reads.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 /// The exact test of one node against the 16 lanes `maybe` marks (survivors of the pre-test), in double
@@ -1811,35 +1922,8 @@ template <int Lanes>
   visited += interiorVisited;
 }
 
-/// Widest small-cell pre-test this build and CPU offer: 16 lanes where AVX-512 runs, otherwise 4.
-inline int widestPairLanes() {
 #if SPHERETEST_GRID_WIDE_LANES
-  static const int widest = __builtin_cpu_supports("avx512f") ? 16 : 4;
-  return widest;
-#else
-  return 4;
-#endif
-}
-
-/// The pair_lanes parameter of the grids that scan sorted cells.
-inline ParamInfo pairLanesParam() {
-  return {
-      "pair_lanes",
-      "lanes of the small cells' pair pre-test: 16 runs AVX-512 where the CPU has it (4 where not), 4 runs "
-      "SSE2; the pairs found are the same",
-      16.0,
-      4.0,
-      16.0,
-      true};
-}
-
-/// The lanes a pair_lanes setting runs on this CPU.
-inline int pairLanesFor(double setting) {
-  return setting >= 16.0 ? widestPairLanes() : 4;
-}
-
-#if SPHERETEST_GRID_WIDE_LANES
-/// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestPairLanes() is 16).
+/// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestVectorLanes() is 16).
 [[gnu::target("avx512f")]] inline void sortedGridPairsWide(const CellLists& lists, int reach,
                                                            PairWriter& writer, std::uint64_t& candidates,
                                                            std::uint64_t& visited) {
@@ -1848,11 +1932,11 @@ inline int pairLanesFor(double setting) {
 #endif
 
 /// All overlapping pairs of one sorted grid (see sortedGridPairsWith), pre-testing small cells on `lanes`
-/// lanes: 16 where widestPairLanes() allows it, 4 otherwise.
+/// lanes: 16 where widestVectorLanes() allows it, 4 otherwise.
 inline void sortedGridPairs(const CellLists& lists, int reach, int lanes, PairWriter& writer,
                             std::uint64_t& candidates, std::uint64_t& visited) {
 #if SPHERETEST_GRID_WIDE_LANES
-  if (lanes >= 16 && widestPairLanes() >= 16) {
+  if (lanes >= 16 && widestVectorLanes() >= 16) {
     sortedGridPairsWide(lists, reach, writer, candidates, visited);
     return;
   }

@@ -34,7 +34,7 @@ class HierarchicalGrid final : public SpatialIndex {
               "share of the items one update batch must move for it to re-sort every level instead of moving "
               "items one by one",
               0.25, 0.0, 1.0, false});
-    addParam(pairLanesParam());
+    addParam(vectorLanesParam());
     levelIndex_.fill(-1);
   }
 
@@ -92,7 +92,7 @@ class HierarchicalGrid final : public SpatialIndex {
       out.push_back({"level" + std::to_string(k) + "_cells", double(level.lists.table().used())});
     }
     out.push_back({"last_pairs_pretests", double(lastPretests_)});
-    out.push_back({"pair_lanes", double(pairLanes())});
+    out.push_back({"vector_lanes", double(vectorLanes())});
     out.push_back({"last_pairs_cross_level_cells", double(lastCrossCells_)});
     out.push_back({"last_pairs_cross_level_candidates", double(lastCrossCandidates_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
@@ -101,7 +101,7 @@ class HierarchicalGrid final : public SpatialIndex {
 
  protected:
   void onParamChanged(std::string_view key) override {
-    if (key == "rebuild_fraction" || key == "pair_lanes") return;  // only steer future batches and scans
+    if (key == "rebuild_fraction" || key == "vector_lanes") return;  // only steer future batches and scans
     rebuildFromTable();
   }
 
@@ -242,7 +242,7 @@ class HierarchicalGrid final : public SpatialIndex {
     for (const Level& level : levels_) {
       const int reach = std::min(level.shape.map.reachFor(2.0 * level.maxRadius), kMaxReach);
       if (level.lists.sorted()) {
-        sortedGridPairs(level.lists, reach, pairLanes(), writer, candidates, visited);
+        sortedGridPairs(level.lists, reach, vectorLanes(), writer, candidates, visited);
       } else {
         linkedGridPairs(level.lists, reach, writer, candidates, visited);
       }
@@ -317,8 +317,8 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
  private:
-  /// Lanes of the small cells' pair pre-test on this CPU.
-  int pairLanes() const { return pairLanesFor(param("pair_lanes")); }
+  /// Lanes of the vector loops on this CPU.
+  int vectorLanes() const { return vectorLanesFor(param("vector_lanes")); }
 
   /// One non-empty level: a hashed grid for circles of diameter in (fit(exponent - 1), fit(exponent)], with
   /// cells at least fit(exponent) across (a power-of-two multiple of it when the level is sparse).
