@@ -1923,10 +1923,12 @@ template <int Lanes>
 }
 
 #if SPHERETEST_GRID_WIDE_LANES
-/// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestVectorLanes() is 16).
-[[gnu::target("avx512f")]] inline void sortedGridPairsWide(const CellLists& lists, int reach,
-                                                           PairWriter& writer, std::uint64_t& candidates,
-                                                           std::uint64_t& visited) {
+/// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestVectorLanes() is 16). Flattened:
+/// the cell kernels, called once per cell from lambdas that do not carry the target, are inlined too.
+[[gnu::target("avx512f"), gnu::flatten]] inline void sortedGridPairsWide(const CellLists& lists, int reach,
+                                                                         PairWriter& writer,
+                                                                         std::uint64_t& candidates,
+                                                                         std::uint64_t& visited) {
   sortedGridPairsWith<16>(lists, reach, writer, candidates, visited);
 }
 #endif
