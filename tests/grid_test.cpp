@@ -389,6 +389,34 @@ TEST(Grid, BothVectorWidthsRefileTheSame) {
   }
 }
 
+// A busy batch tallies each cell's net arrivals in a byte: up to 127 arrivals into one cell are refiled,
+// more (a collapse) are re-sorted instead; the answers stay exact either way.
+TEST(Grid, ACollapseIntoOneCellIsResortedNotRefiled) {
+  for (const int gathered : {100, 200}) {
+    Rng rng(41);
+    std::vector<Item> items;
+    for (ItemId id = 0; id < 400; ++id)
+      items.push_back({id, {{rng.uniform(0, 80), rng.uniform(0, 80)}, rng.uniform(0.5f, 2.0f)}});
+    auto grid = make("grid");
+    auto oracle = makeBruteForce();
+    grid->build(items);
+    oracle->build(items);
+    std::vector<ItemId> ids;
+    std::vector<Circle> circles;
+    for (ItemId id = 0; id < ItemId(gathered); ++id) {
+      ids.push_back(id);
+      circles.push_back(
+          {{40.5f + rng.uniform(0.0f, 0.5f), 40.5f + rng.uniform(0.0f, 0.5f)}, items[id].circle.radius});
+    }
+    grid->updateBatch(ids, circles);
+    oracle->updateBatch(ids, circles);
+    EXPECT_EQ(extraValue(*grid, "last_batch_rebuilt"), 1.0) << gathered;
+    EXPECT_EQ(extraValue(*grid, "last_batch_refiled"), gathered <= 127 ? 1.0 : 0.0) << gathered;
+    expectSameAnswers(*grid, *oracle, probesIn({{0, 0}, {80, 80}}, 6, 2), 8.0f,
+                      std::to_string(gathered) + " gathered into one cell");
+  }
+}
+
 // A circle that grows beyond the reference size goes to the oversize list and is still found by every
 // query and by pair finding; when it shrinks back it returns to a cell.
 TEST(Grid, CirclesLargerThanTheReferenceGoToTheOversizeList) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -640,18 +641,17 @@ inline bool cellChanged(const CellMapping& map, Vec2 before, Vec2 after, CellMov
 }
 
 /// The carry pass of a refile over run starts [from, count - 1), `shift` being the net arrivals into the
-/// slots before `from`: adds to each start the net arrivals into earlier slots (`change`, a byte per slot,
-/// cleared on the way), sets the sentinel heads[count - 1], and appends to `flipped` (at `listed`) the slots
+/// slots before `from`: adds to each start the net arrivals into earlier slots (`change`, a signed byte per
+/// slot), sets the sentinel heads[count - 1], and appends to `flipped` (at `listed`) the slots
 /// whose run became empty or stopped being empty; returns the new length of the list. Branch-free: the
 /// flips follow the movers, in no pattern a predictor could learn.
-inline std::size_t carryRunStartsFrom(std::uint32_t* heads, std::int8_t* change, std::uint32_t count,
+inline std::size_t carryRunStartsFrom(std::uint32_t* heads, const std::uint8_t* change, std::uint32_t count,
                                       std::uint32_t* flipped, std::size_t listed, std::uint32_t from,
                                       std::uint32_t shift) {
   std::uint32_t oldStart = heads[from];
   for (std::uint32_t slot = from; slot + 1 < count; ++slot) {
     const std::uint32_t oldNext = heads[slot + 1], newStart = oldStart + shift;
-    shift += static_cast<std::uint32_t>(std::int32_t{change[slot]});
-    change[slot] = 0;
+    shift += static_cast<std::uint32_t>(std::int32_t{static_cast<std::int8_t>(change[slot])});
     heads[slot] = newStart;
     flipped[listed] = slot;
     listed += ((oldStart == oldNext) != (newStart == oldNext + shift)) ? 1 : 0;
@@ -668,7 +668,8 @@ inline std::size_t carryRunStartsFrom(std::uint32_t* heads, std::int8_t* change,
 /// carryRunStartsFrom(heads, change, count, flipped, 0, 0, 0) sixteen slots at a time (AVX-512): the net
 /// changes summed across the lanes in four steps, the flipped slots packed into the list. `flipped` must
 /// have room for 16 entries past the last it receives.
-[[gnu::target("avx512f")]] inline std::size_t carryRunStartsWide(std::uint32_t* heads, std::int8_t* change,
+[[gnu::target("avx512f")]] inline std::size_t carryRunStartsWide(std::uint32_t* heads,
+                                                                 const std::uint8_t* change,
                                                                  std::uint32_t count,
                                                                  std::uint32_t* flipped) {
   const __m512i zero = _mm512_setzero_si512();
@@ -681,7 +682,6 @@ inline std::size_t carryRunStartsFrom(std::uint32_t* heads, std::int8_t* change,
   for (; slot + 16 < count; slot += 16) {
     const __m512i net =
         _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(change + slot)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(change + slot), _mm_setzero_si128());
     // Inclusive sums across the lanes: lane i plus lanes i - 1, i - 2 .. i - 15.
     __m512i through = _mm512_add_epi32(net, _mm512_alignr_epi32(net, zero, 15));
     through = _mm512_add_epi32(through, _mm512_alignr_epi32(through, zero, 14));
@@ -735,7 +735,7 @@ class CellLists {
   /// Bytes held.
   std::size_t memoryBytes() const {
     return (nodes_.capacity() + spare_.capacity()) * sizeof(Node) + links_.capacity() * sizeof(Link) +
-           (leavers_.capacity() + sortScratch_.capacity()) * sizeof(std::uint64_t) + slotChange_.capacity() +
+           (leavers_.capacity() + sortScratch_.capacity()) * sizeof(std::uint64_t) +
            flipped_.capacity() * sizeof(std::uint32_t) + table_.memoryBytes();
   }
 
@@ -746,7 +746,6 @@ class CellLists {
     std::vector<Link>().swap(links_);
     std::vector<std::uint64_t>().swap(leavers_);
     std::vector<std::uint64_t>().swap(sortScratch_);
-    std::vector<std::int8_t>().swap(slotChange_);
     std::vector<std::uint32_t>().swap(flipped_);
     table_.release();
     freeHead_ = kNone;
@@ -917,25 +916,18 @@ class CellLists {
     auto arrivalSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(movers[k] >> 32); };
     auto leaverNode = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k] >> 32); };
     auto leaverSlot = [&](std::size_t k) { return static_cast<std::uint32_t>(leavers_[k]); };
-    // Net arrivals per slot, in a byte each. More than 127 arrivals into one cell in one batch (a
-    // collapse, not a drift) leave the lists unchanged for the caller's re-sort.
-    if (slotChange_.size() < headCount) slotChange_.resize(headCount);
-    std::int8_t* change = slotChange_.data();
-    bool tallied = true;
-    for (std::size_t k = 0; k < moved; ++k) {
-      std::int8_t& arrivals = change[arrivalSlot(k)];
-      tallied = tallied && arrivals < std::numeric_limits<std::int8_t>::max();
-      arrivals = static_cast<std::int8_t>(arrivals + (tallied ? 1 : 0));
-    }
-    for (std::size_t k = 0; k < moved; ++k) {
-      std::int8_t& net = change[leaverSlot(k)];
-      tallied = tallied && net > std::numeric_limits<std::int8_t>::min();
-      net = static_cast<std::int8_t>(net - (tallied ? 1 : 0));
-    }
-    if (!tallied) {
-      for (std::size_t k = 0; k < moved; ++k) change[arrivalSlot(k)] = change[leaverSlot(k)] = 0;
-      return -1;
-    }
+    // The run starts are shifted below by each slot's net arrivals, tallied in a signed byte: that holds
+    // when no cell gains more than 127 nodes or loses more than 128 in one batch. A collapse beyond that
+    // (not a drift) leaves the lists unchanged for the caller's re-sort. Both lists are in slot order.
+    auto longestRun = [&](auto slotOf) {
+      std::size_t longest = 0, run = 0;
+      for (std::size_t k = 0; k < moved; ++k) {
+        run = k > 0 && slotOf(k) == slotOf(k - 1) ? run + 1 : 1;
+        longest = std::max(longest, run);
+      }
+      return longest;
+    };
+    if (longestRun(arrivalSlot) > 127 || longestRun(leaverSlot) > 128) return -1;
     // Pass 2, the merge: the node array is copied in spans between events, an arrival being inserted
     // where its new run ended and a leaver skipped.
     reserveClose(spare_, nodes_.size());
@@ -966,10 +958,18 @@ class CellLists {
         break;
       }
     }
+    nodes_.swap(spare_);
     // Run starts: each shifts by the arrivals into earlier slots less the leavers from earlier slots (a
-    // leaver's node lies in the run of its old slot), the shift kept modulo 2^32 like the starts. A cell
-    // whose run was empty (the sorted layout keeps no empty cell, so it was absent) takes its home slot once
-    // nodes arrive; one left empty gives its slot up.
+    // leaver's node lies in the run of its old slot), the shift kept modulo 2^32 like the starts. The net
+    // arrivals of every slot are tallied a byte each in the spare buffer, free again now.
+    const std::size_t tallyNodes = (std::size_t{headCount} + sizeof(Node) - 1) / sizeof(Node);
+    if (spare_.size() < tallyNodes) spare_.resize(tallyNodes);
+    auto* change = reinterpret_cast<std::uint8_t*>(spare_.data());
+    std::memset(change, 0, headCount);
+    for (std::size_t k = 0; k < moved; ++k) ++change[arrivalSlot(k)];
+    for (std::size_t k = 0; k < moved; ++k) --change[leaverSlot(k)];
+    // A cell whose run was empty (the sorted layout keeps no empty cell, so it was absent) takes its home
+    // slot once nodes arrive; one left empty gives its slot up.
     flipped_.resize(2 * moved + 16);
     std::size_t flips = 0;
 #if SPHERETEST_GRID_WIDE_LANES
@@ -989,7 +989,6 @@ class CellLists {
         table_.claimHome(slot);
       }
     }
-    nodes_.swap(spare_);
     return static_cast<std::ptrdiff_t>(moved);
   }
 
@@ -1146,7 +1145,6 @@ class CellLists {
   std::vector<Link> links_;                 // valid in the linked layout only
   std::vector<std::uint64_t> leavers_;      // refile's scratch
   std::vector<std::uint64_t> sortScratch_;  // the other half of refile's radix sort
-  std::vector<std::int8_t> slotChange_;     // refile's net arrivals per slot; all zero between refiles
   std::vector<std::uint32_t> flipped_;      // refile's slots whose cell came or went
   std::uint32_t freeHead_ = kNone;
   std::size_t live_ = 0;
