@@ -347,7 +347,7 @@ TEST(Grid, BothPairPretestWidthsFindTheSamePairs) {
     double pretests = -1.0;
     for (const double lanes : {4.0, 16.0}) {
       auto subject = make(name);
-      subject->setParam("vector_lanes", lanes);
+      subject->setParam("wide_vectors", lanes == 4.0 ? 0.0 : 1.0);
       subject->build(items);
       ASSERT_EQ(subject->validate(), "") << name;
       EXPECT_EQ(pairsOf(*subject), want) << name << " with vector_lanes " << lanes;
@@ -369,7 +369,7 @@ TEST(Grid, BothVectorWidthsRefileTheSame) {
     Simulation sim("spheretest", SceneConfig{}, 6000, 17);
     auto subject = make("grid");
     auto oracle = makeBruteForce();
-    subject->setParam("vector_lanes", lanes);
+    subject->setParam("wide_vectors", lanes == 4.0 ? 0.0 : 1.0);
     subject->setWorldHint(sim.world());
     subject->build(sim.items());
     oracle->build(sim.items());

@@ -30,7 +30,7 @@ class HashedGrid final : public SpatialIndex {
          "share of the items one update batch must move for it to re-sort the whole grid instead of moving "
          "items one by one",
          0.25, 0.0, 1.0, false});
-    addParam(vectorLanesParam());
+    addParam(wideVectorsParam());
   }
 
   std::string_view description() const override {
@@ -46,7 +46,7 @@ class HashedGrid final : public SpatialIndex {
            "and "
            "the forward half of its 3x3 neighbourhood, a float pre-test on 16 lanes (AVX-512, where the CPU "
            "has "
-           "it; 4 lanes of SSE2 otherwise or with vector_lanes = 4) before the exact test. A circle that "
+           "it; 4 lanes of SSE2 otherwise or with wide_vectors = 0) before the exact test. A circle that "
            "grows "
            "beyond the reference size goes to "
            "a "
@@ -115,7 +115,7 @@ class HashedGrid final : public SpatialIndex {
 
  protected:
   void onParamChanged(std::string_view key) override {
-    if (key == "rebuild_fraction" || key == "vector_lanes") return;  // only steer future batches and scans
+    if (key == "rebuild_fraction" || key == "wide_vectors") return;  // only steer future batches and scans
     rebuildFromTable();
   }
 
@@ -361,7 +361,7 @@ class HashedGrid final : public SpatialIndex {
 
  private:
   /// Lanes of the vector loops on this CPU.
-  int vectorLanes() const { return vectorLanesFor(param("vector_lanes")); }
+  int vectorLanes() const { return vectorLanesFor(param("wide_vectors")); }
 
   // -- tuning and sorting -------------------------------------------------------------------------------
 

@@ -45,20 +45,20 @@ inline int widestVectorLanes() {
 #endif
 }
 
-/// The vector_lanes parameter of the grids with sorted cells.
-inline ParamInfo vectorLanesParam() {
-  return {"vector_lanes",
-          "lanes of the vector loops (pair pre-test, run-start pass): 16 runs AVX-512 where the CPU has it "
-          "(4 where not), 4 runs SSE2; the results are the same",
-          16.0,
-          4.0,
-          16.0,
+/// The wide_vectors parameter of the grids with sorted cells.
+inline ParamInfo wideVectorsParam() {
+  return {"wide_vectors",
+          "1: the vector loops (pair pre-test, run-start pass) run 16 lanes of AVX-512 where the CPU has it; "
+          "0: 4 lanes of SSE2. The results are the same",
+          1.0,
+          0.0,
+          1.0,
           true};
 }
 
-/// The lanes a vector_lanes setting runs on this CPU.
-inline int vectorLanesFor(double setting) {
-  return setting >= 16.0 ? widestVectorLanes() : 4;
+/// The lanes a wide_vectors setting runs on this CPU.
+inline int vectorLanesFor(double wideVectors) {
+  return wideVectors >= 1.0 ? widestVectorLanes() : 4;
 }
 
 /// Marks "no node" in links and lookups.
@@ -1682,9 +1682,9 @@ struct WideLanes {
 }
 
 /// smallCellPairs on 16 lanes (AVX-512): the cell's group and the two groups below it side by side in one
-/// register each for x, y and r (lanes 0-3, 4-7 and 8-11, the lanes of the queued mask), so each node of the
-/// cell takes one pre-test where four lanes take three, and no transposes. The products are fused, which
-/// only shrinks the rounding the pre-test's widening allows for.
+/// register each for x, y and r (lanes 0-3, 4-7 and 8-11, the lanes of the queued mask; six permutes), so
+/// each node of the cell takes one pre-test where four lanes take three. The products are fused, which only
+/// shrinks the rounding the pre-test's widening allows for.
 [[gnu::target("avx512f")]] inline void smallCellPairsWide(const Node* nodes, std::uint32_t begin,
                                                           std::uint32_t end, std::uint32_t ownEnd,
                                                           std::uint32_t below, std::uint32_t belowEnd,

@@ -34,7 +34,7 @@ class HierarchicalGrid final : public SpatialIndex {
               "share of the items one update batch must move for it to re-sort every level instead of moving "
               "items one by one",
               0.25, 0.0, 1.0, false});
-    addParam(vectorLanesParam());
+    addParam(wideVectorsParam());
     levelIndex_.fill(-1);
   }
 
@@ -101,7 +101,7 @@ class HierarchicalGrid final : public SpatialIndex {
 
  protected:
   void onParamChanged(std::string_view key) override {
-    if (key == "rebuild_fraction" || key == "vector_lanes") return;  // only steer future batches and scans
+    if (key == "rebuild_fraction" || key == "wide_vectors") return;  // only steer future batches and scans
     rebuildFromTable();
   }
 
@@ -318,7 +318,7 @@ class HierarchicalGrid final : public SpatialIndex {
 
  private:
   /// Lanes of the vector loops on this CPU.
-  int vectorLanes() const { return vectorLanesFor(param("vector_lanes")); }
+  int vectorLanes() const { return vectorLanesFor(param("wide_vectors")); }
 
   /// One non-empty level: a hashed grid for circles of diameter in (fit(exponent - 1), fit(exponent)], with
   /// cells at least fit(exponent) across (a power-of-two multiple of it when the level is sparse).
