@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spheretest/registry.hpp"
@@ -75,6 +77,24 @@ void expectSameAnswers(SpatialIndex& subject, SpatialIndex& oracle, const std::v
       EXPECT_EQ(hits[i].id, wantHits[i].id) << subject.name() << " ray, " << when;
   }
   EXPECT_EQ(pairsOf(subject), pairsOf(oracle)) << subject.name() << " pairs, " << when;
+}
+
+// `count` circles of radius 0.5 to 2 with ids 0.., centres uniform in [0, extent]^2.
+std::vector<Item> scatteredItems(Rng& rng, ItemId count, float extent) {
+  std::vector<Item> items;
+  for (ItemId id = 0; id < count; ++id)
+    items.push_back({id, {{rng.uniform(0, extent), rng.uniform(0, extent)}, rng.uniform(0.5f, 2.0f)}});
+  return items;
+}
+
+// A grid and brute force, both built from `items`.
+std::pair<std::unique_ptr<SpatialIndex>, std::unique_ptr<SpatialIndex>> gridAndOracle(
+    const std::vector<Item>& items) {
+  auto grid = make("grid");
+  auto oracle = makeBruteForce();
+  grid->build(items);
+  oracle->build(items);
+  return {std::move(grid), std::move(oracle)};
 }
 
 std::vector<Vec2> probesIn(const Box& box, int count, std::uint64_t seed) {
@@ -394,13 +414,8 @@ TEST(Grid, BothVectorWidthsRefileTheSame) {
 TEST(Grid, ACollapseIntoOneCellIsResortedNotRefiled) {
   for (const int gathered : {100, 200}) {
     Rng rng(41);
-    std::vector<Item> items;
-    for (ItemId id = 0; id < 400; ++id)
-      items.push_back({id, {{rng.uniform(0, 80), rng.uniform(0, 80)}, rng.uniform(0.5f, 2.0f)}});
-    auto grid = make("grid");
-    auto oracle = makeBruteForce();
-    grid->build(items);
-    oracle->build(items);
+    const std::vector<Item> items = scatteredItems(rng, 400, 80.0f);
+    auto [grid, oracle] = gridAndOracle(items);
     std::vector<ItemId> ids;
     std::vector<Circle> circles;
     for (ItemId id = 0; id < ItemId(gathered); ++id) {
@@ -421,13 +436,7 @@ TEST(Grid, ACollapseIntoOneCellIsResortedNotRefiled) {
 // query and by pair finding; when it shrinks back it returns to a cell.
 TEST(Grid, CirclesLargerThanTheReferenceGoToTheOversizeList) {
   Rng rng(21);
-  std::vector<Item> items;
-  for (ItemId id = 0; id < 800; ++id)
-    items.push_back({id, {{rng.uniform(0, 200), rng.uniform(0, 200)}, rng.uniform(0.5f, 2.0f)}});
-  auto grid = make("grid");
-  auto oracle = makeBruteForce();
-  grid->build(items);
-  oracle->build(items);
+  auto [grid, oracle] = gridAndOracle(scatteredItems(rng, 800, 200.0f));
   const Circle huge{{100, 100}, 60.0f};
   grid->update(7, huge);
   oracle->update(7, huge);
