@@ -32,6 +32,16 @@
 #else
 #define SPHERETEST_GRID_WIDE_LANES 0
 #endif
+// GCC takes the deliberately undefined start value of some AVX-512 intrinsics (_mm512_undefined_*) for an
+// uninitialised read; the 16-lane code is wrapped in these. Clang has no such warning.
+#if defined(__GNUC__) && !defined(__clang__)
+#define SPHERETEST_WIDE_CODE_BEGIN \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#define SPHERETEST_WIDE_CODE_END _Pragma("GCC diagnostic pop")
+#else
+#define SPHERETEST_WIDE_CODE_BEGIN
+#define SPHERETEST_WIDE_CODE_END
+#endif
 
 namespace st::grid_detail {
 
@@ -662,9 +672,7 @@ inline std::size_t carryRunStartsFrom(std::uint32_t* heads, const std::uint8_t* 
 }
 
 #if SPHERETEST_GRID_WIDE_LANES
-// GCC 12 takes the deliberately undefined start value of some AVX-512 intrinsics for an uninitialised read.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+SPHERETEST_WIDE_CODE_BEGIN
 /// carryRunStartsFrom(heads, change, count, flipped, 0, 0, 0) sixteen slots at a time (AVX-512): the net
 /// changes summed across the lanes in four steps, the flipped slots packed into the list. `flipped` must
 /// have room for 16 entries past the last it receives.
@@ -702,7 +710,7 @@ inline std::size_t carryRunStartsFrom(std::uint32_t* heads, const std::uint8_t* 
   return carryRunStartsFrom(heads, change, count, flipped, listed, slot,
                             static_cast<std::uint32_t>(_mm512_cvtsi512_si32(carry)));
 }
-#pragma GCC diagnostic pop
+SPHERETEST_WIDE_CODE_END
 #endif
 
 /// List links of a node, kept apart from the nodes because the sorted layout does not need them.
@@ -1605,9 +1613,7 @@ inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t 
 #endif
 
 #if SPHERETEST_GRID_WIDE_LANES
-// As for carryRunStartsWide: GCC 12 takes the undefined start values of AVX-512 intrinsics for reads.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+SPHERETEST_WIDE_CODE_BEGIN
 /// The exact test of one node against the 16 lanes `maybe` marks (survivors of the pre-test), in double
 /// precision eight lanes at a time with the operations of circlesOverlap in its order (so the same answers),
 /// the overlapping pairs packed into the output without a branch per lane.
@@ -1773,7 +1779,7 @@ struct WideLanes {
   candidates += found;
   return true;
 }
-#pragma GCC diagnostic pop
+SPHERETEST_WIDE_CODE_END
 #endif
 
 /// The pair kernels of an interior cell (see smallCellPairs and busyCellPairs) for a pre-test width.
