@@ -227,27 +227,15 @@ class QueryTool final : public DemoPart {
   }
 
   // -- running -------------------------------------------------------------------------------------------
+  // The cone is the one shape run for real here rather than as in the teaching views (a bounding circle):
+  // it culls, keeping the visible set and what entered and left it.
   static void run(SpatialIndex& index, QueryState& q) {
-    switch (q.mode) {
-      case QueryMode::Off:
-        break;
-      case QueryMode::Point:
-        index.queryPoint(q.anchor, q.hits);
-        break;
-      case QueryMode::Circle:
-        index.queryCircle({q.anchor, q.radius}, q.hits);
-        break;
-      case QueryMode::Box:
-        index.queryBox(queryBoxOf(q), q.hits);
-        break;
-      case QueryMode::Ray:
-        index.rayCast({q.anchor, q.target}, q.rayHits);
-        break;
-      case QueryMode::Cone:
-        index.cullView(viewConeOf(q), q.entered, q.left);
-        q.hits = index.visibleItems();
-        break;
+    if (q.mode != QueryMode::Cone) {
+      runQueryShape(index, q, q.hits, q.rayHits);
+      return;
     }
+    index.cullView(viewConeOf(q), q.entered, q.left);
+    q.hits = index.visibleItems();
   }
 
   void logConeEvents(const DemoModel& model, const QueryState& q) {

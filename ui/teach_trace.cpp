@@ -21,30 +21,35 @@ ViewCone viewConeOf(const QueryState& q) {
   return cone;
 }
 
-void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer) {
-  answer.ids.clear();
-  answer.rayHits.clear();
+void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
+                   std::vector<RayHit>& rayHits) {
+  ids.clear();
+  rayHits.clear();
   switch (q.mode) {
     case QueryMode::Off:
       break;
     case QueryMode::Point:
-      index.queryPoint(q.anchor, answer.ids);
+      index.queryPoint(q.anchor, ids);
       break;
     case QueryMode::Circle:
-      index.queryCircle({q.anchor, q.radius}, answer.ids);
+      index.queryCircle({q.anchor, q.radius}, ids);
       break;
     case QueryMode::Box:
-      index.queryBox(queryBoxOf(q), answer.ids);
+      index.queryBox(queryBoxOf(q), ids);
       break;
     case QueryMode::Ray:
-      index.rayCast({q.anchor, q.target}, answer.rayHits);
+      index.rayCast({q.anchor, q.target}, rayHits);
       break;
     case QueryMode::Cone: {
       const ViewCone cone = viewConeOf(q);
-      index.queryCircle({cone.origin, cone.farDistance}, answer.ids);
+      index.queryCircle({cone.origin, cone.farDistance}, ids);
       break;
     }
   }
+}
+
+void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer) {
+  runQueryShape(index, q, answer.ids, answer.rayHits);
 }
 
 void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer) {

@@ -33,6 +33,9 @@ struct ShapeAnswer {
 /// with, so that it can be traced without consuming the structure's enter/leave state. Does nothing for
 /// QueryMode::Off. Throws InvalidInput for a shape the structure rejects.
 void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer);
+/// The same into two lists (cleared first): `ids` for point, circle, box and cone, `rayHits` for a ray.
+void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
+                   std::vector<RayHit>& rayHits);
 
 /// Runs the query with `trace` attached (cleared first), then detaches it, also when the query throws.
 void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer);
