@@ -342,19 +342,8 @@ class Enneatree final : public SpatialIndex {
         previous = id;
       }
     }
-    if (itemsSeen != size())
-      return "enneatree: item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(size()) +
-             " items";
-    if (nodesSeen != liveNodes_)
-      return "enneatree: " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes_) +
-             " counted";
-    std::size_t freeCount = 0;
-    for (std::uint32_t f = freeHead_; f != kNone; f = nodes_[f].parent) {
-      if (nodes_[f].width != 0.0 || ++freeCount > nodes_.size()) return "enneatree: the free list is corrupt";
-    }
-    if (freeCount + liveNodes_ != nodes_.size())
-      return "enneatree: free list and live nodes do not add up to the pool";
-    return {};
+    return banded::checkCountsAndFreeList("enneatree", itemsSeen, size(), nodesSeen, liveNodes_, nodes_,
+                                          freeHead_, [](const Node& n) { return n.width == 0.0; });
   }
 
  private:

@@ -314,20 +314,8 @@ class RadiusTree final : public SpatialIndex {
         previous = id;
       }
     }
-    if (itemsSeen != size())
-      return "radius-tree: item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(size()) +
-             " items";
-    if (nodesSeen != liveNodes_)
-      return "radius-tree: " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes_) +
-             " counted";
-    std::size_t freeCount = 0;
-    for (std::uint32_t f = freeHead_; f != kNone; f = nodes_[f].parent) {
-      if (nodes_[f].size != 0.0 || ++freeCount > nodes_.size())
-        return "radius-tree: the free list is corrupt";
-    }
-    if (freeCount + liveNodes_ != nodes_.size())
-      return "radius-tree: free list and live nodes do not add up to the pool";
-    return {};
+    return banded::checkCountsAndFreeList("radius-tree", itemsSeen, size(), nodesSeen, liveNodes_, nodes_,
+                                          freeHead_, [](const Node& n) { return n.size == 0.0; });
   }
 
  private:

@@ -393,6 +393,28 @@ struct PairScratch {
   }
 };
 
+/// The end of both trees' validate(): `itemsSeen` items listed of `items`, `nodesSeen` nodes reached of
+/// `liveNodes` counted, and the free list (threaded through `parent` from `freeHead`; `isFree(node)` says a
+/// node is dead) sound and adding up to the pool. Returns "" or the first problem, named after `tree`.
+template <class NodeT, class IsFree>
+std::string checkCountsAndFreeList(const std::string& tree, std::size_t itemsSeen, std::size_t items,
+                                   std::size_t nodesSeen, std::size_t liveNodes,
+                                   const std::vector<NodeT>& nodes, std::uint32_t freeHead, IsFree&& isFree) {
+  if (itemsSeen != items)
+    return tree + ": item lists hold " + std::to_string(itemsSeen) + " of " + std::to_string(items) +
+           " items";
+  if (nodesSeen != liveNodes)
+    return tree + ": " + std::to_string(nodesSeen) + " reachable nodes, " + std::to_string(liveNodes) +
+           " counted";
+  std::size_t freeCount = 0;
+  for (std::uint32_t f = freeHead; f != kNone; f = nodes[f].parent) {
+    if (!isFree(nodes[f]) || ++freeCount > nodes.size()) return tree + ": the free list is corrupt";
+  }
+  if (freeCount + liveNodes != nodes.size())
+    return tree + ": free list and live nodes do not add up to the pool";
+  return {};
+}
+
 /// Bounds of a circle in double (rounded; the pruning slack covers it).
 inline CellBox boundsInDouble(const Circle& c) {
   const double x = c.center.x, y = c.center.y, r = c.radius;
