@@ -1225,6 +1225,35 @@ void visitRange(const CellTable& table, const CellRange& range, Fn&& fn) {
   }
 }
 
+/// Visits the occupied cells of the segment's rows within `range` (the segment widened by `reach`, row by
+/// row) when they number at most 2 x the occupied cells + 64, and returns true; returns false without
+/// visiting when there would be more (a long segment over a sparse table: the caller scans the table).
+/// `rows` is the caller's scratch.
+template <class Visit>
+bool visitSegmentRows(const CellTable& table, const CellMapping& map, const Segment& segment, double reach,
+                      const CellRange& range, std::vector<CellRange>& rows, Visit&& visit) {
+  const double budget = 2.0 * double(table.used()) + 64.0;
+  if (double(range.y1) - range.y0 + 1 > budget) return false;
+  rows.clear();
+  double cellsToVisit = 0.0;
+  forEachRowOfSegment(map, segment, reach, range.y0, range.y1,
+                      [&](std::int32_t row, std::int32_t a, std::int32_t b) {
+                        a = std::max(a, range.x0);
+                        b = std::min(b, range.x1);
+                        if (a > b) return;
+                        rows.push_back({a, row, b, row});
+                        cellsToVisit += double(b) - a + 1;
+                      });
+  if (cellsToVisit > budget) return false;
+  for (const CellRange& r : rows) {
+    for (std::int64_t x = r.x0; x <= r.x1; ++x) {
+      const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
+      if (slot != kNone) visit(slot);
+    }
+  }
+  return true;
+}
+
 /// Calls visit(slot) for every occupied cell that may hold the centre of a circle of radius <= `reach`
 /// the segment meets, and prune(slot) for occupied cells of the segment's bounding range it skips. Walks
 /// the rows the thick segment crosses, each over the columns it can touch there, or the occupied cells when
@@ -1235,30 +1264,7 @@ void visitSegmentCells(const CellTable& table, const CellMapping& map, const Seg
   const double loX = std::min(segment.start.x, segment.end.x), hiX = std::max(segment.start.x, segment.end.x);
   const double loY = std::min(segment.start.y, segment.end.y), hiY = std::max(segment.start.y, segment.end.y);
   const CellRange range = centreRange(map, loX, loY, hiX, hiY, reach);
-  const double budget = 2.0 * double(table.used()) + 64.0;
-  rows.clear();
-  double cellsToVisit = 0.0;
-  if (double(range.y1) - range.y0 + 1 <= budget) {
-    forEachRowOfSegment(map, segment, reach, range.y0, range.y1,
-                        [&](std::int32_t row, std::int32_t a, std::int32_t b) {
-                          a = std::max(a, range.x0);
-                          b = std::min(b, range.x1);
-                          if (a > b) return;
-                          rows.push_back({a, row, b, row});
-                          cellsToVisit += double(b) - a + 1;
-                        });
-  } else {
-    cellsToVisit = budget + 1.0;
-  }
-  if (cellsToVisit <= budget) {
-    for (const CellRange& r : rows) {
-      for (std::int64_t x = r.x0; x <= r.x1; ++x) {
-        const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
-        if (slot != kNone) visit(slot);
-      }
-    }
-    return;
-  }
+  if (visitSegmentRows(table, map, segment, reach, range, rows, visit)) return;
   for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
     if (!table.occupied(slot) || !range.contains(table[slot].x, table[slot].y)) continue;
     if (cellMayMeetSegment(map, table[slot].x, table[slot].y, segment, reach)) {

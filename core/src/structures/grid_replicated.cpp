@@ -193,30 +193,7 @@ class ReplicatedGrid final : public SpatialIndex {
             {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}});
     const CellRange range{map_.cellOf(bounds.min.x), map_.cellOf(bounds.min.y), map_.cellOf(bounds.max.x),
                           map_.cellOf(bounds.max.y)};
-    const double budget = 2.0 * double(table.used()) + 64.0;
-    bool walked = false;
-    if (double(range.y1) - range.y0 + 1 <= budget) {
-      double cells = 0.0;
-      rows_.clear();
-      forEachRowOfSegment(map_, segment, 0.0, range.y0, range.y1,
-                          [&](std::int32_t row, std::int32_t a, std::int32_t b) {
-                            a = std::max(a, range.x0);
-                            b = std::min(b, range.x1);
-                            if (a > b) return;
-                            rows_.push_back({a, row, b, row});
-                            cells += double(b) - a + 1;
-                          });
-      if (cells <= budget) {
-        for (const CellRange& r : rows_) {
-          for (std::int64_t x = r.x0; x <= r.x1; ++x) {
-            const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
-            if (slot != kNone) gather(slot);
-          }
-        }
-        walked = true;
-      }
-    }
-    if (!walked) {
+    if (!visitSegmentRows(table, map_, segment, 0.0, range, rows_, gather)) {
       for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
         if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) gather(slot);
       }
