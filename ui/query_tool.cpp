@@ -61,7 +61,9 @@ class QueryTool final : public DemoPart {
   void update(DemoContext& ctx) override {
     QueryState& q = ctx.model.query;
     if (applyPending_) {
-      q.mode = static_cast<QueryMode>(std::clamp(modeFromSettings_, 0, 5));
+      // The saved mode is for a query nobody set up yet: one placed before the first frame (the command
+      // line's --queries) keeps its own.
+      if (!q.placed) q.mode = static_cast<QueryMode>(std::clamp(modeFromSettings_, 0, 5));
       q.followMouse = followFromSettings_;
       applyPending_ = false;
     }

@@ -303,6 +303,24 @@ TEST(Parts, QueryToolAnswersLikeBruteForceAndTracesTheWalk) {
   EXPECT_TRUE(frame.model->query.trace.events.empty());
 }
 
+// The query tool's saved mode applies to a fresh window; a query the command line placed before the first
+// frame keeps its mode.
+TEST(Parts, QueryToolKeepsAModeSetBeforeTheFirstFrame) {
+  for (const bool placedByCommandLine : {false, true}) {
+    Frame frame(makeModel(500, "grid"));
+    Settings settings;
+    SettingsSection section(settings, "query.");
+    section.setNumber("mode", static_cast<double>(QueryMode::Point));
+    frame.slot("Query").part->loadSettings(section);
+    if (placedByCommandLine) {
+      frame.model->query.mode = QueryMode::Ray;
+      frame.model->query.placed = true;
+    }
+    frame.run();
+    EXPECT_EQ(frame.model->query.mode, placedByCommandLine ? QueryMode::Ray : QueryMode::Point);
+  }
+}
+
 TEST(Parts, ViewConeReportsEnterAndLeaveAgainstItsVisibleSet) {
   Frame frame(makeModel(2000, registry().all().back().name));
   frame.model->query.mode = QueryMode::Cone;
