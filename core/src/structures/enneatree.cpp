@@ -148,7 +148,7 @@ class Enneatree final : public SpatialIndex {
       }
     }
     const std::size_t bytes = nodes_.capacity() * sizeof(Node) + links_.capacity() * sizeof(ItemLink) +
-                              stack_.capacity() * sizeof(WalkStep) + pairScratch_.bytes() + tableBytes();
+                              stack_.capacity() * sizeof(WalkStep) + viewPairs_.bytes() + tableBytes();
     return {liveNodes_, deepest, bytes};
   }
 
@@ -286,7 +286,7 @@ class Enneatree final : public SpatialIndex {
 
   // Observation 3: one top-down pass with inherited neighbours and larger circles.
   void doFindPairs(std::vector<Pair>& out) override {
-    banded::findPairsTopDown(nodes_, root_, links_, *this, pairScratch_, counters_, out);
+    banded::findPairsByView(nodes_, root_, links_, *this, viewPairs_, counters_, out);
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -617,7 +617,7 @@ class Enneatree final : public SpatialIndex {
   banded::LevelTally pointLevels_;
 
   std::vector<WalkStep> stack_;
-  banded::PairScratch pairScratch_;
+  banded::ViewPairs viewPairs_;
 };
 
 }  // namespace

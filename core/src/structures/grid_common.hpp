@@ -21,39 +21,12 @@
 #include "spheretest/large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#include <xmmintrin.h>
-#endif
-// A 16-lane pair pre-test is compiled in beside the 4-lane one and chosen at run time, where the CPU has it.
-#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define SPHERETEST_GRID_WIDE_LANES 1
-#else
-#define SPHERETEST_GRID_WIDE_LANES 0
-#endif
-// GCC takes the deliberately undefined start value of some AVX-512 intrinsics (_mm512_undefined_*) for an
-// uninitialised read; the 16-lane code is wrapped in these. Clang has no such warning.
-#if defined(__GNUC__) && !defined(__clang__)
-#define SPHERETEST_WIDE_CODE_BEGIN \
-  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
-#define SPHERETEST_WIDE_CODE_END _Pragma("GCC diagnostic pop")
-#else
-#define SPHERETEST_WIDE_CODE_BEGIN
-#define SPHERETEST_WIDE_CODE_END
-#endif
+#include "pair_output.hpp"
+#include "simd_support.hpp"
 
 namespace st::grid_detail {
 
-/// Widest vector loops this build and CPU offer: 16 lanes where AVX-512 runs, otherwise 4.
-inline int widestVectorLanes() {
-#if SPHERETEST_GRID_WIDE_LANES
-  static const int widest = __builtin_cpu_supports("avx512f") ? 16 : 4;
-  return widest;
-#else
-  return 4;
-#endif
-}
+using simd::widestVectorLanes;
 
 /// The wide_vectors parameter of the grids with sorted cells.
 inline ParamInfo wideVectorsParam() {
@@ -671,7 +644,7 @@ inline std::size_t carryRunStartsFrom(std::uint32_t* heads, const std::uint8_t* 
   return listed;
 }
 
-#if SPHERETEST_GRID_WIDE_LANES
+#if SPHERETEST_WIDE_LANES
 SPHERETEST_WIDE_CODE_BEGIN
 /// carryRunStartsFrom(heads, change, count, flipped, 0, 0, 0) sixteen slots at a time (AVX-512): the net
 /// changes summed across the lanes in four steps, the flipped slots packed into the list. `flipped` must
@@ -980,7 +953,7 @@ class CellLists {
     // slot once nodes arrive; one left empty gives its slot up.
     flipped_.resize(2 * moved + 16);
     std::size_t flips = 0;
-#if SPHERETEST_GRID_WIDE_LANES
+#if SPHERETEST_WIDE_LANES
     if (lanes >= 16 && widestVectorLanes() >= 16) {
       flips = carryRunStartsWide(heads, change, headCount, flipped_.data());
     } else
@@ -1279,79 +1252,10 @@ void visitSegmentCells(const CellTable& table, const CellMapping& map, const Seg
 // Pair output
 // ---------------------------------------------------------------------------------------------------------
 
-/// Relative widening of the float pre-test: covers the float rounding of its five operations (about 7 ulps,
-/// 4.2e-7) with room to spare, so it never rejects a pair the double predicate accepts.
-inline constexpr float kPretestScale = 1.0f + 4e-6f;
-/// Absolute floor of the float pre-test: covers underflow of tiny distances and radii.
-inline constexpr float kPretestFloor = 1e-30f;
-
-/// Cheap conservative float test run before the exact one: false only when the circles surely miss.
-inline bool mayOverlap(const Circle& a, const Circle& b) {
-  const float dx = b.center.x - a.center.x, dy = b.center.y - a.center.y, reach = a.radius + b.radius;
-  return dx * dx + dy * dy <= reach * reach * kPretestScale + kPretestFloor;
-}
-
-/// Appends pairs straight into the output vector, growing it in large steps; the vector is trimmed to the
-/// pairs written by finish().
-class PairWriter {
- public:
-  /// Starts appending after the current content of `out`.
-  explicit PairWriter(std::vector<Pair>& out) : out_(out), used_(out.size()) {
-    out_.resize(std::max<std::size_t>(out_.capacity(), used_ + 4096));
-    data_ = out_.data();
-    capacity_ = out_.size();
-  }
-  PairWriter(const PairWriter&) = delete;
-  PairWriter& operator=(const PairWriter&) = delete;
-  ~PairWriter() { finish(); }
-
-  /// Pre-tests, then tests exactly, and keeps the pair when the circles overlap.
-  void test(const Node& a, const Node& b, std::uint64_t& candidates) {
-    ++pretests_;
-    if (!mayOverlap(a.circle, b.circle)) return;
-    ++candidates;
-    if (used_ == capacity_) grow();
-    data_[used_] = makePair(a.id, b.id);
-    used_ += circlesOverlap(a.circle, b.circle) ? 1 : 0;
-  }
-  /// Appends a known pair.
-  void add(ItemId a, ItemId b) {
-    if (used_ == capacity_) grow();
-    data_[used_++] = makePair(a, b);
-  }
-  /// Makes room for `n` more pairs, so that the next n addIf() need no check.
-  void reserveMore(std::size_t n) {
-    while (capacity_ - used_ < n) grow();
-  }
-  /// Appends the pair when `keep`, without a branch (after reserveMore).
-  void addIf(bool keep, ItemId a, ItemId b) {
-    data_[used_] = makePair(a, b);
-    used_ += keep ? 1 : 0;
-  }
-  /// Where the next pair goes: a caller may write up to the room reserveMore() made, then append().
-  Pair* tail() { return data_ + used_; }
-  /// Keeps `n` pairs written at tail().
-  void append(std::size_t n) { used_ += n; }
-  /// Trims the output to the pairs written.
-  void finish() { out_.resize(used_); }
-  /// Counts pre-tests done outside test() (the vector pre-test).
-  void countPretests(std::uint64_t n) { pretests_ += n; }
-  /// Pairs pre-tested so far: the pair search's real work, of which only the survivors count as candidates.
-  std::uint64_t pretests() const { return pretests_; }
-
- private:
-  void grow() {
-    out_.resize(capacity_ * 2);
-    data_ = out_.data();
-    capacity_ = out_.size();
-  }
-
-  std::vector<Pair>& out_;
-  Pair* data_ = nullptr;
-  std::size_t used_ = 0;
-  std::size_t capacity_ = 0;
-  std::uint64_t pretests_ = 0;
-};
+using pairs::kPretestFloor;
+using pairs::kPretestScale;
+using pairs::mayOverlap;
+using pairs::PairWriter;
 
 /// The pairs among a grid's oversize items (few by construction): each against every later one.
 /// `circleOf(id)` gives an item's circle; every test counts as a candidate.
@@ -1618,7 +1522,7 @@ inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t 
 }
 #endif
 
-#if SPHERETEST_GRID_WIDE_LANES
+#if SPHERETEST_WIDE_LANES
 SPHERETEST_WIDE_CODE_BEGIN
 /// The exact test of one node against the 16 lanes `maybe` marks (survivors of the pre-test), in double
 /// precision eight lanes at a time with the operations of circlesOverlap in its order (so the same answers),
@@ -1810,7 +1714,7 @@ struct CellKernels<4> {
 };
 #endif
 
-#if SPHERETEST_GRID_WIDE_LANES
+#if SPHERETEST_WIDE_LANES
 /// Sixteen lanes (AVX-512).
 template <>
 struct CellKernels<16> {
@@ -1932,7 +1836,7 @@ template <int Lanes>
   visited += interiorVisited;
 }
 
-#if SPHERETEST_GRID_WIDE_LANES
+#if SPHERETEST_WIDE_LANES
 /// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestVectorLanes() is 16). Flattened:
 /// the cell kernels, called once per cell from lambdas that do not carry the target, are inlined too.
 [[gnu::target("avx512f"), gnu::flatten]] inline void sortedGridPairsWide(const CellLists& lists, int reach,
@@ -1947,7 +1851,7 @@ template <int Lanes>
 /// lanes: 16 where widestVectorLanes() allows it, 4 otherwise.
 inline void sortedGridPairs(const CellLists& lists, int reach, int lanes, PairWriter& writer,
                             std::uint64_t& candidates, std::uint64_t& visited) {
-#if SPHERETEST_GRID_WIDE_LANES
+#if SPHERETEST_WIDE_LANES
   if (lanes >= 16 && widestVectorLanes() >= 16) {
     sortedGridPairsWide(lists, reach, writer, candidates, visited);
     return;

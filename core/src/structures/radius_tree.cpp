@@ -6,12 +6,20 @@
 // Departures from the post, each forced by "never lose an item": the post's root cannot hold a circle
 // larger than half its size nor a centre outside it, so here the root doubles toward such a circle (the old
 // root becomes a quadrant of the new one); and a zero radius would descend forever, so descent stops at a
-// depth floor (the `max_levels` parameter, and a floor relative to the coordinates' magnitude).
+// depth floor (the `max_levels` parameter, a floor relative to the coordinates' magnitude, and the deepest
+// level a node key can name).
+//
+// Layout (linear_tree.hpp): the nodes are the directory's entries in depth-first order, the circles sit in
+// arrays sorted by their node, and a node's cell is computed on the way down from its path. The post's
+// intrusive lists served O(1) removal; here a frame's moves are applied in one pass: a circle that stays in
+// its node (the post's in-place mutation, about nine moves in ten) is rewritten where it lies, and the
+// others are merged into their new nodes together.
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "linear_tree.hpp"
 #include "radius_tree_enneatree_shared.hpp"
 #include "spheretest/assert.hpp"
 #include "spheretest/structures.hpp"
@@ -20,43 +28,68 @@ namespace st {
 namespace {
 
 using banded::CellBox;
-using banded::ItemLink;
-using banded::kNone;
-using banded::WalkStep;
+using KeyCodec = linear::KeyCodec<2>;
+using linear::kNone;
+using linear::Move;
 
-// One node. Its cell is the half-open square of centres [x0, x0 + size) x [y0, y0 + size); it keeps the
-// circles centred in the cell whose radius lies in [size / 4, size / 2] (smaller ones only at the depth
-// floor). A child covers one quadrant: bit 0 of its slot is the right half, bit 1 the upper half.
-struct Node {
-  double x0 = 0.0;                                        // left edge of the cell
-  double y0 = 0.0;                                        // bottom edge of the cell
-  double size = 0.0;                                      // side of the cell; 0 marks a free node
-  std::uint32_t child[4] = {kNone, kNone, kNone, kNone};  // by quadrant, kNone when absent
-  std::uint32_t parent = kNone;                           // kNone at the root; next free node when free
-  std::uint32_t firstItem = kNone;                        // head of the node's intrusive item list
+// A node's cell: the half-open square of centres [x0, x1) x [y0, y1), of side `size` (up to rounding). It
+// keeps the circles centred in it whose radius lies in [size / 4, size / 2] (smaller ones only at the depth
+// floor). Child q covers one quadrant: bit 0 of q is the right half, bit 1 the upper half.
+struct Cell {
+  double x0 = 0.0;
+  double y0 = 0.0;
+  double x1 = 0.0;
+  double y1 = 0.0;
+  double size = 0.0;
 };
-static_assert(sizeof(Node) == 48, "nodes are walked by every query: keep them at 48 bytes");
 
-// A node's reach for the shared walk: everything in its subtree has its centre in the cell and a radius of
-// at most size / 2, so the cell widened by size / 2 contains it. Per axis, the reach of child c (0: lower
-// half, 1: upper half) is the child's half widened by a quarter of the size on both sides: the post's
-// child-visit rule, with the child's largest radius (the parent's smallest) as the widening.
-struct ReachGeometry {
-  static constexpr int kPerAxis = 2;
-  static CellBox box(const Node& n) {
-    const double half = n.size * 0.5;
-    return {n.x0 - half, n.y0 - half, n.x0 + n.size + half, n.y0 + n.size + half};
+// Where the cells lie: a node's corner is the root's corner plus its column and row times its side, computed
+// in one step (so every code path gets the same bits, and a child's edges are exactly its parent's).
+struct Frame {
+  double x0 = 0.0;
+  double y0 = 0.0;
+  double sizes[KeyCodec::kLevels + 1] = {};  // side at each depth
+
+  Frame() = default;
+  Frame(double left, double bottom, double size) : x0(left), y0(bottom) {
+    for (int d = 0; d <= KeyCodec::kLevels; ++d) sizes[d] = std::ldexp(size, -d);
   }
-  static banded::ChildLayout layout(const Node& n) {
-    const double quarter = n.size * 0.25;
-    return {n.x0 - quarter, n.y0 - quarter, 2.0 * quarter, 4.0 * quarter, banded::magnitude(box(n))};
+  double rootSize() const { return sizes[0]; }
+  Cell cell(std::uint64_t key) const {
+    const linear::QuadCoords c = linear::quadCoords(key);
+    const double s = sizes[c.depth];
+    return {x0 + double(c.column) * s, y0 + double(c.row) * s, x0 + double(c.column + 1) * s,
+            y0 + double(c.row + 1) * s, s};
   }
-  static CellBox childBox(const Node& parent, int q) {
-    const double half = parent.size * 0.5, quarter = parent.size * 0.25;
-    const double x0 = parent.x0 + ((q & 1) ? half : 0.0), y0 = parent.y0 + ((q & 2) ? half : 0.0);
-    return {x0 - quarter, y0 - quarter, x0 + half + quarter, y0 + half + quarter};
+  // The quadrant of `key`'s cell holding p (the node must be above the deepest level).
+  unsigned quadrant(std::uint64_t key, Vec2 p) const {
+    const linear::QuadCoords c = linear::quadCoords(key);
+    const double s = sizes[c.depth + 1];
+    return (p.x >= x0 + double(2 * c.column + 1) * s ? 1u : 0u) |
+           (p.y >= y0 + double(2 * c.row + 1) * s ? 2u : 0u);
   }
 };
+
+CellBox boxOf(const Cell& c) {
+  return {c.x0, c.y0, c.x1, c.y1};
+}
+
+// Everything in a node's subtree has its centre in the cell and a radius of at most size / 2, so the cell
+// widened by size / 2 holds it: per axis, the post's child-visit rule (the child's interval widened by the
+// parent's smallest radius, which is the child's largest).
+CellBox reachOf(const Cell& c) {
+  const double half = c.size * 0.5;
+  return {c.x0 - half, c.y0 - half, c.x1 + half, c.y1 + half};
+}
+
+// Whether the cell holds the centre and its band allows the radius (it may still send it down).
+bool holds(const Cell& n, const Circle& c) {
+  return n.x0 <= c.center.x && c.center.x < n.x1 && n.y0 <= c.center.y && c.center.y < n.y1 &&
+         double(c.radius) <= n.size * 0.5;
+}
+
+// How far ahead the frame pass fetches circles from the item table.
+constexpr std::uint32_t kGatherAhead = 64;
 
 constexpr const char* kPrunePoint = "point outside the child's cell widened by its largest radius";
 constexpr const char* kPruneCircle = "query circle misses the child's cell widened by its largest radius";
@@ -74,68 +107,43 @@ class RadiusTree final : public SpatialIndex {
 
   std::string_view description() const override {
     return "The radius tree (source document 000, a data structure for variable-radius spheres) is a "
-           "quadtree "
-           "over circle centres in which a node's size fixes the radii it holds: a node whose cell of "
-           "centres "
-           "has side s keeps, in an intrusive doubly linked list, the circles centred in it with radius in "
-           "[s/4, s/2]; smaller circles go to the quadrant child (created on demand, removed when empty and "
-           "childless), larger ones go up, and the root doubles toward any circle it cannot hold. Every item "
-           "knows its node, so removal is O(1), and an update unlinks the item, walks up from its old node "
-           "only "
-           "as far as needed, back down, and cleans up last: O(1) for small moves, O(log(S/r)) at worst for "
-           "a "
-           "root of size S. A point query enters a child only if the point lies within the child's cell "
-           "widened "
-           "by the child's largest radius (its parent's smallest), so it enters at most 4 nodes per level "
-           "and "
-           "costs O(log(S/s) + k) for the smallest nearby radius s and k candidates, whatever dense cluster "
-           "lies "
-           "more than twice its radii away; circle, box and ray queries prune with the same widened cells, "
-           "and "
-           "pair finding is one top-down pass in which each node inherits its same-level neighbours and the "
-           "larger circles reaching into it. Choose it for many point-in-radius questions over radii of very "
-           "different sizes (visibility or detection ranges) and for worlds with dense remote clusters; each "
-           "halving of the smallest radius adds a level.";
+           "quadtree over circle centres in which a node's size fixes the radii it holds: a node whose cell "
+           "of centres has side s keeps the circles centred in it with radius in [s/4, s/2]; smaller circles "
+           "go to the quadrant child (which exists only while something is stored below it), larger ones go "
+           "up, and the root doubles toward any circle it cannot hold. The nodes are kept depth first in one "
+           "array and the circles sorted by node in another, so every walk reads memory forward. A move that "
+           "keeps a circle in its node (the post's in-place mutation) rewrites it where it lies; a frame's "
+           "other moves are merged into their new nodes in one pass. A point query enters a child only if "
+           "the "
+           "point lies within the child's cell widened by the child's largest radius (its parent's "
+           "smallest), so it enters at most 4 nodes per level and costs O(log(S/s) + k) for the smallest "
+           "nearby radius s and k candidates, whatever dense cluster lies more than twice its radii away; "
+           "circle, box and ray queries prune with the same widened cells, and pairs are found by one "
+           "simultaneous walk of the tree against itself. Choose it for many point-in-radius questions over "
+           "radii of very different sizes (visibility or detection ranges) and for worlds with dense remote "
+           "clusters; each halving of the smallest radius adds a level.";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {
-    if (root_ == kNone) return;
-    std::vector<WalkStep> stack{{root_, 0}};
-    while (!stack.empty()) {
-      const WalkStep step = stack.back();
-      stack.pop_back();
-      visitor(info(step.node, step.depth));
-      for (const std::uint32_t child : nodes_[step.node].child) {
-        if (child != kNone) stack.push_back({child, step.depth + 1});
-      }
-    }
+    walkAll([&](std::uint32_t i, const Cell& cell) { visitor(info(i, cell)); });
   }
 
   IndexStats stats() const override {
     int deepest = 0;
-    if (root_ != kNone) {
-      std::vector<WalkStep> stack{{root_, 0}};
-      while (!stack.empty()) {
-        const WalkStep step = stack.back();
-        stack.pop_back();
-        deepest = std::max(deepest, int(step.depth));
-        for (const std::uint32_t child : nodes_[step.node].child) {
-          if (child != kNone) stack.push_back({child, step.depth + 1});
-        }
-      }
-    }
-    const std::size_t bytes = nodes_.capacity() * sizeof(Node) + links_.capacity() * sizeof(ItemLink) +
-                              stack_.capacity() * sizeof(WalkStep) + pairScratch_.bytes() + tableBytes();
-    return {liveNodes_, deepest, bytes};
+    for (std::uint32_t i = 0; i < dir_.size(); ++i) deepest = std::max(deepest, KeyCodec::depth(dir_[i].key));
+    const std::size_t bytes = items_.bytes() + dir_.bytes() + moves_.capacity() * sizeof(Move) +
+                              removed_.capacity() * 4 + view_.bytes() + walk_.bytes() + tableBytes();
+    return {hasRoot_ ? dir_.size() : 0u, deepest, bytes};
   }
 
   void extra(ExtraCounters& out) const override {
-    out.emplace_back("root_size", root_ == kNone ? 0.0 : nodes_[root_].size);
+    out.emplace_back("root_size", hasRoot_ ? frame_.rootSize() : 0.0);
     out.emplace_back("root_growths", double(rootGrowths_));
-    out.emplace_back("rebuilds_for_exact_growth", double(rebuilds_));
     std::size_t belowBand = 0;
-    forEachItem([&](ItemId id, const Circle& c) {
-      if (double(c.radius) < nodes_[links_[id].node].size * 0.25) ++belowBand;
+    walkAll([&](std::uint32_t i, const Cell& cell) {
+      for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+        if (double(items_.circle(s).radius) < cell.size * 0.25) ++belowBand;
+      }
     });
     out.emplace_back("items_at_depth_floor", double(belowBand));
     out.emplace_back("updates", double(updates_));
@@ -143,6 +151,7 @@ class RadiusTree final : public SpatialIndex {
       out.emplace_back("update_same_node_share", double(updatesSameNode_) / double(updates_));
       out.emplace_back("update_nodes_walked_mean", double(updateSteps_) / double(updates_));
     }
+    out.emplace_back("last_pairs_pretests", double(pretests_));
     pointLevels_.report("point_query", out);
   }
 
@@ -152,49 +161,46 @@ class RadiusTree final : public SpatialIndex {
   // -------------------------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
-    links_.assign(idCapacity(), ItemLink{});
-    nodes_.reserve(items.size() / 2 + 16);
     startRoot(initialRegion(items));
-    for (const std::uint32_t i : banded::zOrder(items, cellOf(nodes_[root_]))) {
-      if (!place(root_, items[i].id, items[i].circle))
-        return;  // rebuilt around everything, the rest included
-    }
+    for (const Item& item : items) growToCover(item.circle);
+    placeAll();
   }
 
   void doInsert(ItemId id, const Circle& c) override {
-    if (links_.size() < idCapacity()) links_.resize(idCapacity());
-    if (root_ == kNone)
+    if (!hasRoot_)
       startRoot(worldHint() ? cellBoxOf(*worldHint())
                             : CellBox{c.center.x, c.center.y, c.center.x, c.center.y});
-    place(root_, id, c);
+    if (growToCover(c)) {
+      placeAll();  // this one included
+      return;
+    }
+    std::uint32_t steps = 0;
+    moves_.push_back({place(KeyCodec::root(), c, steps), id, kNone});
+    commit();
   }
 
-  // The post's in-place mutation: unlink without cleanup, reinsert starting from the same node, clean up
-  // last, so a circle that stays in its node costs O(1) and a small move only walks a few levels.
-  void doUpdate(ItemId id, const Circle&, const Circle& c) override {
-    const std::uint32_t home = links_[id].node;
-    banded::unlinkItem(links_, nodes_[home].firstItem, id);
-    ++updates_;
-    if (!place(home, id, c)) return;  // rebuilt: `home` no longer exists
-    updateSteps_ += lastSteps_;
-    if (links_[id].node == home) ++updatesSameNode_;
-    cleanUpFrom(home);
+  // The post's in-place mutation: a circle its node still holds stays where it is; any other is walked up
+  // from its node as far as needed and back down, and merged into its new node.
+  void doUpdate(ItemId id, const Circle&, const Circle&) override {
+    const ItemId ids[1] = {id};
+    moveItems(ids);
   }
+
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle>) override { moveItems(ids); }
+
+  bool batchNeedsOldCircles(std::size_t) const override { return false; }
 
   void doRemove(ItemId id, const Circle&) override {
-    const std::uint32_t home = links_[id].node;
-    banded::unlinkItem(links_, nodes_[home].firstItem, id);
-    cleanUpFrom(home);
+    removed_.push_back(items_.slotOf(id));
+    commit();
   }
 
   void doClear() override {
-    nodes_.clear();
-    links_.clear();
-    freeHead_ = kNone;
-    root_ = kNone;
-    liveNodes_ = 0;
+    items_.clear();
+    dir_ = {};
+    hasRoot_ = false;
     minCellSize_ = 0.0;
-    rootGrowths_ = rebuilds_ = updates_ = updatesSameNode_ = updateSteps_ = 0;
+    rootGrowths_ = updates_ = updatesSameNode_ = updateSteps_ = 0;
     pointLevels_.reset();
   }
 
@@ -203,62 +209,49 @@ class RadiusTree final : public SpatialIndex {
   // -------------------------------------------------------------------------------------------------------
 
   // The post's query: every node entered hands over all its circles, and a child is entered only when the
-  // point lies within the child's cell widened by the child's largest radius. (The post writes the widening
-  // as rmin on one side and rmax on the other; the largest radius a child can hold is its parent's rmin,
-  // and widening by it on both sides is what bounds the visits to two per axis and level.)
+  // point lies within the child's cell widened by the child's largest radius.
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    banded::walkPruned<ReachGeometry>(
-        nodes_, root_, stack_, banded::extentOf(p), banded::alwaysReached,
-        [&](std::uint32_t n, std::uint32_t depth) {
-          enter(n, depth);
-          pointLevels_.visit(depth);
-          testItems(n, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
-        },
-        [&](std::uint32_t n, std::uint32_t depth) { prune(n, depth, kPrunePoint); });
+    walk([&](const CellBox& reach) { return banded::mayContain(reach, p); }, kPrunePoint,
+         [&](std::uint32_t i, int depth) {
+           pointLevels_.visit(std::uint32_t(depth));
+           testItems(i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+         });
     pointLevels_.finishWalk();
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    banded::walkPruned<ReachGeometry>(
-        nodes_, root_, stack_, banded::extentOf(query),
-        [&](const CellBox& b) { return banded::mayOverlap(b, query); },
-        [&](std::uint32_t n, std::uint32_t depth) {
-          enter(n, depth);
-          testItems(n, out, [&](const Circle& c) { return circlesOverlap(c, query); });
-        },
-        [&](std::uint32_t n, std::uint32_t depth) { prune(n, depth, kPruneCircle); });
+    walk([&](const CellBox& reach) { return banded::mayOverlap(reach, query); }, kPruneCircle,
+         [&](std::uint32_t i, int) {
+           testItems(i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+         });
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    banded::walkPruned<ReachGeometry>(
-        nodes_, root_, stack_, banded::extentOf(box), banded::alwaysReached,
-        [&](std::uint32_t n, std::uint32_t depth) {
-          enter(n, depth);
-          testItems(n, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
-        },
-        [&](std::uint32_t n, std::uint32_t depth) { prune(n, depth, kPruneBox); });
+    walk([&](const CellBox& reach) { return banded::mayOverlap(reach, box); }, kPruneBox,
+         [&](std::uint32_t i, int) {
+           testItems(i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+         });
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
-    banded::walkPruned<ReachGeometry>(
-        nodes_, root_, stack_, banded::extentOf(segment),
-        [&](const CellBox& b) { return banded::mayHit(b, segment); },
-        [&](std::uint32_t n, std::uint32_t depth) {
-          enter(n, depth);
-          for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) {
-            ++counters_.candidates;
-            float t = 0.0f;
-            const bool hit = segmentHitsCircle(segment, circle(id), t);
-            traceCandidate(id, hit);
-            if (hit) out.push_back({id, t, segment.start + delta * t});
-          }
-        },
-        [&](std::uint32_t n, std::uint32_t depth) { prune(n, depth, kPruneRay); });
+    walk([&](const CellBox& reach) { return banded::mayHit(reach, segment); }, kPruneRay,
+         [&](std::uint32_t i, int) {
+           for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+             ++counters_.candidates;
+             float t = 0.0f;
+             const ItemId id = items_.id(s);
+             const bool hit = segmentHitsCircle(segment, items_.circle(s), t);
+             traceCandidate(id, hit);
+             if (hit) out.push_back({id, t, segment.start + delta * t});
+           }
+         });
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
-    banded::findPairsTopDown(nodes_, root_, links_, *this, pairScratch_, counters_, out);
+    if (!hasRoot_) return;
+    counters_.nodesVisited += dir_.fillView(view_, items_);
+    pair_view::findPairsInto(view_, out, walk_, counters_, pretests_);
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -266,136 +259,204 @@ class RadiusTree final : public SpatialIndex {
   // -------------------------------------------------------------------------------------------------------
 
   std::string doValidate() const override {
-    if (root_ == kNone) {
-      if (size() != 0) return "radius-tree: items present but no root";
-      return liveNodes_ == 0 ? std::string() : "radius-tree: nodes alive without a root";
-    }
-    if (nodes_[root_].parent != kNone) return "radius-tree: the root has a parent";
-    std::size_t nodesSeen = 0, itemsSeen = 0;
-    std::vector<std::uint32_t> stack{root_};
-    while (!stack.empty()) {
-      const std::uint32_t n = stack.back();
-      stack.pop_back();
-      ++nodesSeen;
-      const Node& node = nodes_[n];
-      const std::string where = "radius-tree: node " + std::to_string(n) + ": ";
-      if (!(node.size > 0.0)) return where + "is on the free list but reachable";
-      bool hasChild = false;
-      for (int q = 0; q < 4; ++q) {
-        const std::uint32_t c = node.child[q];
-        if (c == kNone) continue;
-        hasChild = true;
-        const Node& child = nodes_[c];
-        if (child.parent != n) return where + "child " + std::to_string(c) + " names another parent";
-        const double half = node.size * 0.5;
-        if (child.size != half || child.x0 != node.x0 + ((q & 1) ? half : 0.0) ||
-            child.y0 != node.y0 + ((q & 2) ? half : 0.0)) {
-          return where + "child " + std::to_string(c) + " is not quadrant " + std::to_string(q) +
-                 " of its parent";
-        }
-        stack.push_back(c);
+    const std::string who = "radius-tree: ";
+    if (!hasRoot_) return size() == 0 ? std::string() : who + "items present but no root";
+    if (std::string problem = items_.check(*this); !problem.empty()) return who + problem;
+    if (dir_.size() == 0 || dir_[0].key != KeyCodec::root() || dir_[0].begin != 0)
+      return who + "the directory does not start at the root";
+    std::string problem;
+    walkAll([&](std::uint32_t i, const Cell& cell) {
+      if (!problem.empty()) return;
+      const std::string where = who + "node " + std::to_string(i) + ": ";
+      const std::uint32_t end = dir_.subtreeEnd(i);
+      if (dir_[i].next <= i || dir_[i].next > dir_.size()) problem = where + "bad subtree end";
+      if (i > 0 && dir_[i].begin == end) problem = where + "empty and childless but not removed";
+      for (std::uint32_t s = dir_[i].begin; s < end && problem.empty(); ++s) {
+        if (!KeyCodec::covers(dir_[i].key, items_.key(s)))
+          problem = where + "subtree range holds a foreign item";
       }
-      if (n != root_ && !hasChild && node.firstItem == kNone)
-        return where + "empty and childless but not removed";
-      std::uint32_t previous = kNone;
-      for (std::uint32_t id = node.firstItem; id != kNone; id = links_[id].next) {
-        if (id >= links_.size() || !contains(id)) return where + "lists an absent item " + std::to_string(id);
-        if (links_[id].node != n || links_[id].prev != previous)
-          return where + "item " + std::to_string(id) + " is mislinked";
-        if (++itemsSeen > size()) return where + "item lists hold more entries than there are items";
-        const Circle& c = circle(id);
-        if (!holds(node, c))
-          return where + "item " + std::to_string(id) +
-                 " has its centre outside the cell or a radius above size/2";
-        if (double(c.radius) < node.size * 0.25 && maySplit(node)) {
-          return where + "item " + std::to_string(id) +
-                 " is below the node's radius band but the node may split";
+      for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i) && problem.empty(); ++s) {
+        const Circle c = items_.circle(s);
+        if (items_.key(s) != dir_[i].key) {
+          problem = where + "own range holds an item of another node";
+        } else if (!holds(cell, c)) {
+          problem = where + "item " + std::to_string(items_.id(s)) +
+                    " has its centre outside the cell or a radius above size/2";
+        } else if (double(c.radius) < cell.size * 0.25 && maySplit(cell, KeyCodec::depth(dir_[i].key))) {
+          problem = where + "item " + std::to_string(items_.id(s)) +
+                    " is below the node's radius band but the node may split";
         }
-        previous = id;
       }
-    }
-    return banded::checkCountsAndFreeList("radius-tree", itemsSeen, size(), nodesSeen, liveNodes_, nodes_,
-                                          freeHead_, [](const Node& n) { return n.size == 0.0; });
+    });
+    return problem;
   }
 
  private:
   // -------------------------------------------------------------------------------------------------------
-  // Geometry of a node
+  // Geometry
   // -------------------------------------------------------------------------------------------------------
 
   static CellBox cellBoxOf(const Box& b) { return {b.min.x, b.min.y, b.max.x, b.max.y}; }
 
-  static CellBox cellOf(const Node& n) { return {n.x0, n.y0, n.x0 + n.size, n.y0 + n.size}; }
-
-  // Whether the node's cell holds the centre and its band allows the radius (it may still send it down).
-  static bool holds(const Node& n, const Circle& c) {
-    return n.x0 <= c.center.x && c.center.x < n.x0 + n.size && n.y0 <= c.center.y &&
-           c.center.y < n.y0 + n.size && double(c.radius) <= n.size * 0.5;
-  }
-
-  bool maySplit(const Node& n) const {
+  bool maySplit(const Cell& n, int depth) const {
     const double half = n.size * 0.5;
-    return half >= minCellSize_ && half >= banded::kRelativeWidthFloor * banded::magnitude(cellOf(n));
+    return depth < KeyCodec::levels() && half >= minCellSize_ &&
+           half >= banded::kRelativeWidthFloor * banded::magnitude(boxOf(n));
   }
 
-  static int quadrantOf(const Node& n, Vec2 p) {
-    const double half = n.size * 0.5;
-    return (p.x >= n.x0 + half ? 1 : 0) | (p.y >= n.y0 + half ? 2 : 0);
-  }
-
-  NodeInfo info(std::uint32_t n, std::uint32_t depth) const {
+  NodeInfo info(std::uint32_t i, const Cell& cell) const {
     NodeInfo out;
     out.shape = NodeShape::Box;
-    out.box = banded::toDrawBox(cellOf(nodes_[n]));
-    out.depth = int(depth);
-    for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) ++out.itemCount;
+    out.box = banded::toDrawBox(boxOf(cell));
+    out.depth = KeyCodec::depth(dir_[i].key);
+    out.itemCount = dir_.ownEnd(i) - dir_[i].begin;
     return out;
   }
 
+  // Calls fn(i, cell) for every node, in directory order.
+  template <class Fn>
+  void walkAll(Fn&& fn) const {
+    if (!hasRoot_) return;
+    for (std::uint32_t i = 0; i < dir_.size(); ++i) fn(i, frame_.cell(dir_[i].key));
+  }
+
+  // The pruned walk behind every query: the directory in order, a node's cell computed from its parent's,
+  // and a skipped node's whole subtree jumped over. Every node whose reach is tested counts as visited.
+  template <class Reaches, class Visit>
+  void walk(Reaches&& reaches, const char* pruneTest, Visit&& visit) {
+    if (!hasRoot_) return;
+    for (std::uint32_t i = 0; i < dir_.size();) {
+      const Cell cell = frame_.cell(dir_[i].key);
+      ++counters_.nodesVisited;
+      if (!reaches(reachOf(cell))) {
+        if (tracing()) tracePrune(info(i, cell), pruneTest);
+        i = dir_[i].next;
+        continue;
+      }
+      if (tracing()) traceVisit(info(i, cell));
+      visit(i, KeyCodec::depth(dir_[i].key));
+      ++i;
+    }
+  }
+
+  template <class Predicate>
+  void testItems(std::uint32_t i, std::vector<ItemId>& out, Predicate&& accepts) {
+    for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+      ++counters_.candidates;
+      const ItemId id = items_.id(s);
+      const bool hit = accepts(items_.circle(s));
+      traceCandidate(id, hit);
+      if (hit) out.push_back(id);
+    }
+  }
+
   // -------------------------------------------------------------------------------------------------------
-  // Node pool
+  // Placement
   // -------------------------------------------------------------------------------------------------------
 
-  std::uint32_t allocNode(double x0, double y0, double size, std::uint32_t parent) {
-    std::uint32_t n = freeHead_;
-    if (n != kNone) {
-      freeHead_ = nodes_[n].parent;
+  // Whether a circle stays in the node it is in: the node holds it and it may not go further down.
+  bool stays(const Cell& cell, int depth, const Circle& c) const {
+    return holds(cell, c) && !(double(c.radius) < cell.size * 0.25 && maySplit(cell, depth));
+  }
+
+  // The node a circle belongs in, walking up from `from` while it does not hold the circle and then down
+  // through the quadrants of its centre: the post's insertion from an arbitrary node. The root must hold it.
+  std::uint64_t place(std::uint64_t from, const Circle& c, std::uint32_t& steps) const {
+    int depth = KeyCodec::depth(from);
+    Cell cell = frame_.cell(from);
+    std::uint64_t key = from;
+    while (depth > 0 && !holds(cell, c)) {
+      key = KeyCodec::ancestor(key, --depth);
+      cell = frame_.cell(key);
+      ++steps;
+    }
+    while (double(c.radius) < cell.size * 0.25 && maySplit(cell, depth)) {
+      key = KeyCodec::child(key, frame_.quadrant(key, c.center));
+      cell = frame_.cell(key);
+      ++depth;
+      ++steps;
+    }
+    return key;
+  }
+
+  // Applies the moves of `ids` (whose new circles are in the table). Large batches rewrite every circle in
+  // one forward pass over the nodes; small ones look each item up.
+  void moveItems(std::span<const ItemId> ids) {
+    updates_ += ids.size();
+    if (!hasRoot_) return;
+    bool grown = false;
+    for (const ItemId id : ids) grown = growToCover(circle(id)) || grown;
+    if (grown) {
+      placeAll();  // these moves included
+      return;
+    }
+    std::uint64_t stayed = 0;
+    if (ids.size() * 8 >= size()) {
+      const ItemId* slotIds = items_.ids();
+      float* xs = items_.xs();
+      float* ys = items_.ys();
+      float* rs = items_.rs();
+      const std::uint32_t count = items_.size();
+      linear::forEachRun<KeyCodec>(
+          items_, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t key, int) {
+            const int depth = KeyCodec::depth(key);
+            const Cell cell = frame_.cell(key);
+            // stays(), with the node's half of it taken out of the loop.
+            const double x0 = cell.x0, x1 = cell.x0 + cell.size, y0 = cell.y0, y1 = cell.y0 + cell.size;
+            const double largest = cell.size * 0.5;
+            const double smallest = maySplit(cell, depth) ? cell.size * 0.25 : -1.0;
+            for (std::uint32_t s = begin; s < end; ++s) {
+              // Ids are spread over space, so each circle is a cache miss: ask for it well ahead.
+              if (s + kGatherAhead < count) __builtin_prefetch(&circle(slotIds[s + kGatherAhead]));
+              const Circle& c = circle(slotIds[s]);
+              xs[s] = c.center.x;
+              ys[s] = c.center.y;
+              rs[s] = c.radius;
+              const double r = c.radius;
+              if (x0 <= c.center.x && c.center.x < x1 && y0 <= c.center.y && c.center.y < y1 &&
+                  r <= largest && !(r < smallest))
+                continue;
+              std::uint32_t steps = 0;
+              moves_.push_back({place(key, c, steps), slotIds[s], s});
+              updateSteps_ += steps;
+            }
+          });
+      // Items that did not move count as staying in place.
+      stayed = ids.size() - std::min<std::uint64_t>(ids.size(), moves_.size());
     } else {
-      n = std::uint32_t(nodes_.size());
-      nodes_.emplace_back();
+      for (const ItemId id : ids) {
+        const std::uint32_t s = items_.slotOf(id);
+        const Circle c = circle(id);
+        items_.setCircle(s, c);
+        const std::uint64_t key = items_.key(s);
+        if (stays(frame_.cell(key), KeyCodec::depth(key), c)) {
+          ++stayed;
+          continue;
+        }
+        std::uint32_t steps = 0;
+        moves_.push_back({place(key, c, steps), id, s});
+        updateSteps_ += steps;
+      }
     }
-    nodes_[n] = Node{x0, y0, size, {kNone, kNone, kNone, kNone}, parent, kNone};
-    ++liveNodes_;
-    return n;
+    // A move may end in the node it started from (the walk up and down found it again).
+    std::erase_if(moves_, [&](const Move& m) {
+      const bool same = items_.key(m.slot) == m.key;
+      stayed += same ? 1 : 0;
+      return same;
+    });
+    updatesSameNode_ += stayed;
+    commit();
   }
 
-  void freeNode(std::uint32_t n) {
-    nodes_[n].size = 0.0;
-    nodes_[n].parent = freeHead_;
-    freeHead_ = n;
-    --liveNodes_;
-  }
-
-  // Removes empty childless nodes from `n` upward (never the root), as the post's deletion does: this keeps
-  // memory and the depth of queries tied to the circles present now.
-  void cleanUpFrom(std::uint32_t n) {
-    while (n != root_) {
-      const Node& node = nodes_[n];
-      if (node.firstItem != kNone) return;
-      for (const std::uint32_t c : node.child) {
-        if (c != kNone) return;
-      }
-      const std::uint32_t parent = node.parent;
-      for (std::uint32_t& c : nodes_[parent].child) {
-        if (c == n) c = kNone;
-      }
-      freeNode(n);
-      n = parent;
-    }
+  // Applies the pending moves and removals and rebuilds the directory.
+  void commit() {
+    if (moves_.empty() && removed_.empty()) return;
+    items_.refile(moves_, removed_, *this);
+    dir_.rebuild<KeyCodec>(items_);
   }
 
   // -------------------------------------------------------------------------------------------------------
-  // Root and placement
+  // Root
   // -------------------------------------------------------------------------------------------------------
 
   CellBox initialRegion(std::span<const Item> items) const {
@@ -417,142 +478,52 @@ class RadiusTree final : public SpatialIndex {
     if (!(side > 0.0)) side = std::fmax(1.0, banded::magnitude(region) * 0x1p-16);
     side += side * 0x1p-16;
     if (minCellSize_ == 0.0) minCellSize_ = std::ldexp(side, -int(param("max_levels")));
-    root_ = allocNode(region.minX, region.minY, side, kNone);
+    frame_ = Frame(region.minX, region.minY, side);
+    hasRoot_ = true;
   }
 
-  // Doubles the root toward `c`: the old root becomes the quadrant of the new one facing away from `c`.
-  // Returns false if the new corner could not be exact in double (only for extreme coordinate ranges).
-  bool growRootToward(const Circle& c) {
-    const Node old = nodes_[root_];
-    const bool left = c.center.x < old.x0;
-    const bool down = c.center.y < old.y0;
-    const double x0 = left ? old.x0 - old.size : old.x0;
-    const double y0 = down ? old.y0 - old.size : old.y0;
-    if (x0 + old.size * (left ? 1.0 : 0.0) != old.x0 || y0 + old.size * (down ? 1.0 : 0.0) != old.y0)
-      return false;
-    const bool oldIsEmpty = old.firstItem == kNone && old.child[0] == kNone && old.child[1] == kNone &&
-                            old.child[2] == kNone && old.child[3] == kNone;
-    ++rootGrowths_;
-    if (oldIsEmpty) {  // nothing to keep below: the root simply becomes the larger cell
-      nodes_[root_] = Node{x0, y0, old.size * 2.0, {kNone, kNone, kNone, kNone}, kNone, kNone};
-      return true;
+  // Makes the root hold `c` by doubling it toward the circle (the old root becomes the quadrant facing away
+  // from it). Returns whether the root changed; every item must then be placed again (placeAll).
+  bool growToCover(const Circle& c) {
+    if (holds(frame_.cell(KeyCodec::root()), c)) return false;
+    while (!holds(frame_.cell(KeyCodec::root()), c)) {
+      const double size = frame_.rootSize();
+      frame_ = Frame(c.center.x < frame_.x0 ? frame_.x0 - size : frame_.x0,
+                     c.center.y < frame_.y0 ? frame_.y0 - size : frame_.y0, size * 2.0);
+      ++rootGrowths_;
     }
-    const std::uint32_t grown = allocNode(x0, y0, old.size * 2.0, kNone);
-    nodes_[grown].child[(left ? 1 : 0) | (down ? 2 : 0)] = root_;
-    nodes_[root_].parent = grown;
-    root_ = grown;
     return true;
   }
 
-  // Walks up from `n` to the first node that may hold the circle (growing the root past the top), then down
-  // to the node of its radius band, creating children on the way, and links the item there. Returns false
-  // when a growth could not be exact and the tree was rebuilt around every item instead (this one included).
-  bool place(std::uint32_t n, ItemId id, const Circle& c) {
-    std::uint32_t steps = 0;
-    while (!holds(nodes_[n], c)) {
-      ++steps;
-      if (nodes_[n].parent != kNone) {
-        n = nodes_[n].parent;
-      } else if (growRootToward(c)) {
-        n = root_;
-      } else {
-        rebuildAroundEverything();
-        return false;
-      }
-    }
-    while (double(c.radius) < nodes_[n].size * 0.25 && maySplit(nodes_[n])) {
-      ++steps;
-      const int q = quadrantOf(nodes_[n], c.center);
-      std::uint32_t next = nodes_[n].child[q];
-      if (next == kNone) {
-        const Node& node = nodes_[n];
-        const double half = node.size * 0.5;
-        next = allocNode(node.x0 + ((q & 1) ? half : 0.0), node.y0 + ((q & 2) ? half : 0.0), half, n);
-        nodes_[n].child[q] = next;  // `node` may have moved with the pool
-      }
-      n = next;
-    }
-    banded::linkItem(links_, nodes_[n].firstItem, n, id);
-    lastSteps_ = steps;
-    return true;
-  }
-
-  // Fallback of an inexact growth: a root whose side is a power of two and whose corner is a multiple of half
-  // of it covers every item, so every later corner is a sum of powers of two and exact again.
-  void rebuildAroundEverything() {
-    CellBox centres{INFINITY, INFINITY, -INFINITY, -INFINITY};
-    double largest = 0.0;
-    forEachItem([&](ItemId, const Circle& c) {
-      centres = {std::fmin(centres.minX, c.center.x), std::fmin(centres.minY, c.center.y),
-                 std::fmax(centres.maxX, c.center.x), std::fmax(centres.maxY, c.center.y)};
-      largest = std::fmax(largest, c.radius);
-    });
-    double side = std::ldexp(1.0, std::ilogb(std::max({centres.maxX - centres.minX,
-                                                       centres.maxY - centres.minY, 2.0 * largest, 1e-30})) +
-                                      1);
-    double x0 = 0.0, y0 = 0.0;
-    for (;;) {
-      x0 = std::floor(centres.minX / (side * 0.5)) * (side * 0.5);
-      y0 = std::floor(centres.minY / (side * 0.5)) * (side * 0.5);
-      if (centres.maxX < x0 + side && centres.maxY < y0 + side) break;
-      side *= 2.0;
-    }
-    const double keptFloor = minCellSize_;
-    const std::uint64_t growths = rootGrowths_, rebuilds = rebuilds_;
-    nodes_.clear();
-    freeHead_ = kNone;
-    liveNodes_ = 0;
-    std::fill(links_.begin(), links_.end(), ItemLink{});
-    minCellSize_ = keptFloor;
-    rootGrowths_ = growths;
-    rebuilds_ = rebuilds + 1;
-    root_ = allocNode(x0, y0, side, kNone);
+  // Places every item of the table from the root (after a build or a new root).
+  void placeAll() {
+    moves_.clear();
     forEachItem([&](ItemId id, const Circle& c) {
-      const bool placed = place(root_, id, c);
-      ST_ASSERT(placed, "a root covering every item needs no growth");
+      ST_ASSERT(holds(frame_.cell(KeyCodec::root()), c), "the root covers every item before they are placed");
+      std::uint32_t steps = 0;
+      moves_.push_back({place(KeyCodec::root(), c, steps), id, kNone});
     });
+    items_.assign(moves_, *this);
+    moves_.clear();
+    dir_.rebuild<KeyCodec>(items_);
   }
 
-  // -------------------------------------------------------------------------------------------------------
-  // Query helpers
-  // -------------------------------------------------------------------------------------------------------
-
-  void enter(std::uint32_t n, std::uint32_t depth) {
-    ++counters_.nodesVisited;
-    if (tracing()) traceVisit(info(n, depth));
-  }
-
-  void prune(std::uint32_t n, std::uint32_t depth, const char* test) {
-    if (tracing()) tracePrune(info(n, depth), test);
-  }
-
-  template <class Predicate>
-  void testItems(std::uint32_t n, std::vector<ItemId>& out, Predicate&& accepts) {
-    for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = links_[id].next) {
-      ++counters_.candidates;
-      const bool hit = accepts(circle(id));
-      traceCandidate(id, hit);
-      if (hit) out.push_back(id);
-    }
-  }
-
-  std::vector<Node> nodes_;
-  std::vector<ItemLink> links_;  // by item id
-  std::uint32_t freeHead_ = kNone;
-  std::uint32_t root_ = kNone;
-  std::size_t liveNodes_ = 0;
+  Frame frame_;
+  bool hasRoot_ = false;
   double minCellSize_ = 0.0;  // absolute depth floor, fixed when the first root is made
-  std::uint32_t lastSteps_ = 0;
+  linear::SortedItems items_;
+  linear::Directory dir_;
+  std::vector<Move> moves_;
+  std::vector<std::uint32_t> removed_;
+  pair_view::PairView view_;
+  pair_view::WalkScratch walk_;
+  std::uint64_t pretests_ = 0;
 
   std::uint64_t rootGrowths_ = 0;
-  std::uint64_t rebuilds_ = 0;
   std::uint64_t updates_ = 0;
   std::uint64_t updatesSameNode_ = 0;
   std::uint64_t updateSteps_ = 0;
   banded::LevelTally pointLevels_;
-
-  std::vector<WalkStep> stack_;
-  banded::PairScratch pairScratch_;
 };
 
 }  // namespace

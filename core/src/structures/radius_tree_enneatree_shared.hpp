@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "pair_view.hpp"
 #include "spheretest/geometry.hpp"
 #include "spheretest/spatial_index.hpp"
 
@@ -559,6 +560,38 @@ void findPairsTopDown(const std::vector<NodeT>& nodes, std::uint32_t root, const
     frames.push_back(frame);
     pairsAt(frame);
   }
+}
+
+/// Pair search state kept between frames (memory only).
+struct ViewPairs {
+  pair_view::PairView view;          ///< the hierarchy of the last search
+  pair_view::ItemCopy items;         ///< its items in depth-first order
+  pair_view::WalkScratch scratch;    ///< the walk's memory
+  std::vector<std::uint32_t> stack;  ///< the hand-over's memory
+  std::uint64_t pretests = 0;        ///< pre-tests of the last search
+  /// Bytes held.
+  std::size_t bytes() const { return view.bytes() + items.bytes() + scratch.bytes() + stack.capacity() * 4; }
+};
+
+/// Appends every overlapping pair of the tree to `out` through the shared pair view.
+template <class NodeT>
+void findPairsByView(const std::vector<NodeT>& nodes, std::uint32_t root, const std::vector<ItemLink>& links,
+                     const SpatialIndex& index, ViewPairs& state, QueryCounters& counters,
+                     std::vector<Pair>& out) {
+  if (root == kNone) return;
+  counters.nodesVisited += pair_view::copyTree(
+      state.view, state.items, index.size(), root,
+      [&](std::uint32_t n, auto&& add) {
+        for (std::uint32_t id = nodes[n].firstItem; id != kNone; id = links[id].next)
+          add(id, index.circle(id));
+      },
+      [&](std::uint32_t n, auto&& push) {
+        for (const std::uint32_t child : nodes[n].child) {
+          if (child != kNone) push(child);
+        }
+      },
+      state.stack);
+  pair_view::findPairsInto(state.view, out, state.scratch, counters, state.pretests);
 }
 
 }  // namespace st::banded

@@ -1,0 +1,175 @@
+#pragma once
+// The trees' pair search. Once per search a tree hands its hierarchy over depth first: each node, the range
+// of items it stores itself, then its children. The items must lie in that same depth-first order in arrays
+// of x, y, radius and id (the tree's own arrays where it keeps its items that way, or the view's copy), so
+// that every subtree is one contiguous range. The view keeps those nodes with the tight bounds of their
+// subtrees (measured from this frame's circles, not the tree's nominal bounds) and folds every subtree of at
+// most kBatchItems items into one flat leaf. A simultaneous walk of the view against itself then meets each
+// pair of overlapping subtrees once, and tests leaf against leaf with a vector pre-test and then the exact
+// predicate.
+//
+// Which items share a subtree is the tree's own rule; the view only decides how the walk reads them. Items a
+// node holds itself become that node's first child, so every item lies in exactly one leaf.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pair_output.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st::pair_view {
+
+/// Subtrees holding at most this many items are tested as one flat leaf.
+inline constexpr std::uint32_t kBatchItems = 24;
+
+/// Items in depth-first order, as parallel arrays.
+struct ItemArrays {
+  const float* x = nullptr;    ///< centres, x
+  const float* y = nullptr;    ///< centres, y
+  const float* r = nullptr;    ///< radii
+  const ItemId* id = nullptr;  ///< ids
+};
+
+/// Items in depth-first order, owned: what a tree that does not keep its items that way copies them into.
+struct ItemCopy {
+  std::vector<float> x, y, r;  ///< centres and radii
+  std::vector<ItemId> id;      ///< ids
+  /// Drops every item, keeping the memory.
+  void clear() {
+    x.clear();
+    y.clear();
+    r.clear();
+    id.clear();
+  }
+  /// Appends one item.
+  void push(ItemId item, const Circle& c) {
+    x.push_back(c.center.x);
+    y.push_back(c.center.y);
+    r.push_back(c.radius);
+    id.push_back(item);
+  }
+  /// Items held.
+  std::uint32_t size() const { return static_cast<std::uint32_t>(id.size()); }
+  /// The arrays, for the view.
+  ItemArrays arrays() const { return {x.data(), y.data(), r.data(), id.data()}; }
+  /// Bytes held.
+  std::size_t bytes() const { return (x.capacity() + y.capacity() + r.capacity() + id.capacity()) * 4; }
+};
+
+/// One node of the view, in depth-first order: its children follow it, each child's `next` is its sibling.
+struct ViewNode {
+  Box bounds;               ///< holds every circle of the subtree (grown for float rounding)
+  std::uint32_t begin = 0;  ///< first item of the subtree
+  std::uint32_t end = 0;    ///< one past its last item
+  std::uint32_t next = 0;   ///< first node after the subtree
+  std::uint32_t spare = 0;  ///< padding to 32 bytes
+};
+static_assert(sizeof(ViewNode) == 32, "view nodes are read in pairs by the walk: keep them at 32 bytes");
+
+/// Work of one pair search, for the counters.
+struct PairWork {
+  std::uint64_t tasks = 0;       ///< node pairs (and nodes against themselves) the walk examined
+  std::uint64_t pretests = 0;    ///< circle pairs the float pre-test looked at
+  std::uint64_t candidates = 0;  ///< circle pairs tested exactly
+};
+
+/// Memory a pair search works in; one per concurrent search.
+struct WalkScratch {
+  std::vector<std::uint64_t> tasks;     ///< pending node pairs
+  std::vector<std::uint32_t> children;  ///< children of a wide node, sorted for the sweep
+  ItemCopy pickA;                       ///< items of one leaf that reach the other leaf
+  ItemCopy pickB;                       ///< and the other way round
+  /// Bytes held.
+  std::size_t bytes() const {
+    return tasks.capacity() * 8 + children.capacity() * 4 + pickA.bytes() + pickB.bytes();
+  }
+};
+
+/// A tree's hierarchy as the pair search reads it; the tree fills it depth first, then calls findPairs().
+class PairView {
+ public:
+  /// Forgets the last hierarchy; the items to come lie in `items` (depth-first order, as the tree hands its
+  /// nodes over).
+  void begin(const ItemArrays& items);
+  /// Points the view at the final arrays of the same items (after a copy that may have moved them).
+  void retarget(const ItemArrays& items) { items_ = items; }
+  /// Opens a node below the innermost open one (the first call opens the root); `at` is where its items
+  /// begin.
+  void enterNode(std::uint32_t at);
+  /// The items [begin, end) the innermost open node stores itself; at most once per node, before its
+  /// first child.
+  void ownItems(std::uint32_t begin, std::uint32_t end);
+  /// Closes the innermost open node, whose subtree's items end at `end`.
+  void leaveNode(std::uint32_t end);
+  /// A whole subtree of at most kBatchItems items, [begin, end), as one leaf below the innermost open node
+  /// (the same as entering it, handing over its items and leaving it, without reading its nodes).
+  void addLeaf(std::uint32_t begin, std::uint32_t end);
+
+  /// Appends every overlapping pair of the view's items, each once, and adds up the work done. `wide`: use
+  /// the 16-lane kernels where the CPU has them (the results are the same either way).
+  void findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide = true) const;
+
+  /// Nodes the view kept (leaves and the subtrees above them).
+  std::size_t nodes() const { return nodes_.size(); }
+  /// Bytes held.
+  std::size_t bytes() const;
+
+ private:
+  void within(std::uint32_t n, WalkScratch& scratch, pairs::PairWriter& writer, PairWork& work,
+              bool wide) const;
+  void across(std::uint32_t a, std::uint32_t b, WalkScratch& scratch, pairs::PairWriter& writer,
+              PairWork& work, bool wide) const;
+
+  ItemArrays items_;
+  std::vector<ViewNode> nodes_;
+  std::vector<std::uint32_t> open_;
+};
+
+/// Hands a tree over to `view` depth first from `root` and copies its items, in that order, into `copy`:
+/// `items(node, add)` calls add(id, circle) for each item the node stores itself, `children(node, push)`
+/// calls push(child) for each child. `stack` is scratch. Returns the number of tree nodes read.
+template <class Items, class Children>
+std::uint64_t copyTree(PairView& view, ItemCopy& copy, std::size_t itemCount, std::uint32_t root,
+                       Items&& items, Children&& children, std::vector<std::uint32_t>& stack) {
+  constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a node (indices stay below)
+  copy.clear();
+  copy.x.reserve(itemCount);
+  copy.y.reserve(itemCount);
+  copy.r.reserve(itemCount);
+  copy.id.reserve(itemCount);
+  view.begin(copy.arrays());
+  std::uint64_t read = 0;
+  stack.clear();
+  stack.push_back(root);
+  while (!stack.empty()) {
+    const std::uint32_t step = stack.back();
+    stack.pop_back();
+    if (step & kLeave) {
+      view.leaveNode(copy.size());
+      continue;
+    }
+    ++read;
+    const std::uint32_t at = copy.size();
+    view.enterNode(at);
+    items(step, [&copy](ItemId id, const Circle& c) { copy.push(id, c); });
+    if (copy.size() > at) view.ownItems(at, copy.size());
+    stack.push_back(step | kLeave);
+    children(step, [&stack](std::uint32_t child) { stack.push_back(child); });
+  }
+  view.retarget(copy.arrays());
+  return read;
+}
+
+/// Runs the view's pair search into `out` and folds its work into the counters of the call.
+inline void findPairsInto(const PairView& view, std::vector<Pair>& out, WalkScratch& scratch,
+                          QueryCounters& counters, std::uint64_t& pretests) {
+  pairs::PairWriter writer(out);
+  PairWork work;
+  view.findPairs(writer, work, scratch);
+  counters.nodesVisited += work.tasks;
+  counters.candidates += work.candidates;
+  pretests = work.pretests;
+}
+
+}  // namespace st::pair_view
