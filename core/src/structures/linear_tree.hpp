@@ -42,6 +42,8 @@ class KeyCodec {
   static constexpr int kDepthBits = 6;
   /// Deepest depth a key can name.
   static constexpr int kLevels = (64 - kDepthBits) / Bits;
+  /// Top bits of a key that no level uses (always zero).
+  static constexpr int kUnusedBits = 64 - kDepthBits - Bits * kLevels;
 
   /// Deepest depth a key can name.
   static constexpr int levels() { return kLevels; }
@@ -69,7 +71,7 @@ class KeyCodec {
   static int sharedDepth(std::uint64_t a, std::uint64_t b) {
     const std::uint64_t differ = (a ^ b) >> kDepthBits;
     if (differ == 0) return kLevels;
-    return (__builtin_clzll(differ) - kDepthBits) / Bits;
+    return (__builtin_clzll(differ) - kDepthBits - kUnusedBits) / Bits;
   }
   /// Whether `a` is `b` or one of its ancestors.
   static constexpr bool covers(std::uint64_t a, std::uint64_t b) {
@@ -104,6 +106,16 @@ inline QuadCoords quadCoords(std::uint64_t key) {
   const int drop = Codec::kLevels - d;
   return {static_cast<std::uint32_t>(compactEven(path) >> drop),
           static_cast<std::uint32_t>(compactEven(path >> 1) >> drop), d};
+}
+
+/// Keeps the bits of `v` at positions offset, offset + 4, offset + 8, ... and packs them together (bit k of
+/// the result is bit 4k + offset of v): one axis of a key whose levels take four bits.
+inline std::uint64_t everyFourthBit(std::uint64_t v, int offset) {
+  v = (v >> offset) & 0x1111111111111111ull;
+  v = (v | (v >> 3)) & 0x0303030303030303ull;
+  v = (v | (v >> 6)) & 0x000f000f000f000full;
+  v = (v | (v >> 12)) & 0x000000ff000000ffull;
+  return (v | (v >> 24)) & 0xffffull;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -95,101 +95,213 @@ std::size_t PairView::bytes() const {
 // ---------------------------------------------------------------------------------------------------------
 // Leaf kernels
 // ---------------------------------------------------------------------------------------------------------
+// Both widths make the same decisions: the pre-test is pairs::mayOverlap's arithmetic, lane by lane, and the
+// exact predicate decides every survivor.
 
 namespace {
 
-// Item `a` against the items [0, n) of `b`: the float pre-test of pairs::mayOverlap, then the exact
-// predicate on the survivors.
-void testAgainst(float ax, float ay, float ar, ItemId aid, const float* bx, const float* by, const float* br,
-                 const ItemId* bid, std::uint32_t n, pairs::PairWriter& writer, PairWork& work) {
-  const Circle ca{{ax, ay}, ar};
-  work.pretests += n;
-  for (std::uint32_t j = 0; j < n; ++j) {
-    const float dx = bx[j] - ax, dy = by[j] - ay, reach = ar + br[j];
-    if (!(dx * dx + dy * dy <= reach * reach * pairs::kPretestScale + pairs::kPretestFloor)) continue;
-    ++work.candidates;
-    if (circlesOverlap(ca, {{bx[j], by[j]}, br[j]})) writer.add(aid, bid[j]);
+// Whether the float pre-test lets a pair through.
+inline bool pretest(float ax, float ay, float ar, float bx, float by, float br) {
+  const float dx = bx - ax, dy = by - ay, reach = ar + br;
+  return dx * dx + dy * dy <= reach * reach * pairs::kPretestScale + pairs::kPretestFloor;
+}
+
+// The exact test of a pre-tested pair.
+inline void exact(float ax, float ay, float ar, ItemId aid, float bx, float by, float br, ItemId bid,
+                  pairs::PairWriter& writer, PairWork& work) {
+  ++work.candidates;
+  if (circlesOverlap({{ax, ay}, ar}, {{bx, by}, br})) writer.add(aid, bid);
+}
+
+// The items of [begin, end) whose boxes meet `bounds`, copied into `picked`.
+void pickNarrow(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, const Box& bounds,
+                Picked& picked) {
+  picked.reset(end - begin);
+  std::uint32_t n = 0;
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const float x = it.x[i], y = it.y[i], r = it.r[i];
+    if (x - r <= bounds.max.x && bounds.min.x <= x + r && y - r <= bounds.max.y && bounds.min.y <= y + r) {
+      picked.x[n] = x;
+      picked.y[n] = y;
+      picked.r[n] = r;
+      picked.id[n] = it.id[i];
+      ++n;
+    }
+  }
+  picked.n = n;
+}
+
+// Every pair among the items [begin, end).
+void withinNarrow(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, pairs::PairWriter& writer,
+                  PairWork& work) {
+  for (std::uint32_t i = begin; i + 1 < end; ++i) {
+    const float ax = it.x[i], ay = it.y[i], ar = it.r[i];
+    work.pretests += end - i - 1;
+    for (std::uint32_t j = i + 1; j < end; ++j) {
+      if (pretest(ax, ay, ar, it.x[j], it.y[j], it.r[j]))
+        exact(ax, ay, ar, it.id[i], it.x[j], it.y[j], it.r[j], it.id[j], writer, work);
+    }
+  }
+}
+
+// Every pair between two picked sets.
+void acrossNarrow(const Picked& a, const Picked& b, pairs::PairWriter& writer, PairWork& work) {
+  work.pretests += std::uint64_t(a.n) * b.n;
+  for (std::uint32_t i = 0; i < a.n; ++i) {
+    const float ax = a.x[i], ay = a.y[i], ar = a.r[i];
+    for (std::uint32_t j = 0; j < b.n; ++j) {
+      if (pretest(ax, ay, ar, b.x[j], b.y[j], b.r[j]))
+        exact(ax, ay, ar, a.id[i], b.x[j], b.y[j], b.r[j], b.id[j], writer, work);
+    }
   }
 }
 
 #if SPHERETEST_WIDE_LANES
 SPHERETEST_WIDE_CODE_BEGIN
-// testAgainst on 16 lanes (AVX-512): one pre-test per 16 items, the exact test per survivor.
-[[gnu::target("avx512f")]] void testAgainstWide(float ax, float ay, float ar, ItemId aid, const float* bx,
-                                                const float* by, const float* br, const ItemId* bid,
-                                                std::uint32_t n, pairs::PairWriter& writer, PairWork& work) {
-  const Circle ca{{ax, ay}, ar};
-  const __m512 vx = _mm512_set1_ps(ax), vy = _mm512_set1_ps(ay), vr = _mm512_set1_ps(ar);
-  const __m512 scale = _mm512_set1_ps(pairs::kPretestScale), floor = _mm512_set1_ps(pairs::kPretestFloor);
+
+// Sixteen items in lanes.
+struct Lanes {
+  __m512 x, y, r;
+  __mmask16 valid;
+};
+
+[[gnu::target("avx512f"), gnu::always_inline]] inline __mmask16 tailMask(std::uint32_t left) {
+  return left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1u);
+}
+
+[[gnu::target("avx512f"), gnu::always_inline]] inline Lanes loadLanes(const float* x, const float* y,
+                                                                      const float* r, std::uint32_t left) {
+  const __mmask16 m = tailMask(left);
+  return {_mm512_maskz_loadu_ps(m, x), _mm512_maskz_loadu_ps(m, y), _mm512_maskz_loadu_ps(m, r), m};
+}
+
+// Which lanes the pre-test lets through against one item.
+[[gnu::target("avx512f"), gnu::always_inline]] inline __mmask16 pretestLanes(const Lanes& b, float ax,
+                                                                             float ay, float ar,
+                                                                             __mmask16 lanes) {
+  const __m512 dx = _mm512_sub_ps(b.x, _mm512_set1_ps(ax));
+  const __m512 dy = _mm512_sub_ps(b.y, _mm512_set1_ps(ay));
+  const __m512 reach = _mm512_add_ps(b.r, _mm512_set1_ps(ar));
+  const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+  const __m512 limit =
+      _mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(reach, reach), _mm512_set1_ps(pairs::kPretestScale)),
+                    _mm512_set1_ps(pairs::kPretestFloor));
+  return _mm512_mask_cmp_ps_mask(lanes, d2, limit, _CMP_LE_OQ);
+}
+
+// pickNarrow, sixteen items at a time, packing the kept ones with a compressing store.
+[[gnu::target("avx512f")]] void pickWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end,
+                                         const Box& bounds, Picked& picked) {
+  picked.reset(end - begin);
+  const __m512 minX = _mm512_set1_ps(bounds.min.x), maxX = _mm512_set1_ps(bounds.max.x);
+  const __m512 minY = _mm512_set1_ps(bounds.min.y), maxY = _mm512_set1_ps(bounds.max.y);
+  std::uint32_t n = 0;
+  for (std::uint32_t i = begin; i < end; i += 16) {
+    const Lanes l = loadLanes(it.x + i, it.y + i, it.r + i, end - i);
+    __mmask16 keep = _mm512_mask_cmp_ps_mask(l.valid, _mm512_sub_ps(l.x, l.r), maxX, _CMP_LE_OQ);
+    keep = _mm512_mask_cmp_ps_mask(keep, minX, _mm512_add_ps(l.x, l.r), _CMP_LE_OQ);
+    keep = _mm512_mask_cmp_ps_mask(keep, _mm512_sub_ps(l.y, l.r), maxY, _CMP_LE_OQ);
+    keep = _mm512_mask_cmp_ps_mask(keep, minY, _mm512_add_ps(l.y, l.r), _CMP_LE_OQ);
+    const __m512i ids = _mm512_maskz_loadu_epi32(l.valid, it.id + i);
+    _mm512_mask_compressstoreu_ps(picked.x.data() + n, keep, l.x);
+    _mm512_mask_compressstoreu_ps(picked.y.data() + n, keep, l.y);
+    _mm512_mask_compressstoreu_ps(picked.r.data() + n, keep, l.r);
+    _mm512_mask_compressstoreu_epi32(picked.id.data() + n, keep, ids);
+    n += static_cast<std::uint32_t>(__builtin_popcount(keep));
+  }
+  picked.n = n;
+}
+
+// Item `a` against the items [0, n) of `b`, sixteen at a time.
+[[gnu::target("avx512f")]] void againstWide(float ax, float ay, float ar, ItemId aid, const float* bx,
+                                            const float* by, const float* br, const ItemId* bid,
+                                            std::uint32_t n, pairs::PairWriter& writer, PairWork& work) {
   work.pretests += n;
   for (std::uint32_t j = 0; j < n; j += 16) {
-    const std::uint32_t left = n - j;
-    const __mmask16 lanes = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1u);
-    const __m512 dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(lanes, bx + j), vx);
-    const __m512 dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(lanes, by + j), vy);
-    const __m512 reach = _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, br + j), vr);
-    const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-    const __m512 limit = _mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(reach, reach), scale), floor);
-    unsigned maybe = _mm512_mask_cmp_ps_mask(lanes, d2, limit, _CMP_LE_OQ);
-    work.candidates += static_cast<unsigned>(__builtin_popcount(maybe));
-    while (maybe != 0) {
+    const Lanes b = loadLanes(bx + j, by + j, br + j, n - j);
+    for (unsigned maybe = pretestLanes(b, ax, ay, ar, b.valid); maybe != 0; maybe &= maybe - 1) {
       const std::uint32_t k = j + static_cast<std::uint32_t>(__builtin_ctz(maybe));
-      maybe &= maybe - 1;
-      if (circlesOverlap(ca, {{bx[k], by[k]}, br[k]})) writer.add(aid, bid[k]);
+      exact(ax, ay, ar, aid, bx[k], by[k], br[k], bid[k], writer, work);
     }
   }
 }
+
+// withinNarrow: up to seventeen items keep the later ones in registers, more go row by row.
+[[gnu::target("avx512f")]] void withinWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end,
+                                           pairs::PairWriter& writer, PairWork& work) {
+  const std::uint32_t n = end - begin;
+  if (n < 2) return;
+  if (n <= 17) {
+    const std::uint32_t first = begin + 1;
+    const Lanes b = loadLanes(it.x + first, it.y + first, it.r + first, n - 1);
+    work.pretests += std::uint64_t(n) * (n - 1) / 2;
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+      const float ax = it.x[begin + i], ay = it.y[begin + i], ar = it.r[begin + i];
+      const auto later = static_cast<__mmask16>(b.valid & ~((1u << i) - 1u));  // lanes i.. are items i+1..
+      for (unsigned maybe = pretestLanes(b, ax, ay, ar, later); maybe != 0; maybe &= maybe - 1) {
+        const std::uint32_t k = first + static_cast<std::uint32_t>(__builtin_ctz(maybe));
+        exact(ax, ay, ar, it.id[begin + i], it.x[k], it.y[k], it.r[k], it.id[k], writer, work);
+      }
+    }
+    return;
+  }
+  for (std::uint32_t i = begin; i + 1 < end; ++i) {
+    againstWide(it.x[i], it.y[i], it.r[i], it.id[i], it.x + i + 1, it.y + i + 1, it.r + i + 1, it.id + i + 1,
+                end - i - 1, writer, work);
+  }
+}
+
+// acrossNarrow: up to sixteen items of `b` stay in registers for every item of `a`.
+[[gnu::target("avx512f")]] void acrossWide(const Picked& a, const Picked& b, pairs::PairWriter& writer,
+                                           PairWork& work) {
+  if (b.n > 16) {
+    for (std::uint32_t i = 0; i < a.n; ++i) {
+      againstWide(a.x[i], a.y[i], a.r[i], a.id[i], b.x.data(), b.y.data(), b.r.data(), b.id.data(), b.n,
+                  writer, work);
+    }
+    return;
+  }
+  const Lanes lanes = loadLanes(b.x.data(), b.y.data(), b.r.data(), b.n);
+  work.pretests += std::uint64_t(a.n) * b.n;
+  for (std::uint32_t i = 0; i < a.n; ++i) {
+    const float ax = a.x[i], ay = a.y[i], ar = a.r[i];
+    for (unsigned maybe = pretestLanes(lanes, ax, ay, ar, lanes.valid); maybe != 0; maybe &= maybe - 1) {
+      const auto k = static_cast<std::uint32_t>(__builtin_ctz(maybe));
+      exact(ax, ay, ar, a.id[i], b.x[k], b.y[k], b.r[k], b.id[k], writer, work);
+    }
+  }
+}
+
 SPHERETEST_WIDE_CODE_END
 #endif
 
-using TestFn = void (*)(float, float, float, ItemId, const float*, const float*, const float*, const ItemId*,
-                        std::uint32_t, pairs::PairWriter&, PairWork&);
-
-TestFn testFor(bool wide) {
-#if SPHERETEST_WIDE_LANES
-  if (wide && simd::widestVectorLanes() == 16) return testAgainstWide;
-#endif
-  (void)wide;
-  return testAgainst;
-}
-
-// Every pair among the items [begin, end).
-void leafWithin(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, TestFn test,
-                pairs::PairWriter& writer, PairWork& work) {
-  for (std::uint32_t i = begin; i + 1 < end; ++i) {
-    test(it.x[i], it.y[i], it.r[i], it.id[i], it.x + i + 1, it.y + i + 1, it.r + i + 1, it.id + i + 1,
-         end - i - 1, writer, work);
-  }
-}
-
-// The items of [begin, end) whose boxes meet `bounds`, copied into `picked`.
-void pick(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, const Box& bounds, ItemCopy& picked) {
-  picked.clear();
-  for (std::uint32_t i = begin; i < end; ++i) {
-    const float x = it.x[i], y = it.y[i], r = it.r[i];
-    if (x - r <= bounds.max.x && bounds.min.x <= x + r && y - r <= bounds.max.y && bounds.min.y <= y + r) {
-      picked.x.push_back(x);
-      picked.y.push_back(y);
-      picked.r.push_back(r);
-      picked.id.push_back(it.id[i]);
-    }
-  }
-}
-
 // Every pair between two leaves: only the items of each that reach the other's bounds take part.
-void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, TestFn test, WalkScratch& scratch,
+void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, bool wide, WalkScratch& scratch,
                 pairs::PairWriter& writer, PairWork& work) {
-  pick(it, a.begin, a.end, b.bounds, scratch.pickA);
-  if (scratch.pickA.size() == 0) return;
-  pick(it, b.begin, b.end, a.bounds, scratch.pickB);
-  const ItemCopy& pa = scratch.pickA;
-  const ItemCopy& pb = scratch.pickB;
-  const std::uint32_t nb = pb.size();
-  if (nb == 0) return;
-  for (std::uint32_t i = 0; i < pa.size(); ++i) {
-    test(pa.x[i], pa.y[i], pa.r[i], pa.id[i], pb.x.data(), pb.y.data(), pb.r.data(), pb.id.data(), nb, writer,
-         work);
+#if SPHERETEST_WIDE_LANES
+  if (wide) {
+    pickWide(it, a.begin, a.end, b.bounds, scratch.pickA);
+    if (scratch.pickA.n == 0) return;
+    pickWide(it, b.begin, b.end, a.bounds, scratch.pickB);
+    if (scratch.pickB.n > 0) acrossWide(scratch.pickA, scratch.pickB, writer, work);
+    return;
   }
+#endif
+  pickNarrow(it, a.begin, a.end, b.bounds, scratch.pickA);
+  if (scratch.pickA.n == 0) return;
+  pickNarrow(it, b.begin, b.end, a.bounds, scratch.pickB);
+  if (scratch.pickB.n > 0) acrossNarrow(scratch.pickA, scratch.pickB, writer, work);
+}
+
+void leafWithin(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, bool wide,
+                pairs::PairWriter& writer, PairWork& work) {
+#if SPHERETEST_WIDE_LANES
+  if (wide) {
+    withinWide(it, begin, end, writer, work);
+    return;
+  }
+#endif
+  withinNarrow(it, begin, end, writer, work);
 }
 
 }  // namespace
@@ -200,6 +312,7 @@ void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, Test
 
 void PairView::findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide) const {
   if (nodes_.empty()) return;
+  wide = wide && simd::widestVectorLanes() == 16;
   auto& tasks = scratch.tasks;
   tasks.clear();
   tasks.push_back(task(0, 0));
@@ -222,7 +335,7 @@ void PairView::within(std::uint32_t n, WalkScratch& scratch, pairs::PairWriter& 
                       bool wide) const {
   const ViewNode& node = nodes_[n];
   if (node.next == n + 1) {
-    leafWithin(items_, node.begin, node.end, testFor(wide), writer, work);
+    leafWithin(items_, node.begin, node.end, wide, writer, work);
     return;
   }
   auto& children = scratch.children;
@@ -255,7 +368,7 @@ void PairView::across(std::uint32_t a, std::uint32_t b, WalkScratch& scratch, pa
   const ViewNode& nb = nodes_[b];
   const bool leafA = na.next == a + 1, leafB = nb.next == b + 1;
   if (leafA && leafB) {
-    leafAcross(items_, na, nb, testFor(wide), scratch, writer, work);
+    leafAcross(items_, na, nb, wide, scratch, writer, work);
     return;
   }
   const bool splitA = !leafA && (leafB || na.end - na.begin >= nb.end - nb.begin);

@@ -74,12 +74,31 @@ struct PairWork {
   std::uint64_t candidates = 0;  ///< circle pairs tested exactly
 };
 
+/// Items picked from a leaf, as parallel arrays with room for a full vector beyond the last one.
+struct Picked {
+  std::vector<float> x, y, r;  ///< centres and radii
+  std::vector<ItemId> id;      ///< ids
+  std::uint32_t n = 0;         ///< items picked
+  /// Makes room for `count` items plus one vector's width, dropping what was picked.
+  void reset(std::uint32_t count) {
+    n = 0;
+    if (x.size() >= count + 16) return;
+    const std::size_t size = count + 16 + count / 2;
+    x.resize(size);
+    y.resize(size);
+    r.resize(size);
+    id.resize(size);
+  }
+  /// Bytes held.
+  std::size_t bytes() const { return (x.capacity() + y.capacity() + r.capacity() + id.capacity()) * 4; }
+};
+
 /// Memory a pair search works in; one per concurrent search.
 struct WalkScratch {
   std::vector<std::uint64_t> tasks;     ///< pending node pairs
   std::vector<std::uint32_t> children;  ///< children of a wide node, sorted for the sweep
-  ItemCopy pickA;                       ///< items of one leaf that reach the other leaf
-  ItemCopy pickB;                       ///< and the other way round
+  Picked pickA;                         ///< items of one leaf that reach the other leaf
+  Picked pickB;                         ///< and the other way round
   /// Bytes held.
   std::size_t bytes() const {
     return tasks.capacity() * 8 + children.capacity() * 4 + pickA.bytes() + pickB.bytes();

@@ -1,0 +1,555 @@
+#pragma once
+// The banded trees: the radius tree and the enneatree. In both, a circle's size decides its depth (a node
+// holds a band of sizes and sends smaller circles down), its position decides which node of that depth, and
+// a node's children exist only while something is stored below them. Both keep their nodes and circles as a
+// linear tree (linear_tree.hpp); this base holds everything they share: the frame pass that applies a batch
+// of moves, placement (up while the node cannot hold a circle, down while it is small enough), the pruned
+// walk behind every query, the pair search, drawing, statistics and the shape checks of validate(). Each
+// tree supplies its rule and geometry through a few inline hooks (the base calls them on the derived class
+// directly, so the per-circle loops compile as if written out).
+//
+// Hooks a tree provides (Derived):
+//   Cell cell(key)                        the node's region for the rule (and its reach for queries)
+//   CellBox reach(cell)                   a box holding everything in the node's subtree
+//   CellBox drawBox(cell)                 what visitNodes shows
+//   bool keeps(cell, depth, circle)       whether the node may hold the circle (placement walks up while not)
+//   int down(key, cell, depth, circle)    the child slot a circle held here goes on to, or -1 if it stays
+//   StayTest stayTest(key, cell, depth)   keeps() && down() < 0 for many circles of one node, set up once
+//   int growToCover(circle)               widens the root to hold the circle; the number of doublings
+//   void startRoot(region)                the first root, around `region` (centres or bounds, as it needs)
+//   CellBox initialRegion(items)          the region a build starts from
+//   double rootSize()                     for extra()
+//   std::string checkItem(key, cell, depth, circle)   the rule, for validate()
+//   void extraOwn(out)                    figures of its own
+//   const char* pruneText(kind)           the name of the pruning test, per query kind
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "linear_tree.hpp"
+#include "pair_view.hpp"
+#include "spheretest/assert.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st::banded {
+
+/// Deepest node either tree creates, below a root of any size: bounds the per-level statistics.
+inline constexpr int kMaxTreeDepth = 64;
+
+/// A node may only be split while its children stay wider than this fraction of its coordinates' magnitude,
+/// so that cells stay far wider than the pruning slack below.
+inline constexpr double kRelativeWidthFloor = 0x1p-20;
+
+/// A closed axis-aligned box in double.
+struct CellBox {
+  double minX = 0.0;  ///< left edge
+  double minY = 0.0;  ///< bottom edge
+  double maxX = 0.0;  ///< right edge
+  double maxY = 0.0;  ///< top edge
+};
+
+/// The box as drawn (float, rounded to nearest: drawing needs no guarantee).
+inline Box toDrawBox(const CellBox& b) {
+  return {{static_cast<float>(b.minX), static_cast<float>(b.minY)},
+          {static_cast<float>(b.maxX), static_cast<float>(b.maxY)}};
+}
+
+/// Largest coordinate magnitude of a box, which sets how finely it may be split.
+inline double magnitude(const CellBox& b) {
+  return std::max(std::max(std::fabs(b.minX), std::fabs(b.maxX)),
+                  std::max(std::fabs(b.minY), std::fabs(b.maxY)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Conservative pruning tests
+// ---------------------------------------------------------------------------------------------------------
+// The predicates round at about 1e-16 of the magnitudes involved, and an item's fit inside its node is
+// decided in double too. Every test below therefore grows the node box by 1e-8 of the magnitudes in play:
+// far above any rounding, far below the narrowest cell (kRelativeWidthFloor), so pruning stays sharp.
+
+/// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`.
+inline double pruneSlack(const CellBox& b, double queryScale) {
+  return 1e-8 * (2.0 * magnitude(b) + queryScale) + 1e-30;
+}
+
+/// Whether something inside `b` may contain the point.
+inline bool mayContain(const CellBox& b, Vec2 p) {
+  const double s = pruneSlack(b, std::fabs(p.x) + std::fabs(p.y));
+  return b.minX - s <= p.x && p.x <= b.maxX + s && b.minY - s <= p.y && p.y <= b.maxY + s;
+}
+
+/// Whether something inside `b` may overlap the circle.
+inline bool mayOverlap(const CellBox& b, const Circle& c) {
+  const double cx = c.center.x, cy = c.center.y, r = c.radius;
+  const double reach = r + pruneSlack(b, std::fabs(cx) + std::fabs(cy) + r);
+  const double dx = cx < b.minX ? b.minX - cx : (cx > b.maxX ? cx - b.maxX : 0.0);
+  const double dy = cy < b.minY ? b.minY - cy : (cy > b.maxY ? cy - b.maxY : 0.0);
+  return dx * dx + dy * dy <= reach * reach;
+}
+
+/// Whether something inside `b` may overlap the float box.
+inline bool mayOverlap(const CellBox& b, const Box& q) {
+  const double s =
+      pruneSlack(b, std::fabs(q.min.x) + std::fabs(q.min.y) + std::fabs(q.max.x) + std::fabs(q.max.y));
+  return b.minX - s <= q.max.x && q.min.x <= b.maxX + s && b.minY - s <= q.max.y && q.min.y <= b.maxY + s;
+}
+
+/// Whether the segment may meet something inside `b` (slab test against the box grown by the slack).
+inline bool mayHit(const CellBox& b, const Segment& seg) {
+  const double s = pruneSlack(
+      b, std::fabs(seg.start.x) + std::fabs(seg.start.y) + std::fabs(seg.end.x) + std::fabs(seg.end.y));
+  const double start[2] = {seg.start.x, seg.start.y};
+  const double delta[2] = {double(seg.end.x) - double(seg.start.x), double(seg.end.y) - double(seg.start.y)};
+  const double lo[2] = {b.minX - s, b.minY - s};
+  const double hi[2] = {b.maxX + s, b.maxY + s};
+  double enter = 0.0, leave = 1.0;
+  for (int axis = 0; axis < 2; ++axis) {
+    if (delta[axis] == 0.0) {
+      if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
+      continue;
+    }
+    double t0 = (lo[axis] - start[axis]) / delta[axis];
+    double t1 = (hi[axis] - start[axis]) / delta[axis];
+    if (t0 > t1) std::swap(t0, t1);
+    enter = std::max(enter, t0);
+    leave = std::min(leave, t1);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-level visit counts
+// ---------------------------------------------------------------------------------------------------------
+
+/// Per-level visit counts of a walk, folded into totals over many walks: backs the "at most 2^d nodes per
+/// level" figures that both trees report.
+class LevelTally {
+ public:
+  /// Counts one visit at `depth` in the current walk.
+  void visit(std::uint32_t depth) {
+    if (depth >= kMaxTreeDepth) return;
+    ++current_[depth];
+    if (int(depth) > deepest_) deepest_ = int(depth);
+  }
+  /// Ends the current walk: adds its counts to the totals and clears them.
+  void finishWalk() {
+    if (totals_.size() < std::size_t(deepest_ + 1)) totals_.resize(std::size_t(deepest_ + 1), 0);
+    for (int d = 0; d <= deepest_; ++d) {
+      totals_[std::size_t(d)] += current_[d];
+      if (current_[d] > maxOneLevel_) maxOneLevel_ = current_[d];
+      current_[d] = 0;
+    }
+    deepest_ = -1;
+    ++walks_;
+  }
+  /// Forgets every walk.
+  void reset() {
+    totals_.clear();
+    maxOneLevel_ = 0;
+    walks_ = 0;
+  }
+  /// Walks counted since the last reset.
+  std::uint64_t walks() const { return walks_; }
+
+  /// Appends `<prefix>_walks`, `<prefix>_max_nodes_one_level`, `<prefix>_mean_nodes_per_level` and
+  /// `<prefix>_nodes_level_<d>` (mean per walk) to a report.
+  void report(const std::string& prefix, ExtraCounters& out) const {
+    out.emplace_back(prefix + "_walks", double(walks_));
+    if (walks_ == 0) return;
+    out.emplace_back(prefix + "_max_nodes_one_level", double(maxOneLevel_));
+    double sum = 0.0;
+    std::size_t levels = 0;
+    for (std::uint64_t t : totals_) {
+      if (t == 0) continue;
+      sum += double(t);
+      ++levels;
+    }
+    out.emplace_back(prefix + "_mean_nodes_per_level",
+                     levels == 0 ? 0.0 : sum / double(walks_) / double(levels));
+    for (std::size_t d = 0; d < totals_.size(); ++d) {
+      if (totals_[d] == 0) continue;
+      out.emplace_back(prefix + "_nodes_level_" + (d < 10 ? "0" : "") + std::to_string(d),
+                       double(totals_[d]) / double(walks_));
+    }
+  }
+
+ private:
+  std::uint32_t current_[kMaxTreeDepth] = {};
+  int deepest_ = -1;
+  std::vector<std::uint64_t> totals_;
+  std::uint32_t maxOneLevel_ = 0;
+  std::uint64_t walks_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// BandedTree
+// ---------------------------------------------------------------------------------------------------------
+
+/// How far ahead the frame pass fetches circles from the item table (ids are spread over space, so each is
+/// a cache miss).
+inline constexpr std::uint32_t kGatherAhead = 64;
+
+/// Which query a walk serves, for the name of its pruning test.
+enum class QueryKind : std::uint8_t { Point, Circle, Box, Ray };
+
+/// The shared body of the radius tree and the enneatree; `Bits` is the width of one child slot in a key.
+template <class Derived, int Bits>
+class BandedTree : public SpatialIndex {
+ public:
+  using Codec = linear::KeyCodec<Bits>;  ///< the trees' node keys
+
+  void visitNodes(const NodeVisitor& visitor) const override {
+    if (!hasRoot_) return;
+    for (std::uint32_t i = 0; i < dir_.size(); ++i) visitor(info(i, self().cell(dir_[i].key)));
+  }
+
+  IndexStats stats() const override {
+    int deepest = 0;
+    for (std::uint32_t i = 0; i < dir_.size(); ++i) deepest = std::max(deepest, Codec::depth(dir_[i].key));
+    const std::size_t bytes = items_.bytes() + dir_.bytes() + moves_.capacity() * sizeof(linear::Move) +
+                              removed_.capacity() * 4 + view_.bytes() + walk_.bytes() + tableBytes();
+    return {hasRoot_ ? std::size_t(dir_.size()) : 0u, deepest, bytes};
+  }
+
+  void extra(ExtraCounters& out) const override {
+    self().extraOwn(out);
+    out.emplace_back("root_growths", double(rootGrowths_));
+    std::size_t belowBand = 0;
+    if (hasRoot_) {
+      for (std::uint32_t i = 0; i < dir_.size(); ++i) {
+        const auto cell = self().cell(dir_[i].key);
+        const int depth = Codec::depth(dir_[i].key);
+        for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+          if (self().belowBand(cell, depth, items_.circle(s))) ++belowBand;
+        }
+      }
+    }
+    out.emplace_back("items_at_depth_floor", double(belowBand));
+    out.emplace_back("updates", double(updates_));
+    if (updates_ > 0) {
+      out.emplace_back("update_same_node_share", double(updatesSameNode_) / double(updates_));
+      out.emplace_back("update_nodes_walked_mean", double(updateSteps_) / double(updates_));
+    }
+    out.emplace_back("last_pairs_pretests", double(pretests_));
+    pointLevels_.report("point_query", out);
+  }
+
+ protected:
+  /// An empty tree named `name`.
+  explicit BandedTree(std::string name) : SpatialIndex(std::move(name)) {}
+
+  // -- mutation -------------------------------------------------------------------------------------------
+
+  void doBuild(std::span<const Item> items) override {
+    self().startRoot(self().initialRegion(items));
+    hasRoot_ = true;
+    for (const Item& item : items) rootGrowths_ += std::uint64_t(self().growToCover(item.circle));
+    placeAll();
+  }
+
+  void doInsert(ItemId id, const Circle& c) override {
+    if (!hasRoot_) {
+      const Box region = worldHint() ? *worldHint() : boundsOf(c);
+      self().startRoot({region.min.x, region.min.y, region.max.x, region.max.y});
+      hasRoot_ = true;
+    }
+    if (const int growths = self().growToCover(c); growths > 0) {
+      rootGrowths_ += std::uint64_t(growths);
+      placeAll();  // this one included
+      return;
+    }
+    std::uint32_t steps = 0;
+    moves_.push_back({place(Codec::root(), c, steps), id, linear::kNone});
+    commit();
+  }
+
+  void doUpdate(ItemId id, const Circle&, const Circle&) override {
+    const ItemId ids[1] = {id};
+    moveItems(ids);
+  }
+
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle>) override { moveItems(ids); }
+
+  bool batchNeedsOldCircles(std::size_t) const override { return false; }
+
+  void doRemove(ItemId id, const Circle&) override {
+    removed_.push_back(items_.slotOf(id));
+    commit();
+  }
+
+  void doClear() override {
+    items_.clear();
+    dir_ = {};
+    hasRoot_ = false;
+    rootGrowths_ = updates_ = updatesSameNode_ = updateSteps_ = 0;
+    pointLevels_.reset();
+    self().onCleared();
+  }
+
+  // -- queries --------------------------------------------------------------------------------------------
+
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    walk([&](const CellBox& reach) { return mayContain(reach, p); }, QueryKind::Point,
+         [&](std::uint32_t i, int depth) {
+           pointLevels_.visit(std::uint32_t(depth));
+           testItems(i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+         });
+    pointLevels_.finishWalk();
+  }
+
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    walk([&](const CellBox& reach) { return mayOverlap(reach, query); }, QueryKind::Circle,
+         [&](std::uint32_t i, int) {
+           testItems(i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+         });
+  }
+
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    walk([&](const CellBox& reach) { return mayOverlap(reach, box); }, QueryKind::Box,
+         [&](std::uint32_t i, int) {
+           testItems(i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+         });
+  }
+
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    const Vec2 delta = segment.end - segment.start;
+    walk([&](const CellBox& reach) { return mayHit(reach, segment); }, QueryKind::Ray,
+         [&](std::uint32_t i, int) {
+           for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+             ++counters_.candidates;
+             float t = 0.0f;
+             const ItemId id = items_.id(s);
+             const bool hit = segmentHitsCircle(segment, items_.circle(s), t);
+             traceCandidate(id, hit);
+             if (hit) out.push_back({id, t, segment.start + delta * t});
+           }
+         });
+  }
+
+  void doFindPairs(std::vector<Pair>& out) override {
+    if (!hasRoot_) return;
+    counters_.nodesVisited += dir_.fillView(view_, items_);
+    pair_view::findPairsInto(view_, out, walk_, counters_, pretests_);
+  }
+
+  // -- validation -----------------------------------------------------------------------------------------
+
+  std::string doValidate() const override {
+    const std::string who = name() + ": ";
+    if (!hasRoot_) return size() == 0 ? std::string() : who + "items present but no root";
+    if (std::string problem = items_.check(*this); !problem.empty()) return who + problem;
+    if (dir_.size() == 0 || dir_[0].key != Codec::root() || dir_[0].begin != 0)
+      return who + "the directory does not start at the root";
+    for (std::uint32_t i = 0; i < dir_.size(); ++i) {
+      const std::string where = who + "node " + std::to_string(i) + ": ";
+      const std::uint32_t end = dir_.subtreeEnd(i);
+      if (dir_[i].next <= i || dir_[i].next > dir_.size()) return where + "bad subtree end";
+      if (i > 0 && dir_[i].begin == end) return where + "empty and childless but not removed";
+      if (i > 0 && Codec::depth(dir_[i].key) > 0 &&
+          dir_.find(Codec::ancestor(dir_[i].key, Codec::depth(dir_[i].key) - 1)) >= i)
+        return where + "listed before its parent";
+      for (std::uint32_t s = dir_[i].begin; s < end; ++s) {
+        if (!Codec::covers(dir_[i].key, items_.key(s))) return where + "subtree range holds a foreign item";
+      }
+      const auto cell = self().cell(dir_[i].key);
+      const int depth = Codec::depth(dir_[i].key);
+      for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+        if (items_.key(s) != dir_[i].key) return where + "own range holds an item of another node";
+        if (std::string problem = self().checkItem(dir_[i].key, cell, depth, items_.circle(s));
+            !problem.empty())
+          return where + "item " + std::to_string(items_.id(s)) + " " + problem;
+      }
+    }
+    return {};
+  }
+
+  // -- for the trees --------------------------------------------------------------------------------------
+
+  /// Called by doClear() after the shared state is reset.
+  void onCleared() {}
+  /// Whether a circle sits below its node's band because the node may not split (the depth floor).
+  template <class Cell>
+  bool belowBand(const Cell&, int, const Circle&) const {
+    return false;
+  }
+
+  /// The items, sorted by node.
+  const linear::SortedItems& sortedItems() const { return items_; }
+  /// The live nodes in depth-first order.
+  const linear::Directory& directory() const { return dir_; }
+  /// Whether a root has been placed since the last clear.
+  bool hasRoot() const { return hasRoot_; }
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+  template <class Cell>
+  NodeInfo info(std::uint32_t i, const Cell& cell) const {
+    NodeInfo out;
+    out.shape = NodeShape::Box;
+    out.box = toDrawBox(self().drawBox(cell));
+    out.depth = Codec::depth(dir_[i].key);
+    out.itemCount = dir_.ownEnd(i) - dir_[i].begin;
+    return out;
+  }
+
+  // The pruned walk behind every query: the directory in order, each node's region computed from its key,
+  // a skipped node's whole subtree jumped over. Every node whose reach is tested counts as visited, so a
+  // trace's visited and pruned nodes add up to the counter.
+  template <class Reaches, class Visit>
+  void walk(Reaches&& reaches, QueryKind kind, Visit&& visit) {
+    if (!hasRoot_) return;
+    for (std::uint32_t i = 0; i < dir_.size();) {
+      const auto cell = self().cell(dir_[i].key);
+      ++counters_.nodesVisited;
+      if (!reaches(self().reach(cell))) {
+        if (tracing()) tracePrune(info(i, cell), self().pruneText(kind));
+        i = dir_[i].next;
+        continue;
+      }
+      if (tracing()) traceVisit(info(i, cell));
+      visit(i, Codec::depth(dir_[i].key));
+      ++i;
+    }
+  }
+
+  template <class Predicate>
+  void testItems(std::uint32_t i, std::vector<ItemId>& out, Predicate&& accepts) {
+    for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+      ++counters_.candidates;
+      const ItemId id = items_.id(s);
+      const bool hit = accepts(items_.circle(s));
+      traceCandidate(id, hit);
+      if (hit) out.push_back(id);
+    }
+  }
+
+  // The node a circle belongs in, starting from the node `from`: up while the node cannot hold it, then
+  // down as the rule sends it (the source documents' insertion from an arbitrary node). The root holds it.
+  std::uint64_t place(std::uint64_t from, const Circle& c, std::uint32_t& steps) const {
+    std::uint64_t key = from;
+    int depth = Codec::depth(key);
+    auto cell = self().cell(key);
+    while (depth > 0 && !self().keeps(cell, depth, c)) {
+      key = Codec::ancestor(key, --depth);
+      cell = self().cell(key);
+      ++steps;
+    }
+    for (int slot = self().down(key, cell, depth, c); slot >= 0; slot = self().down(key, cell, depth, c)) {
+      key = Codec::child(key, unsigned(slot));
+      cell = self().cell(key);
+      ++depth;
+      ++steps;
+    }
+    return key;
+  }
+
+  // Applies the moves of `ids`, whose new circles are in the table. A large batch rewrites every circle in
+  // one forward pass over the items, node by node; a small one looks each item up. Circles their node still
+  // holds stay where they are (the in-place mutation of the sources); the others are placed from their old
+  // node and merged into their new ones together.
+  void moveItems(std::span<const ItemId> ids) {
+    updates_ += ids.size();
+    if (!hasRoot_) return;
+    std::uint64_t growths = 0;
+    for (const ItemId id : ids) growths += std::uint64_t(self().growToCover(circle(id)));
+    if (growths > 0) {
+      rootGrowths_ += growths;
+      placeAll();  // these moves included
+      return;
+    }
+    std::uint64_t stayed = 0;
+    if (ids.size() * 8 >= size()) {
+      const ItemId* slotIds = items_.ids();
+      float* xs = items_.xs();
+      float* ys = items_.ys();
+      float* rs = items_.rs();
+      const std::uint32_t count = items_.size();
+      linear::forEachRun<Codec>(items_, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t key, int) {
+        const int depth = Codec::depth(key);
+        const auto cell = self().cell(key);
+        const auto stays = self().stayTest(key, cell, depth);
+        for (std::uint32_t s = begin; s < end; ++s) {
+          if (s + kGatherAhead < count) __builtin_prefetch(&circle(slotIds[s + kGatherAhead]));
+          const Circle& c = circle(slotIds[s]);
+          xs[s] = c.center.x;
+          ys[s] = c.center.y;
+          rs[s] = c.radius;
+          if (stays(c)) continue;
+          std::uint32_t steps = 0;
+          moves_.push_back({place(key, c, steps), slotIds[s], s});
+          updateSteps_ += steps;
+        }
+      });
+      // Items that did not move count as staying in place.
+      stayed = ids.size() - std::min<std::uint64_t>(ids.size(), moves_.size());
+    } else {
+      for (const ItemId id : ids) {
+        const std::uint32_t s = items_.slotOf(id);
+        const Circle c = circle(id);
+        items_.setCircle(s, c);
+        const std::uint64_t key = items_.key(s);
+        const int depth = Codec::depth(key);
+        const auto cell = self().cell(key);
+        if (self().stayTest(key, cell, depth)(c)) {
+          ++stayed;
+          continue;
+        }
+        std::uint32_t steps = 0;
+        moves_.push_back({place(key, c, steps), id, s});
+        updateSteps_ += steps;
+      }
+    }
+    // A move may end in the node it started from (the walk up and down found it again).
+    std::erase_if(moves_, [&](const linear::Move& m) {
+      const bool same = items_.key(m.slot) == m.key;
+      stayed += same ? 1 : 0;
+      return same;
+    });
+    updatesSameNode_ += stayed;
+    commit();
+  }
+
+  // Applies the pending moves and removals and rebuilds the directory.
+  void commit() {
+    if (moves_.empty() && removed_.empty()) return;
+    items_.refile(moves_, removed_, *this);
+    dir_.template rebuild<Codec>(items_);
+  }
+
+  // Places every item of the table from the root (after a build or a new root).
+  void placeAll() {
+    std::vector<linear::Move> all;
+    all.reserve(size());
+    forEachItem([&](ItemId id, const Circle& c) {
+      ST_ASSERT(self().keeps(self().cell(Codec::root()), 0, c),
+                "the root covers every item before they are placed");
+      std::uint32_t steps = 0;
+      all.push_back({place(Codec::root(), c, steps), id, linear::kNone});
+    });
+    items_.assign(all, *this);
+    dir_.template rebuild<Codec>(items_);
+  }
+
+  bool hasRoot_ = false;
+  linear::SortedItems items_;
+  linear::Directory dir_;
+  std::vector<linear::Move> moves_;
+  std::vector<std::uint32_t> removed_;
+  pair_view::PairView view_;
+  pair_view::WalkScratch walk_;
+  std::uint64_t pretests_ = 0;
+  std::uint64_t rootGrowths_ = 0;
+  std::uint64_t updates_ = 0;
+  std::uint64_t updatesSameNode_ = 0;
+  std::uint64_t updateSteps_ = 0;
+  LevelTally pointLevels_;
+};
+
+}  // namespace st::banded
