@@ -398,6 +398,31 @@ TEST(SphereTree, FastPathDominatesTheSphereTestScene) {
   EXPECT_EQ(tree->validate(), "");
 }
 
+// Recomputation must only shrink a super-sphere: its members all lie inside it, and a bound recomputed
+// around another centre can be larger, so accepting it every time lets leaves creep outward over a long run
+// until they overlap everything around them (the pair search then slows down frame after frame).
+TEST(SphereTree, SuperSpheresStayWithinTheirLimitsThroughALongRun) {
+  auto tree = make("sphere-tree");
+  Simulation sim("spheretest", SceneConfig{}, 3000, 5);
+  tree->setWorldHint(sim.world());
+  tree->build(sim.items());
+  for (int frame = 0; frame < 2000; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+  }
+  ASSERT_EQ(tree->validate(), "");
+  const double leafLimit = tree->param("leaf_size") + tree->param("gravity");
+  const double rootLimit = tree->param("root_size") + tree->param("gravity");
+  double largestLeaf = 0.0, largestRoot = 0.0;
+  tree->visitNodes([&](const NodeInfo& node) {
+    (node.depth == 1 ? largestLeaf : largestRoot) =
+        std::max(node.depth == 1 ? largestLeaf : largestRoot, double(node.circle.radius));
+  });
+  EXPECT_LE(largestLeaf, leafLimit * (1 + 1e-6));
+  EXPECT_LE(largestRoot, rootLimit * (1 + 1e-6));
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // AABB tree
 // ---------------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "pair_view.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -329,6 +330,7 @@ class SphereTree final : public SpatialIndex {
   }
 
   void doFindPairs(std::vector<Pair>& out) override;
+  void oldFindPairs(std::vector<Pair>& out);
 
   void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) override;
 
@@ -575,7 +577,12 @@ class SphereTree final : public SpatialIndex {
       if (parent != kRoot) queueRecompute(parent);
       return;
     }
-    setBound(n, enclosingOfChildren(n));
+    // As in the seed's Recompute, a bound only ever shrinks here: the members all lie inside the current
+    // one (a member that would pierce it leaves first), and a tighter bound from a different centre could
+    // be larger; accepted each time, such bounds would creep outward frame after frame.
+    const Disc tight = enclosingOfChildren(n);
+    if (tight.r >= nodes_[n].radius) return;
+    setBound(n, tight);
     if (parent != kRoot && !discContains(discOf(parent), discOf(n))) detachToRoot(n);
   }
 
@@ -838,6 +845,11 @@ class SphereTree final : public SpatialIndex {
 
   std::vector<WalkEntry> stack_;
   std::vector<PairTask> pairStack_;
+  pair_view::PairView view_;
+  pair_view::ItemCopy viewItems_;
+  pair_view::WalkScratch viewWalk_;
+  std::vector<std::uint32_t> viewStack_;
+  std::uint64_t pretests_ = 0;
   std::vector<SweepEntry> sweep_;
   std::vector<CullEntry> cullStack_;
   std::vector<ItemId> scratchIds_;
@@ -955,6 +967,24 @@ void SphereTree::doBuild(std::span<const Item> items) {
 // ---------------------------------------------------------------------------------------------------------
 
 void SphereTree::doFindPairs(std::vector<Pair>& out) {
+  counters_.nodesVisited += pair_view::copyTree(
+      view_, viewItems_, size(), kRoot,
+      [&](std::uint32_t n, auto&& add) {
+        for (std::uint32_t c = nodes_[n].firstChild; c != kNull; c = nodes_[c].nextSibling) {
+          const SphereNode& cn = nodes_[c];
+          if (cn.level == kItemLevel) add(cn.countOrItem, itemCircle(cn));
+        }
+      },
+      [&](std::uint32_t n, auto&& push) {
+        for (std::uint32_t c = nodes_[n].firstChild; c != kNull; c = nodes_[c].nextSibling) {
+          if (nodes_[c].level != kItemLevel) push(c);
+        }
+      },
+      viewStack_);
+  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
+}
+
+[[maybe_unused]] void SphereTree::oldFindPairs(std::vector<Pair>& out) {
   pairStack_.clear();
   pairStack_.push_back({kRoot, kRoot});
   while (!pairStack_.empty()) {
