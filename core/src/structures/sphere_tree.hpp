@@ -1,0 +1,271 @@
+#pragma once
+// Ratcliff's sphere tree (SpherePackFactory, seed 001): circles are gathered by leaf super-spheres, leaf
+// super-spheres by root super-spheres, and every super-sphere carries a little slop ("gravity") so that
+// its members rarely leave it. A move is one distance comparison with the parent's bound as long as the
+// circle stays inside; a circle that pierces its parent is moved to the top of the tree in O(1) and put on
+// a reintegration queue, and its old parent on a recomputation queue; both are drained once per frame.
+//
+// Layout: super-spheres live in one pool addressed by 32-bit indices; sphere 0 is the unbounded root, which
+// holds the top-level super-spheres and whatever waits for reintegration. A super-sphere's sphere children
+// form an intrusive doubly linked list (detaching one is a few index swaps); the circles a sphere holds are
+// one slice of a shared array of {x, y, r, id}, so that a leaf's members are read side by side. A circle
+// leaves a slice by swap-remove and joins one at its end; a full slice moves to the end of the array with
+// half as much room again, and the array is repacked depth first when moved-out slices take a fifth of it.
+//
+// This header is internal: it is shared by sphere_tree.cpp (mutation, queues, placement, build) and
+// sphere_tree_walks.cpp (queries, view cull, pairs, validation).
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bvh_pruning.hpp"
+#include "pair_view.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st::sphere_tree {
+
+/// Marks "no sphere" in links.
+inline constexpr std::uint32_t kNull = 0xffffffffu;
+/// The unbounded root.
+inline constexpr std::uint32_t kRoot = 0;
+/// Level of a circle (the items; spheres start at 1).
+inline constexpr std::uint8_t kItemLevel = 0;
+/// Level of the root.
+inline constexpr std::uint8_t kRootLevel = 254;
+/// Level of a sphere on the free list.
+inline constexpr std::uint8_t kDeadLevel = 255;
+
+// Sphere flags.
+/// Waiting in the reintegration queue.
+inline constexpr std::uint8_t kQueuedReintegrate = 1;
+/// Waiting in the recomputation queue.
+inline constexpr std::uint8_t kQueuedRecompute = 2;
+/// A member that disagrees with this sphere's cull memory was linked somewhere below since the last view
+/// cull, so the next cull must descend here even if the sphere's own state does not change.
+inline constexpr std::uint8_t kCullDirty = 4;
+
+// Last view-cull state of a super-sphere.
+/// Wholly outside the cone.
+inline constexpr std::uint8_t kHidden = 0;
+/// Partly inside: its members were classified one by one.
+inline constexpr std::uint8_t kPartial = 1;
+/// Wholly inside.
+inline constexpr std::uint8_t kVisible = 2;
+
+// Per-item state bits (itemState).
+/// The item was visible at the last cull.
+inline constexpr std::uint8_t kItemVisible = 1;
+/// The item waits in the reintegration queue.
+inline constexpr std::uint8_t kItemQueued = 2;
+
+/// One super-sphere (or the root).
+struct SphereNode {
+  float x = 0.0f;                     ///< bound centre
+  float y = 0.0f;                     ///< bound centre
+  float radius = 0.0f;                ///< bound radius including gravity
+  float reach = 0.0f;                 ///< radius grown by the pruning margin
+  std::uint32_t parent = kNull;       ///< the sphere above (the root for top-level spheres)
+  std::uint32_t firstChild = kNull;   ///< first sphere child; next free sphere while dead
+  std::uint32_t nextSibling = kNull;  ///< next sphere in the parent's list
+  std::uint32_t prevSibling = kNull;  ///< previous sphere in the parent's list
+  std::uint32_t childCount = 0;       ///< sphere children
+  std::uint32_t itemBegin = 0;        ///< first slot of this sphere's slice
+  std::uint32_t itemCount = 0;        ///< items in the slice
+  std::uint32_t itemRoom = 0;         ///< slots the slice holds
+  std::uint8_t level = kDeadLevel;    ///< 1 leaf sphere, 2 root sphere, ...; kRootLevel, kDeadLevel
+  std::uint8_t flags = 0;             ///< kQueued..., kCullDirty
+  std::uint8_t cullState = kPartial;  ///< state at the last view cull
+  std::uint8_t spare = 0;             ///< padding
+};
+static_assert(sizeof(SphereNode) == 52, "super-spheres are read by every walk: keep them at 52 bytes");
+
+/// One item in a sphere's slice.
+struct ItemSlot {
+  float x = 0.0f;  ///< centre
+  float y = 0.0f;  ///< centre
+  float r = 0.0f;  ///< radius
+  ItemId id = 0;   ///< the item
+};
+static_assert(sizeof(ItemSlot) == 16, "four slots to a cache line");
+
+/// A queued sphere or item (items carry kItemTag) with a hint: where to look first for its new home.
+struct QueueEntry {
+  std::uint32_t node;  ///< sphere index, or kItemTag | id
+  std::uint32_t hint;  ///< a sphere to search first, or kNull
+};
+/// Marks an item in a queue entry (ids are below 2^27, sphere indices below 2^31).
+inline constexpr std::uint32_t kItemTag = 0x80000000u;
+
+/// A FIFO of queue entries; entries go stale when their node is freed or processed (the flags tell).
+class NodeFifo {
+ public:
+  /// Appends an entry.
+  void push(QueueEntry e) { entries_.push_back(e); }
+  /// Whether nothing is left.
+  bool empty() const { return head_ == entries_.size(); }
+  /// Takes the oldest entry.
+  QueueEntry pop() {
+    const QueueEntry e = entries_[head_++];
+    if (head_ == entries_.size()) {
+      entries_.clear();
+      head_ = 0;
+    } else if (head_ >= 4096 && head_ * 2 >= entries_.size()) {
+      entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    return e;
+  }
+  /// Drops every entry.
+  void clear() {
+    entries_.clear();
+    head_ = 0;
+  }
+  /// Bytes held.
+  std::size_t capacityBytes() const { return entries_.capacity() * sizeof(QueueEntry); }
+
+ private:
+  std::vector<QueueEntry> entries_;
+  std::size_t head_ = 0;
+};
+
+/// A circle in double, used while computing bounds.
+struct Disc {
+  double x = 0;  ///< centre
+  double y = 0;  ///< centre
+  double r = 0;  ///< radius
+};
+
+/// The smallest circle containing two circles.
+Disc enclosingPair(const Disc& a, const Disc& b);
+/// Whether circle `inner` lies inside `outer`, compared in double.
+bool discContains(const Disc& outer, const Disc& inner);
+
+/// The sphere tree.
+class SphereTree final : public SpatialIndex {
+ public:
+  SphereTree();
+
+  std::string_view description() const override;
+  void visitNodes(const NodeVisitor& visitor) const override;
+  IndexStats stats() const override;
+  void extra(ExtraCounters& out) const override;
+
+ protected:
+  void onParamChanged(std::string_view key) override;
+  void doBuild(std::span<const Item> items) override;
+  void doInsert(ItemId id, const Circle& c) override;
+  void doUpdate(ItemId id, const Circle& old, const Circle& c) override;
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override;
+  bool batchNeedsOldCircles(std::size_t) const override { return false; }
+  void doRemove(ItemId id, const Circle& c) override;
+  void doClear() override;
+  void doMaintain() override;
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override;
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override;
+  void doQueryBox(const Box& box, std::vector<ItemId>& out) override;
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override;
+  std::optional<RayHit> doRayCastFirst(const Segment& segment) override;
+  void doFindPairs(std::vector<Pair>& out) override;
+  void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) override;
+  std::string doValidate() const override;
+
+ private:
+  struct WalkEntry {
+    std::uint32_t node;
+    std::uint32_t depth;
+    std::uint32_t inside;  // nonzero: an ancestor lies wholly inside the query, so nothing below is tested
+  };
+  struct CullEntry {
+    std::uint32_t node;
+    std::uint8_t forced;  // kPartial: classify; kHidden/kVisible: an ancestor decided for the whole subtree
+  };
+  // Best home for a node among spheres one level above it.
+  struct Home {
+    std::uint32_t node = kNull;
+    bool grows = false;
+    Disc grown;
+    double score = std::numeric_limits<double>::infinity();
+  };
+
+  // -- pool and slices (sphere_tree.cpp)
+  void readParams();
+  void resetPool();
+  void ensureIdCapacity();
+  std::uint32_t allocSphere(std::uint8_t level);
+  void freeSphere(std::uint32_t n);
+  void appendItem(std::uint32_t sphere, ItemId id, const Circle& c);
+  void removeItem(ItemId id);
+  void repackSlices();
+  bool agreesWithCullMemory(ItemId id, std::uint32_t parent) const;
+  bool sphereAgreesWithCullMemory(std::uint32_t child, std::uint32_t parent) const;
+  void markCullDirty(std::uint32_t n);
+  void linkSphere(std::uint32_t child, std::uint32_t parent);
+  void unlinkSphere(std::uint32_t child);
+  Disc discOf(std::uint32_t n) const { return {spheres_[n].x, spheres_[n].y, spheres_[n].radius}; }
+  Disc itemDisc(ItemId id) const {
+    const ItemSlot& s = slots_[slotOf_[id]];
+    return {s.x, s.y, s.r};
+  }
+  double limitOf(int level) const;
+  void setBound(std::uint32_t n, const Disc& d);
+  NodeInfo nodeInfo(std::uint32_t n, int depth) const;
+
+  // -- queues and placement (sphere_tree.cpp)
+  void queueReintegrateItem(ItemId id, std::uint32_t hint);
+  void queueReintegrateSphere(std::uint32_t n, std::uint32_t hint);
+  void queueRecompute(std::uint32_t n);
+  void detachItemToRoot(ItemId id);
+  void detachSphereToRoot(std::uint32_t n);
+  void moveItem(ItemId id, const Circle& c);
+  void process(std::size_t budget);
+  void recomputeBound(std::uint32_t n);
+  Disc enclosingOfChildren(std::uint32_t n) const;
+  void considerHome(std::uint32_t candidate, const Disc& x, const Disc& xWithGravity, double maxRadius,
+                    Home& best) const;
+  Home findHome(const Disc& x, std::uint32_t self, int target, std::uint32_t hint);
+  void reintegrateItem(ItemId id, std::uint32_t hint);
+  void reintegrateSphere(std::uint32_t n, std::uint32_t hint);
+  std::uint32_t placeInHome(const Disc& x, std::uint32_t self, int level, std::uint32_t hint);
+
+  // -- walks (sphere_tree_walks.cpp)
+  template <class Classify, class Exact>
+  void walk(Classify&& classify, Exact&& exact, std::vector<ItemId>& out, const char* pruneTest);
+  template <class OnHit>
+  void walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best);
+
+  std::vector<SphereNode> spheres_;
+  std::uint32_t freeHead_ = kNull;
+  std::size_t liveSpheres_ = 0;
+  std::vector<ItemSlot> slots_;          // slices of the spheres that hold items
+  std::size_t slotsInUse_ = 0;           // room of the live slices
+  std::vector<std::uint32_t> slotOf_;    // item id -> its slot
+  std::vector<std::uint32_t> ownerOf_;   // item id -> the sphere holding it (kNull when absent)
+  std::vector<std::uint8_t> itemState_;  // item id -> kItemVisible | kItemQueued
+  NodeFifo reintegrate_;
+  NodeFifo recompute_;
+  std::size_t queuedReintegrate_ = 0;  // live entries (flags set)
+  std::size_t queuedRecompute_ = 0;
+  std::vector<ItemId> pendingLeft_;  // removed while visible: reported as left at the next cull
+
+  double leafSize_ = 24.0, rootSize_ = 128.0, gravity_ = 1.5;
+  int topLevel_ = 2;
+  std::size_t budget_ = 0;
+
+  std::uint64_t moves_ = 0, fastPath_ = 0, detached_ = 0, reintegrated_ = 0, recomputed_ = 0;
+  std::uint64_t batchMoves_ = 0, batchFastPath_ = 0, repacks_ = 0;
+
+  std::vector<WalkEntry> stack_;
+  std::vector<std::uint32_t> sphereStack_;
+  std::vector<CullEntry> cullStack_;
+  std::vector<ItemId> scratchIds_;
+  std::vector<ItemSlot> repackScratch_;
+  pair_view::PairView view_;
+  pair_view::ItemCopy viewItems_;
+  pair_view::WalkScratch viewWalk_;
+  std::uint64_t pretests_ = 0;
+};
+
+}  // namespace st::sphere_tree

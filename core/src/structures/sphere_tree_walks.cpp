@@ -1,0 +1,311 @@
+// The sphere tree's walks: queries, the view cull with memory, pairs, and validation. See sphere_tree.hpp.
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "sphere_tree.hpp"
+
+namespace st::sphere_tree {
+
+using bvh::Side;
+
+// ---------------------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------------------
+
+// Every super-sphere whose bound is tested counts as visited, so a trace's visited and pruned spheres add
+// up to the counter. A sphere wholly inside the query reports everything below it without a test.
+template <class Classify, class Exact>
+void SphereTree::walk(Classify&& classify, Exact&& exact, std::vector<ItemId>& out, const char* pruneTest) {
+  stack_.clear();
+  stack_.push_back({kRoot, 0, 0});
+  while (!stack_.empty()) {
+    const WalkEntry e = stack_.back();
+    stack_.pop_back();
+    if (e.node != kRoot && tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
+    const SphereNode& node = spheres_[e.node];
+    const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      const ItemSlot& s = slots_[node.itemBegin + k];
+      if (e.inside) {
+        traceCandidate(s.id, true);
+        out.push_back(s.id);
+        continue;
+      }
+      ++counters_.candidates;
+      const bool hit = exact(Circle{{s.x, s.y}, s.r});
+      traceCandidate(s.id, hit);
+      if (hit) out.push_back(s.id);
+    }
+    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+      ++counters_.nodesVisited;
+      if (e.inside) {
+        stack_.push_back({c, childDepth, 1});
+        continue;
+      }
+      const SphereNode& cn = spheres_[c];
+      const Side side = classify(cn);
+      if (side == Side::Outside) {
+        if (tracing()) tracePrune(nodeInfo(c, static_cast<int>(childDepth)), pruneTest);
+        continue;
+      }
+      stack_.push_back({c, childDepth, side == Side::Inside ? 1u : 0u});
+    }
+  }
+}
+
+void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out) {
+  walk([&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
+       [&](const Circle& c) { return circleContainsPoint(c, p); }, out, "bound does not hold the point");
+}
+
+void SphereTree::doQueryCircle(const Circle& query, std::vector<ItemId>& out) {
+  walk([&](const SphereNode& n) { return bvh::circleBoundVsCircle(n.x, n.y, n.radius, query); },
+       [&](const Circle& c) { return circlesOverlap(c, query); }, out, "bound misses the circle");
+}
+
+void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out) {
+  walk([&](const SphereNode& n) { return bvh::circleBoundVsBox(n.x, n.y, n.radius, box); },
+       [&](const Circle& c) { return circleOverlapsBox(c, box); }, out, "bound misses the box");
+}
+
+// Ray walk; with `best` set it clips: bounds entered after the best hit so far are skipped, and nearer
+// bounds are walked first.
+template <class OnHit>
+void SphereTree::walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best) {
+  struct Near {
+    double entry;
+    std::uint32_t node;
+  };
+  std::vector<Near> nearFirst;
+  stack_.clear();
+  stack_.push_back({kRoot, 0, 0});
+  while (!stack_.empty()) {
+    const WalkEntry e = stack_.back();
+    stack_.pop_back();
+    const SphereNode& node = spheres_[e.node];
+    if (best && *best && e.node != kRoot) {
+      // Re-check against the best hit found since this sphere was pushed.
+      double entry = 0.0;
+      bvh::segmentEntersCircleBound(segment, node.x, node.y, node.radius, entry);
+      if (entry > double(std::nextafter((*best)->t, 2.0f))) continue;
+    }
+    if (e.node != kRoot && tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
+    const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      const ItemSlot& s = slots_[node.itemBegin + k];
+      ++counters_.candidates;
+      float t = 0.0f;
+      const bool hit = segmentHitsCircle(segment, {{s.x, s.y}, s.r}, t);
+      traceCandidate(s.id, hit);
+      if (hit) onHit(s.id, t);
+    }
+    nearFirst.clear();
+    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+      ++counters_.nodesVisited;
+      const SphereNode& cn = spheres_[c];
+      double entry = 0.0;
+      if (!bvh::segmentEntersCircleBound(segment, cn.x, cn.y, cn.radius, entry)) {
+        if (tracing()) tracePrune(nodeInfo(c, static_cast<int>(childDepth)), "bound misses the segment");
+        continue;
+      }
+      nearFirst.push_back({entry, c});
+    }
+    if (best) {
+      std::sort(nearFirst.begin(), nearFirst.end(),
+                [](const Near& a, const Near& b) { return a.entry > b.entry; });
+    }
+    for (const Near& n : nearFirst) stack_.push_back({n.node, childDepth, 0});
+  }
+}
+
+void SphereTree::doRayCast(const Segment& segment, std::vector<RayHit>& out) {
+  bvh::allRayHits(segment, out,
+                  [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
+}
+
+std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment) {
+  return bvh::nearestRayHit(
+      segment, [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pairs
+// ---------------------------------------------------------------------------------------------------------
+
+// The tree is handed to the shared pair view depth first: each sphere's slice, then its sphere children.
+void SphereTree::doFindPairs(std::vector<Pair>& out) {
+  counters_.nodesVisited += pair_view::copyTree(
+      view_, viewItems_, size(), kRoot,
+      [&](std::uint32_t n, auto&& add) {
+        const SphereNode& node = spheres_[n];
+        for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+          const ItemSlot& s = slots_[node.itemBegin + k];
+          add(s.id, Circle{{s.x, s.y}, s.r});
+        }
+      },
+      [&](std::uint32_t n, auto&& push) {
+        for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) push(c);
+      },
+      sphereStack_);
+  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// View cone with memory
+// ---------------------------------------------------------------------------------------------------------
+
+// Every super-sphere keeps its state from the last cull (hidden, partial, visible). A super-sphere that is
+// hidden or wholly visible again, and gained no member since, is not entered: its items cannot have changed
+// visibility. Only items whose visibility changed produce events.
+void SphereTree::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
+  ensureIdCapacity();
+  const bvh::ConeClassifier classifier(cone);
+  for (ItemId id : pendingLeft_) {
+    if ((itemState_[id] & kItemVisible) && !contains(id)) {
+      itemState_[id] &= static_cast<std::uint8_t>(~kItemVisible);
+      left.push_back(id);
+    }
+  }
+  pendingLeft_.clear();
+  cullStack_.clear();
+  cullStack_.push_back({kRoot, kPartial});
+  while (!cullStack_.empty()) {
+    const CullEntry e = cullStack_.back();
+    cullStack_.pop_back();
+    ++counters_.nodesVisited;
+    SphereNode& node = spheres_[e.node];
+    std::uint8_t state = kPartial;
+    if (e.node != kRoot) {
+      if (e.forced != kPartial) {
+        state = e.forced;
+      } else {
+        const Side side = classifier.classify(node.x, node.y, node.radius);
+        state = side == Side::Outside ? kHidden : (side == Side::Inside ? kVisible : kPartial);
+      }
+    }
+    const bool unchanged = state == node.cullState && state != kPartial && !(node.flags & kCullDirty);
+    node.cullState = state;
+    node.flags &= static_cast<std::uint8_t>(~kCullDirty);
+    if (unchanged && e.node != kRoot) continue;
+    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling)
+      cullStack_.push_back({c, state});
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      const ItemSlot& s = slots_[node.itemBegin + k];
+      bool visible = state == kVisible;
+      if (state == kPartial) {
+        ++counters_.candidates;
+        visible = circleOverlapsCone({{s.x, s.y}, s.r}, cone);
+      }
+      if (visible != bool(itemState_[s.id] & kItemVisible)) {
+        itemState_[s.id] ^= kItemVisible;
+        (visible ? entered : left).push_back(s.id);
+      }
+    }
+  }
+  std::sort(entered.begin(), entered.end());
+  std::sort(left.begin(), left.end());
+  scratchIds_.clear();
+  std::set_difference(visible_.begin(), visible_.end(), left.begin(), left.end(),
+                      std::back_inserter(scratchIds_));
+  visible_.clear();
+  std::merge(scratchIds_.begin(), scratchIds_.end(), entered.begin(), entered.end(),
+             std::back_inserter(visible_));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------------------
+
+std::string SphereTree::doValidate() const {
+  const std::string name = "sphere-tree: ";
+  if (spheres_.empty() || spheres_[kRoot].level != kRootLevel || spheres_[kRoot].parent != kNull)
+    return name + "bad root";
+  std::size_t items = 0, spheres = 0, flaggedReintegrate = 0, flaggedRecompute = 0, visited = 0, room = 0;
+  std::vector<std::uint32_t> stack{kRoot};
+  std::vector<std::uint8_t> slotUsed(slots_.size(), 0);
+  while (!stack.empty()) {
+    const std::uint32_t n = stack.back();
+    stack.pop_back();
+    ++visited;
+    if (visited > spheres_.size()) return name + "cycle in the tree";
+    const SphereNode& node = spheres_[n];
+    if (node.flags & kQueuedReintegrate) ++flaggedReintegrate;
+    if (node.flags & kQueuedRecompute) ++flaggedRecompute;
+    if (n != kRoot) ++spheres;
+    // The cull skips a clean, wholly hidden or visible node whose state holds: everything below it must then
+    // be clean and in that same state. (Under a Partial node anything goes: the cull always enters it.)
+    const bool uniformClean = n != kRoot && node.cullState != kPartial && !(node.flags & kCullDirty);
+    // The slice: its items, mapped back, inside the bound (leaves) or waiting at the root.
+    if (node.itemCount > node.itemRoom || std::size_t(node.itemBegin) + node.itemRoom > slots_.size())
+      return name + "slice out of range";
+    if (node.itemCount > 0 && n != kRoot && node.level != 1) return name + "items held above the leaf level";
+    room += node.itemRoom;
+    for (std::uint32_t k = 0; k < node.itemRoom; ++k) {
+      if (slotUsed[node.itemBegin + k]++) return name + "two slices share a slot";
+    }
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      const std::uint32_t slot = node.itemBegin + k;
+      const ItemSlot& s = slots_[slot];
+      ++items;
+      if (!contains(s.id) || s.id >= slotOf_.size() || slotOf_[s.id] != slot || ownerOf_[s.id] != n)
+        return name + "item not mapped to its slot";
+      if (!(Circle{{s.x, s.y}, s.r} == circle(s.id))) return name + "item circle differs from the table";
+      if (n != kRoot) {
+        const Disc outer = discOf(n);
+        const double dx = double(s.x) - outer.x, dy = double(s.y) - outer.y;
+        const double slack = 1e-9 * (outer.r + std::fabs(outer.x) + std::fabs(outer.y));
+        if (std::sqrt(dx * dx + dy * dy) + s.r > outer.r + slack) return name + "item pokes out of its leaf";
+      }
+      if (uniformClean && bool(itemState_[s.id] & kItemVisible) != (node.cullState == kVisible))
+        return name + "cull memory of an item disagrees with its clean parent";
+      if ((itemState_[s.id] & kItemQueued) && n != kRoot) return name + "a queued item is not at the root";
+      if (itemState_[s.id] & kItemQueued) ++flaggedReintegrate;
+    }
+    std::uint32_t count = 0;
+    std::uint32_t prev = kNull;
+    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+      const SphereNode& cn = spheres_[c];
+      if (cn.parent != n || cn.prevSibling != prev) return name + "broken sibling or parent link";
+      if (cn.level == kDeadLevel) return name + "dead sphere linked in the tree";
+      if (n != kRoot) {
+        if (cn.level + 1 != node.level) return name + "child level is not one below its parent";
+        const Disc outer = discOf(n), inner = discOf(c);
+        const double dx = inner.x - outer.x, dy = inner.y - outer.y;
+        const double slack = 1e-9 * (outer.r + std::fabs(outer.x) + std::fabs(outer.y));
+        if (std::sqrt(dx * dx + dy * dy) + inner.r > outer.r + slack)
+          return name + "child pokes out of its parent";
+      }
+      if (uniformClean && (cn.cullState != node.cullState || (cn.flags & kCullDirty)))
+        return name + "cull memory of a sphere disagrees with its clean parent";
+      prev = c;
+      ++count;
+      stack.push_back(c);
+    }
+    if (count != node.childCount) return name + "child count differs from the list";
+  }
+  if (items != size())
+    return name + "tree holds " + std::to_string(items) + " items, table " + std::to_string(size());
+  if (room != slotsInUse_) return name + "slice room differs from its count";
+  if (spheres != liveSpheres_) return name + "super-sphere count differs";
+  if (flaggedReintegrate != queuedReintegrate_ || flaggedRecompute != queuedRecompute_)
+    return name + "queue counts differ";
+  std::size_t dead = 0;
+  for (std::uint32_t f = freeHead_; f != kNull; f = spheres_[f].firstChild) {
+    if (spheres_[f].level != kDeadLevel || ++dead > spheres_.size()) return name + "broken free list";
+  }
+  if (dead + visited != spheres_.size()) return name + "spheres leaked: neither in the tree nor free";
+  std::size_t flaggedVisible = 0;
+  for (std::uint8_t v : itemState_) flaggedVisible += (v & kItemVisible) ? 1 : 0;
+  if (flaggedVisible != visible_.size()) return name + "visibility memory differs from the visible set";
+  for (ItemId id : visible_) {
+    if (id >= itemState_.size() || !(itemState_[id] & kItemVisible))
+      return name + "visible item not remembered as visible";
+  }
+  return {};
+}
+
+}  // namespace st::sphere_tree
