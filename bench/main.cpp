@@ -95,9 +95,11 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
     return s.str();
   }
   const double frameMs = lastFrame * std::pow(scale, exponent);
+  const double updateMs = summarize(last.updateCpuMs).median * std::pow(scale, exponent);
   const double buildMs = summarize(last.buildCpuMs).median * scale;
-  const double seconds =
-      (frameMs * (options.frames + options.settle) + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
+  const double seconds = (frameMs * (options.frames + options.settle) + updateMs * options.steady + buildMs +
+                          std::min(2 * buildMs, 1000.0)) /
+                         1000.0;
   if (seconds <= options.timeCapSeconds) return std::nullopt;
   std::ostringstream s;
   s << "not started: predicted ~" << fixed(seconds, 0) << " CPU s for the build and "
@@ -166,6 +168,7 @@ int run(const Options& options) {
   RunPlan plan;
   plan.frames = options.frames;
   plan.settle = options.settle;
+  plan.steady = options.steady;
   plan.timeCapSeconds = options.timeCapSeconds;
   plan.memoryCapGiB = options.memoryCapGiB;
   plan.params = options.structureParams;

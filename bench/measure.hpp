@@ -35,6 +35,7 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
 /// How one run goes.
 struct RunPlan {
   int frames = 30;                ///< timed frames
+  int steady = 0;                 ///< frames of updates and maintain before the settle frames (steady state)
   int settle = 2;                 ///< untimed frames after the build
   double timeCapSeconds = 120.0;  ///< the run is stopped after this much CPU time
   double memoryCapGiB = 0.0;      ///< address-space limit (0: none)

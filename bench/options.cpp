@@ -67,6 +67,10 @@ std::string usage() {
          "  --frames F          timed frames per run (default 30)\n"
          "  --settle S          untimed frames after the build (default 2)\n"
          "  --warmup W          simulation frames before the structures see the scene (default 60)\n"
+         "  --steady F          frames each structure lives through after its build and before the settle "
+         "and\n"
+         "                      timed frames (updates and maintain; no pair search, which changes nothing):\n"
+         "                      its steady state after a long run (default 0; e.g. 3600, a minute of play)\n"
          "  --queries Q         point, circle and ray queries of each kind per run (default 1000)\n"
          "  --query-size R      query circle radius; rays are 4R long (default 16)\n"
          "  --time-cap S        CPU seconds one run may use before it is stopped and counted as skipped\n"
@@ -123,6 +127,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       options.settle = parseInt(option, value, 0, 100000);
     } else if (option == "--warmup") {
       options.warmup = parseInt(option, value, 0, 1000000);
+    } else if (option == "--steady") {
+      options.steady = parseInt(option, value, 0, 1000000);
     } else if (option == "--queries") {
       options.queries = parseInt(option, value, 0, 10000000);
     } else if (option == "--query-size") {

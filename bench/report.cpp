@@ -282,9 +282,9 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
       << ", \"load_before\": " << jsonString(machine.loadBefore)
       << ", \"load_after\": " << jsonString(machine.loadAfter) << "},\n";
   out << "  \"command\": " << jsonString(options.commandLine) << ",\n";
-  out << "  \"config\": {\"frames\": " << options.frames << ", \"settle\": " << options.settle
-      << ", \"warmup\": " << options.warmup << ", \"queries\": " << options.queries
-      << ", \"query_size\": " << number(options.querySize)
+  out << "  \"config\": {\"frames\": " << options.frames << ", \"steady\": " << options.steady
+      << ", \"settle\": " << options.settle << ", \"warmup\": " << options.warmup
+      << ", \"queries\": " << options.queries << ", \"query_size\": " << number(options.querySize)
       << ", \"time_cap_s\": " << number(options.timeCapSeconds) << ", \"seed\": " << options.seed << "},\n";
   out << "  \"targets\": [";
   for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -352,7 +352,10 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
   out << "ms per frame (update of the moved circles + maintain + all pairs; CPU time of the measuring "
          "thread), "
          "median (p95) over "
-      << options.frames << " frames; `-` not run, `skip` skipped (reasons below):\n\n";
+      << options.frames << " frames";
+  if (options.steady > 0)
+    out << ", after each structure lived through " << options.steady << " frames (its steady state)";
+  out << "; `-` not run, `skip` skipped (reasons below):\n\n";
   for (const std::string& scene : scenes) {
     out << "| " << scene << " |";
     for (std::size_t n : counts) out << ' ' << countLabel(n) << " |";
