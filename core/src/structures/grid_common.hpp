@@ -139,9 +139,11 @@ struct CellMapping {
   }
   /// The cell of a point: (cellOf(x), cellOf(y)), both at once where SSE2 allows (the same products,
   /// clamps and floor, so the same cells), for the loops that place every item each frame.
-  void cellOf(Vec2 p, std::int32_t& cx, std::int32_t& cy) const {
+  void cellOf(Vec2 p, std::int32_t& cx, std::int32_t& cy) const { cellOf(double(p.x), double(p.y), cx, cy); }
+  /// The same for a point given in double.
+  void cellOf(double px, double py, std::int32_t& cx, std::int32_t& cy) const {
 #if defined(__SSE2__)
-    const __m128d t = _mm_mul_pd(_mm_set_pd(double(p.y), double(p.x)), _mm_set1_pd(inverse));
+    const __m128d t = _mm_mul_pd(_mm_set_pd(py, px), _mm_set1_pd(inverse));
     // max(t, lo) returns lo for a NaN, as the scalar version does; then the upper clamp.
     const __m128d clamped =
         _mm_min_pd(_mm_max_pd(t, _mm_set1_pd(-double(kCellLimit))), _mm_set1_pd(double(kCellLimit)));
@@ -152,8 +154,8 @@ struct CellMapping {
     cx = _mm_cvtsi128_si32(floored);
     cy = _mm_cvtsi128_si32(_mm_shuffle_epi32(floored, _MM_SHUFFLE(3, 2, 1, 1)));
 #else
-    cx = cellOf(p.x);
-    cy = cellOf(p.y);
+    cx = cellOf(px);
+    cy = cellOf(py);
 #endif
   }
   /// Lower edge of a cell in world coordinates (for drawing and pruning, not for membership).
@@ -977,13 +979,18 @@ class CellLists {
   /// order to keep, normally spatial): `covered(node, range)` names the inclusive cell range an item is
   /// stored in (at most 255 cells). A counting sort over the generated nodes, scattered into the spare
   /// array; `scratch` and `copies` are the caller's reusable buffers (a slot per node, a count per item).
+  /// `edges`, when given, receives one byte per laid-out node: bit 0 set in the first column of its item's
+  /// range, bit 1 in the first row (`edgeScratch` is its reusable per-copy buffer).
   template <class Covered>
   void fillCovered(const NodeArray& stage, Covered&& covered, std::size_t expectedCells,
-                   std::vector<std::uint32_t>& scratch, std::vector<std::uint8_t>& copies) {
+                   std::vector<std::uint32_t>& scratch, std::vector<std::uint8_t>& copies,
+                   std::vector<std::uint8_t>* edges = nullptr,
+                   std::vector<std::uint8_t>* edgeScratch = nullptr) {
     const std::size_t minimumSlots = std::min(table_.windowCells(), stage.size() * 2);
     table_.reset(expectedCells, minimumSlots);
     copies.resize(stage.size());
     reserveClose(scratch, live_ + 64);
+    if (edgeScratch && edgeScratch->size() < scratch.size()) edgeScratch->resize(scratch.size());
     std::size_t entries = 0;
     for (std::size_t i = 0; i < stage.size(); ++i) {
       CellRange r;
@@ -991,14 +998,19 @@ class CellLists {
       const std::size_t count = std::size_t(r.count());
       if (table_.used() + count >= table_.fullAt()) {
         // More cells than estimated: size for four cells per item and count again.
-        return fillCovered(stage, covered, std::max(stage.size() * 4, table_.capacity()), scratch, copies);
+        return fillCovered(stage, covered, std::max(stage.size() * 4, table_.capacity()), scratch, copies,
+                           edges, edgeScratch);
       }
       if (scratch.size() < entries + count) {
         reserveClose(scratch, entries + count + stage.size() - i);
         scratch.resize(scratch.capacity());
+        if (edgeScratch) edgeScratch->resize(scratch.size());
       }
       for (std::int32_t y = r.y0; y <= r.y1; ++y) {
-        for (std::int32_t x = r.x0; x <= r.x1; ++x) scratch[entries++] = table_.countInto(x, y);
+        for (std::int32_t x = r.x0; x <= r.x1; ++x) {
+          if (edgeScratch) (*edgeScratch)[entries] = std::uint8_t((x == r.x0 ? 1 : 0) | (y == r.y0 ? 2 : 0));
+          scratch[entries++] = table_.countInto(x, y);
+        }
       }
       copies[i] = static_cast<std::uint8_t>(count);
     }
@@ -1006,9 +1018,17 @@ class CellLists {
     std::uint32_t* heads = table_.heads();
     reserveClose(spare_, entries);
     spare_.resize(entries);
+    if (edges) {
+      reserveClose(*edges, entries);
+      edges->resize(entries);
+    }
     std::size_t e = 0;
     for (std::size_t i = 0; i < stage.size(); ++i) {
-      for (std::uint32_t k = copies[i]; k > 0; --k) spare_[heads[scratch[e++] + 1]++] = stage[i];
+      for (std::uint32_t k = copies[i]; k > 0; --k, ++e) {
+        const std::uint32_t at = heads[scratch[e] + 1]++;
+        spare_[at] = stage[i];
+        if (edges) (*edges)[at] = (*edgeScratch)[e];
+      }
     }
     nodes_.swap(spare_);
     freeHead_ = kNone;

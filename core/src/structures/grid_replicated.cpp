@@ -59,9 +59,9 @@ class ReplicatedGrid final : public SpatialIndex {
     IndexStats st;
     st.nodes = lists_.table().used();
     st.memoryBytes = tableBytes() + lists_.memoryBytes() + stage_.capacity() * sizeof(Node) +
-                     slots_.capacity() * sizeof(std::uint32_t) + copies_.capacity() +
-                     oversize_.capacity() * sizeof(ItemId) + members_.capacity() * sizeof(Member) +
-                     candidates_.capacity() * sizeof(ItemId);
+                     slots_.capacity() * sizeof(std::uint32_t) + copies_.capacity() + edges_.capacity() +
+                     edgeScratch_.capacity() + oversize_.capacity() * sizeof(ItemId) +
+                     members_.capacity() * sizeof(Member) + candidates_.capacity() * sizeof(ItemId);
     return st;
   }
 
@@ -142,6 +142,7 @@ class ReplicatedGrid final : public SpatialIndex {
 
   void doClear() override {
     lists_.release();
+    edgesValid_ = false;
     NodeArray().swap(stage_);
     oversize_.clear();
   }
@@ -223,17 +224,13 @@ class ReplicatedGrid final : public SpatialIndex {
       ++counters_.nodesVisited;
       const std::int32_t cx = table[slot].x, cy = table[slot].y;
       members_.clear();
-      lists_.forEachInCell(slot, [&](std::uint32_t n) {
-        Member m{n, 0, 0};
-        firstCellOf(nodes[n].circle, m.x0, m.y0);
-        members_.push_back(m);
-      });
+      lists_.forEachInCell(slot, [&](std::uint32_t n) { members_.push_back({n, edgesOf(n, cx, cy)}); });
       const std::size_t count = members_.size();
       for (std::size_t i = 0; i + 1 < count; ++i) {
         const Member a = members_[i];
         for (std::size_t j = i + 1; j < count; ++j) {
           const Member b = members_[j];
-          if (std::max(a.x0, b.x0) != cx || std::max(a.y0, b.y0) != cy) continue;
+          if ((a.edges | b.edges) != 3) continue;
           writer.test(nodes[a.node], nodes[b.node], candidates);
         }
       }
@@ -318,18 +315,30 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
  private:
-  /// A copy in the cell being scanned, with the first cell of its item's range.
+  /// A copy in the cell being scanned, with its edge flags: bit 0 when the cell is the first column of its
+  /// item's range, bit 1 when it is the first row.
   struct Member {
     std::uint32_t node;
-    std::int32_t x0, y0;
+    std::uint32_t edges;
   };
+
+  /// The edge flags of copy `n` in cell (cx, cy).
+  std::uint32_t edgesOf(std::uint32_t n, std::int32_t cx, std::int32_t cy) const {
+    if (edgesValid_) return edges_[n];
+    std::int32_t x0 = 0, y0 = 0;
+    firstCellOf(lists_.nodes()[n].circle, x0, y0);
+    return (x0 == cx ? 1u : 0u) | (y0 == cy ? 2u : 0u);
+  }
 
   /// The cells a circle is stored in: those its bounding box overlaps, widened by far more than the double
   /// predicates' rounding. Monotone in the coordinates, so two circles that overlap always share a cell.
-  CellRange coverOf(const Circle& c) const {
+  [[gnu::always_inline]] CellRange coverOf(const Circle& c) const {
     const double x = c.center.x, y = c.center.y, r = c.radius;
     const double reach = r + (std::fabs(x) + std::fabs(y) + r) * 1e-9 + 1e-30;
-    return {map_.cellOf(x - reach), map_.cellOf(y - reach), map_.cellOf(x + reach), map_.cellOf(y + reach)};
+    CellRange range;
+    map_.cellOf(x - reach, y - reach, range.x0, range.y0);
+    map_.cellOf(x + reach, y + reach, range.x1, range.y1);
+    return range;
   }
   /// Whether a circle is stored in the cells of its range rather than in the oversize list: it must be no
   /// larger than the limit, and its range no larger than kMaxCopies cells. The range's rounding margin grows
@@ -343,8 +352,7 @@ class ReplicatedGrid final : public SpatialIndex {
   void firstCellOf(const Circle& c, std::int32_t& x0, std::int32_t& y0) const {
     const double x = c.center.x, y = c.center.y, r = c.radius;
     const double reach = r + (std::fabs(x) + std::fabs(y) + r) * 1e-9 + 1e-30;
-    x0 = map_.cellOf(x - reach);
-    y0 = map_.cellOf(y - reach);
+    map_.cellOf(x - reach, y - reach, x0, y0);
   }
 
   NodeInfo slotInfo(std::uint32_t slot) const {
@@ -367,10 +375,11 @@ class ReplicatedGrid final : public SpatialIndex {
       ++counters_.nodesVisited;
       if (tracing()) traceVisit(slotInfo(slot));
       const std::int32_t cx = table[slot].x, cy = table[slot].y;
+      // A copy is tested only in the first cell its item's range shares with the query's: the first column
+      // of either range, and the first row of either.
+      const std::uint32_t queryEdges = (cx == range.x0 ? 1u : 0u) | (cy == range.y0 ? 2u : 0u);
       lists_.forEachInCell(slot, [&](std::uint32_t n) {
-        std::int32_t x0 = 0, y0 = 0;
-        firstCellOf(nodes[n].circle, x0, y0);
-        if (std::max(x0, range.x0) != cx || std::max(y0, range.y0) != cy) return;  // seen in another cell
+        if ((edgesOf(n, cx, cy) | queryEdges) != 3) return;  // seen in another cell
         report(nodes[n].id, predicate(nodes[n].circle), out);
       });
     });
@@ -384,42 +393,48 @@ class ReplicatedGrid final : public SpatialIndex {
 
   // -- building and moving copies ---------------------------------------------------------------------------
 
-  /// Lays out every copy of the staged items, sorted by cell.
+  /// Lays out every copy of the staged items, sorted by cell, with each copy's edge flags.
   void fill(std::size_t expectedItems) {
     lists_.fillCovered(
         stage_, [&](const Node& item, CellRange& r) { r = coverOf(item.circle); },
-        std::max(lists_.table().used(), expectedItems), slots_, copies_);
+        std::max(lists_.table().used(), expectedItems), slots_, copies_, &edges_, &edgeScratch_);
+    edgesValid_ = true;
   }
 
   /// Whole-frame path: restages every item in the order of the current layout (each from the first cell
-  /// of its old range), with its circle re-read from the item table, and lays all copies out again.
+  /// of its old range, known from the edge flags), with its circle re-read from the item table, and lays
+  /// all copies out again.
   void rebuildAll() {
     stage_.clear();
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
     std::vector<ItemId> stillOversize;
-    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (!table.occupied(slot)) continue;
-      const std::int32_t cx = table[slot].x, cy = table[slot].y;
-      lists_.forEachInCell(slot, [&](std::uint32_t n) {
-        // In the sorted layout the walk goes through the nodes in order.
-        prefetchItemAhead(*this, nodes, n);
-        if (!isFirstCell(nodes[n].circle, cx, cy)) return;
-        const Circle& c = circle(nodes[n].id);
-        if (isRegular(c)) {
-          stage_.push_back(Node{c, nodes[n].id});
-        } else {
-          stillOversize.push_back(nodes[n].id);
-        }
-      });
-    }
-    for (ItemId id : oversize_) {
-      if (isRegular(circle(id))) {
-        stage_.push_back(Node{circle(id), id});
+    const auto restage = [&](ItemId id) {
+      const Circle& c = circle(id);
+      const CellRange r = coverOf(c);
+      if (c.radius <= regularLimit_ && r.count() <= kMaxCopies) {
+        stage_.push_back(Node{c, id});
       } else {
         stillOversize.push_back(id);
       }
+    };
+    if (edgesValid_) {
+      // The layout fill() made: the nodes in cell order, each item's first copy flagged.
+      for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+        prefetchItemAhead(*this, nodes, n);
+        if (edges_[n] == 3) restage(nodes[n].id);
+      }
+    } else {
+      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
+        if (!table.occupied(slot)) continue;
+        const std::int32_t cx = table[slot].x, cy = table[slot].y;
+        lists_.forEachInCell(slot, [&](std::uint32_t n) {
+          prefetchItemAhead(*this, nodes, n);
+          if (isFirstCell(nodes[n].circle, cx, cy)) restage(nodes[n].id);
+        });
+      }
     }
+    for (ItemId id : oversize_) restage(id);
     oversize_.swap(stillOversize);
     fill(stage_.size());
     counters_.nodesVisited += table.used();
@@ -438,6 +453,7 @@ class ReplicatedGrid final : public SpatialIndex {
       return;
     }
     const CellRange r = coverOf(c);
+    edgesValid_ = false;
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
       for (std::int32_t x = r.x0; x <= r.x1; ++x) lists_.link(x, y, id, c);
     }
@@ -450,6 +466,7 @@ class ReplicatedGrid final : public SpatialIndex {
       return;
     }
     const CellRange r = coverOf(c);
+    edgesValid_ = false;
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
       for (std::int32_t x = r.x0; x <= r.x1; ++x) lists_.unlink(x, y, lists_.findInCell(x, y, id));
     }
@@ -478,10 +495,13 @@ class ReplicatedGrid final : public SpatialIndex {
 
   CellLists lists_;
   CellMapping map_;
-  float regularLimit_ = 0.0f;         // larger circles live in oversize_
-  NodeArray stage_;                   // items being laid out by a rebuild, in layout order
-  std::vector<std::uint32_t> slots_;  // slot of each copy during a rebuild
-  std::vector<std::uint8_t> copies_;  // copies of each staged item during a rebuild
+  float regularLimit_ = 0.0f;              // larger circles live in oversize_
+  NodeArray stage_;                        // items being laid out by a rebuild, in layout order
+  std::vector<std::uint32_t> slots_;       // slot of each copy during a rebuild
+  std::vector<std::uint8_t> copies_;       // copies of each staged item during a rebuild
+  std::vector<std::uint8_t> edges_;        // edge flags of each node, while edgesValid_
+  std::vector<std::uint8_t> edgeScratch_;  // edge flags of each copy during a rebuild
+  bool edgesValid_ = false;                // the layout is the one the last fill() made
   std::vector<ItemId> oversize_;
   std::vector<Member> members_;
   std::vector<ItemId> candidates_;
