@@ -10,6 +10,7 @@
 //
 // Hooks a tree provides (Derived):
 //   Cell cell(key)                        the node's region for the rule (and its reach for queries)
+//   Cell child(cell, slot)                the region of a child: the same bits as cell(child key)
 //   CellBox reach(cell)                   a box holding everything in the node's subtree
 //   CellBox drawBox(cell)                 what visitNodes shows
 //   bool keeps(cell, depth, circle)       whether the node may hold the circle (placement walks up while not)
@@ -71,37 +72,50 @@ inline double magnitude(const CellBox& b) {
 // decided in double too. Every test below therefore grows the node box by 1e-8 of the magnitudes in play:
 // far above any rounding, far below the narrowest cell (kRelativeWidthFloor), so pruning stays sharp.
 
-/// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`.
+/// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`. A box inside
+/// `b` gets no more than this, so the slack worked out for a root's box covers every node below it.
 inline double pruneSlack(const CellBox& b, double queryScale) {
   return 1e-8 * (2.0 * magnitude(b) + queryScale) + 1e-30;
 }
 
-/// Whether something inside `b` may contain the point.
-inline bool mayContain(const CellBox& b, Vec2 p) {
-  const double s = pruneSlack(b, std::fabs(p.x) + std::fabs(p.y));
+/// Sum of a point's coordinate magnitudes (a query's scale for pruneSlack).
+inline double scaleOf(Vec2 p) {
+  return std::fabs(p.x) + std::fabs(p.y);
+}
+/// A circle's scale.
+inline double scaleOf(const Circle& c) {
+  return scaleOf(c.center) + c.radius;
+}
+/// A box's scale.
+inline double scaleOf(const Box& b) {
+  return scaleOf(b.min) + scaleOf(b.max);
+}
+/// A segment's scale.
+inline double scaleOf(const Segment& s) {
+  return scaleOf(s.start) + scaleOf(s.end);
+}
+
+/// Whether something inside `b` may contain the point, with slack `s`.
+inline bool mayContain(const CellBox& b, Vec2 p, double s) {
   return b.minX - s <= p.x && p.x <= b.maxX + s && b.minY - s <= p.y && p.y <= b.maxY + s;
 }
 
-/// Whether something inside `b` may overlap the circle.
-inline bool mayOverlap(const CellBox& b, const Circle& c) {
+/// Whether something inside `b` may overlap the circle, with slack `s`.
+inline bool mayOverlap(const CellBox& b, const Circle& c, double s) {
   const double cx = c.center.x, cy = c.center.y, r = c.radius;
-  const double reach = r + pruneSlack(b, std::fabs(cx) + std::fabs(cy) + r);
+  const double reach = r + s;
   const double dx = cx < b.minX ? b.minX - cx : (cx > b.maxX ? cx - b.maxX : 0.0);
   const double dy = cy < b.minY ? b.minY - cy : (cy > b.maxY ? cy - b.maxY : 0.0);
   return dx * dx + dy * dy <= reach * reach;
 }
 
-/// Whether something inside `b` may overlap the float box.
-inline bool mayOverlap(const CellBox& b, const Box& q) {
-  const double s =
-      pruneSlack(b, std::fabs(q.min.x) + std::fabs(q.min.y) + std::fabs(q.max.x) + std::fabs(q.max.y));
+/// Whether something inside `b` may overlap the float box, with slack `s`.
+inline bool mayOverlap(const CellBox& b, const Box& q, double s) {
   return b.minX - s <= q.max.x && q.min.x <= b.maxX + s && b.minY - s <= q.max.y && q.min.y <= b.maxY + s;
 }
 
-/// Whether the segment may meet something inside `b` (slab test against the box grown by the slack).
-inline bool mayHit(const CellBox& b, const Segment& seg) {
-  const double s = pruneSlack(
-      b, std::fabs(seg.start.x) + std::fabs(seg.start.y) + std::fabs(seg.end.x) + std::fabs(seg.end.y));
+/// Whether the segment may meet something inside `b` (slab test against the box grown by slack `s`).
+inline bool mayHit(const CellBox& b, const Segment& seg, double s) {
   const double start[2] = {seg.start.x, seg.start.y};
   const double delta[2] = {double(seg.end.x) - double(seg.start.x), double(seg.end.y) - double(seg.start.y)};
   const double lo[2] = {b.minX - s, b.minY - s};
@@ -294,7 +308,8 @@ class BandedTree : public SpatialIndex {
   // -- queries --------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    walk([&](const CellBox& reach) { return mayContain(reach, p); }, QueryKind::Point,
+    const double slack = querySlack(scaleOf(p));
+    walk([&](const CellBox& reach) { return mayContain(reach, p, slack); }, QueryKind::Point,
          [&](std::uint32_t i, int depth) {
            pointLevels_.visit(std::uint32_t(depth));
            testItems(i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
@@ -303,14 +318,16 @@ class BandedTree : public SpatialIndex {
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    walk([&](const CellBox& reach) { return mayOverlap(reach, query); }, QueryKind::Circle,
+    const double slack = querySlack(scaleOf(query));
+    walk([&](const CellBox& reach) { return mayOverlap(reach, query, slack); }, QueryKind::Circle,
          [&](std::uint32_t i, int) {
            testItems(i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
          });
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    walk([&](const CellBox& reach) { return mayOverlap(reach, box); }, QueryKind::Box,
+    const double slack = querySlack(scaleOf(box));
+    walk([&](const CellBox& reach) { return mayOverlap(reach, box, slack); }, QueryKind::Box,
          [&](std::uint32_t i, int) {
            testItems(i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
          });
@@ -318,7 +335,8 @@ class BandedTree : public SpatialIndex {
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
     const Vec2 delta = segment.end - segment.start;
-    walk([&](const CellBox& reach) { return mayHit(reach, segment); }, QueryKind::Ray,
+    const double slack = querySlack(scaleOf(segment));
+    walk([&](const CellBox& reach) { return mayHit(reach, segment, slack); }, QueryKind::Ray,
          [&](std::uint32_t i, int) {
            for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
              ++counters_.candidates;
@@ -399,14 +417,25 @@ class BandedTree : public SpatialIndex {
     return out;
   }
 
-  // The pruned walk behind every query: the directory in order, each node's region computed from its key,
-  // a skipped node's whole subtree jumped over. Every node whose reach is tested counts as visited, so a
-  // trace's visited and pruned nodes add up to the counter.
+  // The pruning slack of a query of `scale` for every node: the root's reach holds every node's, so its
+  // slack is the largest any node would get.
+  double querySlack(double scale) const {
+    return hasRoot_ ? pruneSlack(self().reach(self().cell(Codec::root())), scale) : 0.0;
+  }
+
+  // The pruned walk behind every query: the directory in order, each node's region worked out from its
+  // parent's (the last node seen one level up), a skipped node's whole subtree jumped over. Every node whose
+  // reach is tested counts as visited, so a trace's visited and pruned nodes add up to the counter.
   template <class Reaches, class Visit>
   void walk(Reaches&& reaches, QueryKind kind, Visit&& visit) {
     if (!hasRoot_) return;
+    using Cell = decltype(self().cell(Codec::root()));
+    Cell cells[linear::Directory::kMaxWalkDepth];
     for (std::uint32_t i = 0; i < dir_.size();) {
-      const auto cell = self().cell(dir_[i].key);
+      const std::uint64_t key = dir_[i].key;
+      const int depth = Codec::depth(key);
+      cells[depth] = depth == 0 ? self().cell(key) : self().child(cells[depth - 1], Codec::slot(key));
+      const Cell& cell = cells[depth];
       ++counters_.nodesVisited;
       if (!reaches(self().reach(cell))) {
         if (tracing()) tracePrune(info(i, cell), self().pruneText(kind));
@@ -414,7 +443,7 @@ class BandedTree : public SpatialIndex {
         continue;
       }
       if (tracing()) traceVisit(info(i, cell));
-      visit(i, Codec::depth(dir_[i].key));
+      visit(i, depth);
       ++i;
     }
   }

@@ -103,7 +103,15 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
         (linear::everyFourthBit(path, 0) >> drop) + 2 * (linear::everyFourthBit(path, 1) >> drop);
     const std::uint64_t row =
         (linear::everyFourthBit(path, 2) >> drop) + 2 * (linear::everyFourthBit(path, 3) >> drop);
-    const double unit = units_[d];  // half the width at depth d
+    return at(column, row, d);
+  }
+
+  Cell child(const Cell& parent, unsigned slot) const {
+    return at(2 * parent.column + (slot & 3u), 2 * parent.row + (slot >> 2), parent.depth + 1);
+  }
+
+  Cell at(std::uint64_t column, std::uint64_t row, int depth) const {
+    const double unit = units_[depth];  // half the width at this depth
     return {x0_ + double(column) * unit,
             y0_ + double(row) * unit,
             x0_ + double(column + 2) * unit,
@@ -111,7 +119,7 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
             2.0 * unit,
             column,
             row,
-            d};
+            depth};
   }
 
   static CellBox reach(const Cell& c) { return {c.x0, c.y0, c.x1, c.y1}; }

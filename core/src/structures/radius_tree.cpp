@@ -31,6 +31,9 @@ struct Cell {
   double x1 = 0.0;
   double y1 = 0.0;
   double size = 0.0;
+  std::uint32_t column = 0;  // cells of this size from the root's left edge
+  std::uint32_t row = 0;     // and from its lower edge
+  int depth = 0;
 };
 
 // Whether the cell holds the centre and its band allows the radius (it may still send it down).
@@ -84,9 +87,23 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
 
   Cell cell(std::uint64_t key) const {
     const linear::QuadCoords c = linear::quadCoords(key);
-    const double s = sizes_[c.depth];
-    return {x0_ + double(c.column) * s, y0_ + double(c.row) * s, x0_ + double(c.column + 1) * s,
-            y0_ + double(c.row + 1) * s, s};
+    return at(c.column, c.row, c.depth);
+  }
+
+  Cell child(const Cell& parent, unsigned q) const {
+    return at(2 * parent.column + (q & 1u), 2 * parent.row + (q >> 1), parent.depth + 1);
+  }
+
+  Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
+    const double s = sizes_[depth];
+    return {x0_ + double(column) * s,
+            y0_ + double(row) * s,
+            x0_ + double(column + 1) * s,
+            y0_ + double(row + 1) * s,
+            s,
+            column,
+            row,
+            depth};
   }
 
   // Everything in a node's subtree has its centre in the cell and a radius of at most size / 2, so the cell
@@ -110,12 +127,11 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   static bool keeps(const Cell& cell, int, const Circle& c) { return holds(cell, c); }
 
   // The quadrant of the centre, while the circle is below the node's band and the node may split.
-  int down(std::uint64_t key, const Cell& cell, int depth, const Circle& c) const {
+  int down(std::uint64_t, const Cell& cell, int depth, const Circle& c) const {
     if (!(double(c.radius) < cell.size * 0.25 && maySplit(cell, depth))) return -1;
-    const linear::QuadCoords q = linear::quadCoords(key);
-    const double s = sizes_[q.depth + 1];
-    return (c.center.x >= x0_ + double(2 * q.column + 1) * s ? 1 : 0) |
-           (c.center.y >= y0_ + double(2 * q.row + 1) * s ? 2 : 0);
+    const double s = sizes_[depth + 1];
+    return (c.center.x >= x0_ + double(2 * cell.column + 1) * s ? 1 : 0) |
+           (c.center.y >= y0_ + double(2 * cell.row + 1) * s ? 2 : 0);
   }
 
   StayTest stayTest(std::uint64_t, const Cell& cell, int depth) const {
