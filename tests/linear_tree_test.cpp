@@ -1,0 +1,234 @@
+// The storage shared by the space-partitioning trees (core/src/structures/linear_tree.hpp) and the shared
+// pair view (pair_view.hpp), checked against plain reference computations.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
+#include "structures/linear_tree.hpp"
+#include "structures/pair_view.hpp"
+
+namespace st::testing {
+namespace {
+
+using Quad = linear::KeyCodec<2>;
+using Nine = linear::KeyCodec<4>;
+
+// A key built slot by slot from the root.
+template <class Codec>
+std::uint64_t keyOf(const std::vector<unsigned>& path) {
+  std::uint64_t key = Codec::root();
+  for (unsigned slot : path) key = Codec::child(key, slot);
+  return key;
+}
+
+template <class Codec>
+std::vector<unsigned> randomPath(Rng& rng, int depth, unsigned slots) {
+  std::vector<unsigned> path;
+  for (int d = 0; d < depth; ++d) path.push_back(unsigned(rng.below(slots)));
+  return path;
+}
+
+// Depth-first order with each node before its descendants: a node's key sorts before its children's, and a
+// whole subtree before the next sibling's.
+template <class Codec>
+void checkOrderAndAncestry(unsigned slots) {
+  Rng rng(11);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int da = int(rng.below(Codec::levels() + 1)), db = int(rng.below(Codec::levels() + 1));
+    const std::vector<unsigned> pa = randomPath<Codec>(rng, da, slots);
+    std::vector<unsigned> pb = randomPath<Codec>(rng, db, slots);
+    // Often share a prefix, so that ancestors and close relatives come up.
+    const int keep = int(rng.below(std::uint64_t(std::min(da, db)) + 1));
+    for (int d = 0; d < keep; ++d) pb[d] = pa[d];
+    const std::uint64_t a = keyOf<Codec>(pa), b = keyOf<Codec>(pb);
+    int shared = 0;
+    while (shared < std::min(da, db) && pa[shared] == pb[shared]) ++shared;
+    const bool aCoversB = shared == da;
+    EXPECT_EQ(Codec::covers(a, b), aCoversB);
+    EXPECT_EQ(std::min({Codec::sharedDepth(a, b), da, db}), shared);
+    EXPECT_EQ(Codec::ancestor(b, shared), keyOf<Codec>({pb.begin(), pb.begin() + shared}));
+    if (db > 0) {
+      EXPECT_EQ(Codec::slot(b), pb[db - 1]);
+    }
+    // Lexicographic order of the paths, a prefix first, is the order of the keys.
+    const bool less = std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(), pb.end());
+    if (pa != pb) {
+      EXPECT_EQ(a < b, less);
+    }
+  }
+}
+
+TEST(LinearTree, QuadKeysSortDepthFirstAndShareTheirPrefixes) {
+  checkOrderAndAncestry<Quad>(4);
+}
+
+TEST(LinearTree, NineWayKeysSortDepthFirstAndShareTheirPrefixes) {
+  checkOrderAndAncestry<Nine>(11);  // the enneatree's slots are (cy << 2) | cx: at most 10
+}
+
+TEST(LinearTree, QuadCoordinatesFollowThePath) {
+  Rng rng(3);
+  for (int trial = 0; trial < 500; ++trial) {
+    const int depth = int(rng.below(Quad::levels() + 1));
+    const std::vector<unsigned> path = randomPath<Quad>(rng, depth, 4);
+    std::uint32_t column = 0, row = 0;
+    for (unsigned slot : path) {
+      column = 2 * column + (slot & 1u);
+      row = 2 * row + (slot >> 1);
+    }
+    const linear::QuadCoords c = linear::quadCoords(keyOf<Quad>(path));
+    EXPECT_EQ(c.depth, depth);
+    EXPECT_EQ(c.column, column);
+    EXPECT_EQ(c.row, row);
+  }
+}
+
+TEST(LinearTree, EveryFourthBitPacksOneAxisOfANineWayKey) {
+  Rng rng(5);
+  for (int trial = 0; trial < 500; ++trial) {
+    const std::uint64_t v = rng.next();
+    for (int offset = 0; offset < 4; ++offset) {
+      std::uint64_t expect = 0;
+      for (int k = 0; k < 16; ++k) expect |= ((v >> (4 * k + offset)) & 1u) << k;
+      EXPECT_EQ(linear::everyFourthBit(v, offset), expect);
+    }
+  }
+}
+
+// Random items on random quadtree keys, refiled in random batches: the arrays stay sorted, every id maps to
+// its slot, and the directory lists exactly the ancestors of the keys, depth first, with the right ranges.
+TEST(LinearTree, RefileKeepsTheItemsSortedAndTheDirectoryExact) {
+  auto table = StructureRegistry::withCoreStructures().create("brute");
+  Rng rng(9);
+  std::vector<Item> items;
+  for (ItemId id = 0; id < 600; ++id)
+    items.push_back({id, {{rng.uniform(0.0f, 100.0f), rng.uniform(0.0f, 100.0f)}, 1}});
+  table->build(items);
+  const auto randomKey = [&] { return keyOf<Quad>(randomPath<Quad>(rng, int(rng.below(6)), 4)); };
+  std::map<ItemId, std::uint64_t> keyById;
+  std::vector<linear::Move> moves;
+  for (const Item& item : items) {
+    keyById[item.id] = randomKey();
+    moves.push_back({keyById[item.id], item.id, linear::kNone});
+  }
+  linear::SortedItems sorted;
+  sorted.assign(moves, *table);
+  linear::Directory dir;
+  for (int round = 0; round < 30; ++round) {
+    moves.clear();
+    std::vector<std::uint32_t> removed;
+    std::set<ItemId> touched;
+    for (int k = 0; k < 40; ++k) {
+      const ItemId id = ItemId(rng.below(items.size()));
+      if (!table->contains(id) || !touched.insert(id).second) continue;
+      if (rng.chance(0.2)) {
+        removed.push_back(sorted.slotOf(id));
+        table->remove(id);
+        keyById.erase(id);
+      } else {
+        keyById[id] = randomKey();
+        moves.push_back({keyById[id], id, sorted.slotOf(id)});
+      }
+    }
+    sorted.refile(moves, removed, *table);
+    ASSERT_EQ(sorted.check(*table), "");
+    for (std::uint32_t s = 0; s < sorted.size(); ++s) ASSERT_EQ(sorted.key(s), keyById.at(sorted.id(s)));
+    dir.rebuild<Quad>(sorted);
+    // The expected nodes: the root and every ancestor of every key.
+    std::set<std::uint64_t> expected{Quad::root()};
+    for (const auto& [id, key] : keyById) {
+      for (int d = 0; d <= Quad::depth(key); ++d) expected.insert(Quad::ancestor(key, d));
+    }
+    ASSERT_EQ(dir.size(), expected.size());
+    std::uint32_t i = 0;
+    for (std::uint64_t key : expected) {
+      ASSERT_EQ(dir[i].key, key);
+      std::uint32_t own = 0, subtree = 0, first = sorted.size();
+      for (std::uint32_t s = 0; s < sorted.size(); ++s) {
+        if (sorted.key(s) == key) ++own;
+        if (Quad::covers(key, sorted.key(s))) {
+          ++subtree;
+          first = std::min(first, s);
+        }
+      }
+      if (subtree > 0) {
+        EXPECT_EQ(dir[i].begin, first);
+      }
+      EXPECT_EQ(dir.ownEnd(i) - dir[i].begin, own);
+      EXPECT_EQ(dir.subtreeEnd(i) - dir[i].begin, subtree);
+      std::uint32_t after = i + 1;
+      while (after < dir.size() && Quad::covers(key, dir[after].key)) ++after;
+      EXPECT_EQ(dir[i].next, after);
+      ++i;
+    }
+  }
+}
+
+// The pair view finds exactly the overlapping pairs of any hierarchy it is handed, with both kernel widths.
+TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
+  Rng rng(17);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 1 + int(rng.below(400));
+    pair_view::ItemCopy copy;
+    pair_view::PairView view;
+    std::vector<Circle> circles;
+    // A random hierarchy: every batch of items goes into a node of its own, opened below the innermost open
+    // one and left open now and then, so that later nodes become its children.
+    copy.x.reserve(n);
+    copy.y.reserve(n);
+    copy.r.reserve(n);
+    copy.id.reserve(n);
+    view.begin(copy.arrays());
+    int open = 1;
+    view.enterNode(0);
+    for (int i = 0; i < n;) {
+      if (open > 1 && rng.chance(0.3)) {
+        view.leaveNode(copy.size());
+        --open;
+        continue;
+      }
+      const std::uint32_t at = copy.size();
+      view.enterNode(at);
+      ++open;
+      const int batch = int(rng.below(7));
+      for (int k = 0; k < batch && i < n; ++k, ++i) {
+        const Circle c{{rng.uniform(0.0f, 60.0f), rng.uniform(0.0f, 60.0f)}, rng.uniform(0.0f, 3.0f)};
+        circles.push_back(c);
+        copy.push(ItemId(circles.size() - 1), c);
+      }
+      view.ownItems(at, copy.size());
+      if (rng.chance(0.6)) {
+        view.leaveNode(copy.size());
+        --open;
+      }
+    }
+    while (open-- > 0) view.leaveNode(copy.size());
+    std::set<std::pair<ItemId, ItemId>> expected;
+    for (ItemId a = 0; a < circles.size(); ++a) {
+      for (ItemId b = a + 1; b < circles.size(); ++b) {
+        if (circlesOverlap(circles[a], circles[b])) expected.insert({a, b});
+      }
+    }
+    for (bool wide : {false, true}) {
+      std::vector<Pair> out;
+      pairs::PairWriter writer(out);
+      pair_view::PairWork work;
+      pair_view::WalkScratch scratch;
+      view.findPairs(writer, work, scratch, wide);
+      writer.finish();
+      std::set<std::pair<ItemId, ItemId>> found;
+      for (const Pair& p : out) EXPECT_TRUE(found.insert({p.a, p.b}).second) << "pair reported twice";
+      EXPECT_EQ(found, expected) << (wide ? "16 lanes" : "scalar") << ", trial " << trial;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace st::testing
