@@ -35,6 +35,8 @@ namespace {
 // In large trees each move is two cache misses (the item's slot, then its sphere): fetching them a few
 // moves ahead overlaps the misses instead of paying them one after another.
 constexpr std::size_t kSlotAhead = 16, kOwnerAhead = 8;
+// How far ahead the whole-frame pass fetches circles from the item table.
+constexpr std::size_t kGatherAhead = 64;
 }  // namespace
 
 SphereTree::SphereTree() : SpatialIndex("sphere-tree") {
@@ -391,11 +393,56 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
   batchMoves_ = 0;
   batchFastPath_ = 0;
   const std::size_t n = ids.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i + kSlotAhead < n) __builtin_prefetch(&slots_[slotOf_[ids[i + kSlotAhead]]]);
-    if (i + kOwnerAhead < n) __builtin_prefetch(&spheres_[ownerOf_[ids[i + kOwnerAhead]]]);
-    moveItem(ids[i], circle(ids[i]));
+  if (n * 4 < size()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kSlotAhead < n) __builtin_prefetch(&slots_[slotOf_[ids[i + kSlotAhead]]]);
+      if (i + kOwnerAhead < n) __builtin_prefetch(&spheres_[ownerOf_[ids[i + kOwnerAhead]]]);
+      moveItem(ids[i], circle(ids[i]));
+    }
+    return;
   }
+  // Most circles moved: one pass over the slices, sphere by sphere, reading each circle from the table. A
+  // leaf's members are side by side and the leaf's bound is read once, so the only cache miss per circle is
+  // the table's, fetched well ahead. Circles that did not move are still inside their sphere (bounds only
+  // shrink around their members), so NewPos's test runs on everything and only the batch is counted.
+  runs_.clear();
+  sphereStack_.assign(1, kRoot);
+  while (!sphereStack_.empty()) {
+    const std::uint32_t sphere = sphereStack_.back();
+    sphereStack_.pop_back();
+    if (spheres_[sphere].itemCount > 0) runs_.push_back(sphere);
+    for (std::uint32_t c = spheres_[sphere].firstChild; c != kNull; c = spheres_[c].nextSibling)
+      sphereStack_.push_back(c);
+  }
+  leaving_.clear();
+  std::size_t ahead = 0, aheadSlot = 0;  // the run and slot whose circle is fetched next
+  const auto fetchAhead = [&] {
+    while (ahead < runs_.size() && aheadSlot >= spheres_[runs_[ahead]].itemCount) {
+      ++ahead;
+      aheadSlot = 0;
+    }
+    if (ahead == runs_.size()) return;
+    __builtin_prefetch(&circle(slots_[spheres_[runs_[ahead]].itemBegin + aheadSlot].id));
+    ++aheadSlot;
+  };
+  for (int k = 0; k < int(kGatherAhead); ++k) fetchAhead();
+  for (const std::uint32_t sphere : runs_) {
+    const SphereNode& node = spheres_[sphere];
+    const Disc bound = discOf(sphere);
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      fetchAhead();
+      ItemSlot& slot = slots_[node.itemBegin + k];
+      const Circle& c = circle(slot.id);
+      slot = {c.center.x, c.center.y, c.radius, slot.id};
+      if (sphere != kRoot && !discContains(bound, {slot.x, slot.y, slot.r})) leaving_.push_back(slot.id);
+    }
+  }
+  for (const ItemId id : leaving_) detachItemToRoot(id);
+  moves_ += n;
+  detached_ += leaving_.size();
+  fastPath_ += n - leaving_.size();
+  batchMoves_ = n;
+  batchFastPath_ = n - leaving_.size();
 }
 
 void SphereTree::doRemove(ItemId id, const Circle&) {

@@ -262,6 +262,8 @@ class SphereTree final : public SpatialIndex {
   std::vector<CullEntry> cullStack_;
   std::vector<ItemId> scratchIds_;
   std::vector<ItemSlot> repackScratch_;
+  std::vector<std::uint32_t> runs_;  // spheres with items, depth first, for the whole-frame pass
+  std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
   pair_view::PairView view_;
   pair_view::ItemCopy viewItems_;
   pair_view::WalkScratch viewWalk_;
