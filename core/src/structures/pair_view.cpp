@@ -226,19 +226,41 @@ struct Lanes {
   }
 }
 
-// withinNarrow: up to seventeen items keep the later ones in registers, more go row by row.
+// Up to 32 items in two vectors of lanes.
+struct Lanes32 {
+  Lanes low, high;
+};
+
+[[gnu::target("avx512f"), gnu::always_inline]] inline Lanes32 loadLanes32(const float* x, const float* y,
+                                                                          const float* r, std::uint32_t n) {
+  return {loadLanes(x, y, r, n),
+          n > 16 ? loadLanes(x + 16, y + 16, r + 16, n - 16)
+                 : Lanes{_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), 0}};
+}
+
+// Which of up to 32 lanes, restricted to `lanes`, the pre-test lets through against one item.
+[[gnu::target("avx512f"), gnu::always_inline]] inline std::uint32_t pretestLanes32(const Lanes32& b, float ax,
+                                                                                   float ay, float ar,
+                                                                                   std::uint32_t lanes) {
+  const unsigned low = pretestLanes(b.low, ax, ay, ar, static_cast<__mmask16>(lanes));
+  if (!(lanes >> 16)) return low;
+  return low | (std::uint32_t(pretestLanes(b.high, ax, ay, ar, static_cast<__mmask16>(lanes >> 16))) << 16);
+}
+
+// withinNarrow: up to 33 items keep the later ones in registers, more go row by row.
 [[gnu::target("avx512f")]] void withinWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end,
                                            pairs::PairWriter& writer, PairWork& work) {
   const std::uint32_t n = end - begin;
   if (n < 2) return;
-  if (n <= 17) {
+  if (n <= 33) {
     const std::uint32_t first = begin + 1;
-    const Lanes b = loadLanes(it.x + first, it.y + first, it.r + first, n - 1);
+    const Lanes32 b = loadLanes32(it.x + first, it.y + first, it.r + first, n - 1);
+    const std::uint32_t valid = n - 1 == 32 ? 0xffffffffu : (1u << (n - 1)) - 1u;
     work.pretests += std::uint64_t(n) * (n - 1) / 2;
     for (std::uint32_t i = 0; i + 1 < n; ++i) {
       const float ax = it.x[begin + i], ay = it.y[begin + i], ar = it.r[begin + i];
-      const auto later = static_cast<__mmask16>(b.valid & ~((1u << i) - 1u));  // lanes i.. are items i+1..
-      for (unsigned maybe = pretestLanes(b, ax, ay, ar, later); maybe != 0; maybe &= maybe - 1) {
+      const std::uint32_t later = valid & ~((1u << i) - 1u);  // lanes i.. are items i+1..
+      for (std::uint32_t maybe = pretestLanes32(b, ax, ay, ar, later); maybe != 0; maybe &= maybe - 1) {
         const std::uint32_t k = first + static_cast<std::uint32_t>(__builtin_ctz(maybe));
         exact(ax, ay, ar, it.id[begin + i], it.x[k], it.y[k], it.r[k], it.id[k], writer, work);
       }
@@ -251,21 +273,22 @@ struct Lanes {
   }
 }
 
-// acrossNarrow: up to sixteen items of `b` stay in registers for every item of `a`.
+// acrossNarrow: up to 32 items of `b` stay in registers for every item of `a`.
 [[gnu::target("avx512f")]] void acrossWide(const Picked& a, const Picked& b, pairs::PairWriter& writer,
                                            PairWork& work) {
-  if (b.n > 16) {
+  if (b.n > 32) {
     for (std::uint32_t i = 0; i < a.n; ++i) {
       againstWide(a.x[i], a.y[i], a.r[i], a.id[i], b.x.data(), b.y.data(), b.r.data(), b.id.data(), b.n,
                   writer, work);
     }
     return;
   }
-  const Lanes lanes = loadLanes(b.x.data(), b.y.data(), b.r.data(), b.n);
+  const Lanes32 lanes = loadLanes32(b.x.data(), b.y.data(), b.r.data(), b.n);
+  const std::uint32_t valid = b.n == 32 ? 0xffffffffu : (1u << b.n) - 1u;
   work.pretests += std::uint64_t(a.n) * b.n;
   for (std::uint32_t i = 0; i < a.n; ++i) {
     const float ax = a.x[i], ay = a.y[i], ar = a.r[i];
-    for (unsigned maybe = pretestLanes(lanes, ax, ay, ar, lanes.valid); maybe != 0; maybe &= maybe - 1) {
+    for (std::uint32_t maybe = pretestLanes32(lanes, ax, ay, ar, valid); maybe != 0; maybe &= maybe - 1) {
       const auto k = static_cast<std::uint32_t>(__builtin_ctz(maybe));
       exact(ax, ay, ar, a.id[i], b.x[k], b.y[k], b.r[k], b.id[k], writer, work);
     }

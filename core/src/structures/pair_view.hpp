@@ -21,7 +21,7 @@
 namespace st::pair_view {
 
 /// Subtrees holding at most this many items are tested as one flat leaf.
-inline constexpr std::uint32_t kBatchItems = 24;
+inline constexpr std::uint32_t kBatchItems = 32;
 
 /// Items in depth-first order, as parallel arrays.
 struct ItemArrays {
