@@ -94,7 +94,7 @@ spheretest --headless --count 1000 --frames 5 > "$unpacked/report.txt" || {
   cat "$unpacked/report.txt"
   fail "spheretest --headless exited with an error"
 }
-grep -E '^(structure|[a-z0-9-]+ +[0-9])' "$unpacked/report.txt" | sed 's/^/    /'
+grep -E '^(structure |[a-z0-9-]+ +[0-9])' "$unpacked/report.txt" | sed 's/^/    /'
 grep -Eq '^aabb-tree .* yes$' "$unpacked/report.txt" || fail "the installed report lacks a structure that agrees"
 "$root/scripts/check-installed-window.sh" /usr/bin/spheretest /usr/share/spheretest/assets
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq spheretest > /dev/null
