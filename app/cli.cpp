@@ -9,6 +9,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "spheretest/version.hpp"
+
 namespace st::app {
 namespace {
 
@@ -180,6 +182,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       "spheretest: spatial partitioning of moving circles, shown and measured.\n"
       "Opens the window by default; --headless (or no display) prints a report instead."};
   cli.set_help_flag("-h,--help", "Print this help and exit");
+  cli.set_version_flag("--version", std::string("spheretest ") + kVersion, "Print the version and exit");
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
   std::string soakText, switchEveryText;
@@ -213,6 +216,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.add_flag("--list-scenarios", listScenarios, "List scenarios and scene parameters");
   try {
     cli.parse(argc, argv);
+  } catch (const CLI::CallForVersion& version) {
+    out << version.what() << "\n";
+    return {std::nullopt, 0};
   } catch (const CLI::CallForHelp&) {
     out << cli.help();
     return {std::nullopt, 0};

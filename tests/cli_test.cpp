@@ -150,6 +150,12 @@ TEST(Cli, ListingsNameEveryStructureAndScenario) {
   EXPECT_NE(o.output.find("scene.radius_min"), std::string::npos);
 }
 
+TEST(Cli, VersionPrintsTheProjectVersionAndExitsZero) {
+  const Outcome o = run("--version");
+  EXPECT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(o.output, std::string("spheretest ") + SPHERETEST_PROJECT_VERSION + "\n");
+}
+
 TEST(Cli, HeadlessReportHasTheTableAndTheJsonFields) {
   const auto path = std::filesystem::temp_directory_path() / "spheretest_cli_report.json";
   const Outcome o =

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "render/palette.hpp"
+#include "ui/asset_location.hpp"
 
 namespace st::ui {
 
@@ -66,10 +67,7 @@ std::string formatBytes(std::size_t bytes) {
 }
 
 std::string loadAssetText(const std::string& relativePath) {
-  const char* overrideDir = std::getenv("SPHERETEST_ASSETS");
-  const std::string dir =
-      (overrideDir != nullptr && *overrideDir != '\0') ? overrideDir : SPHERETEST_ASSETS_DIR;
-  std::ifstream in(dir + "/" + relativePath, std::ios::binary);
+  std::ifstream in(assetsDirectory() + "/" + relativePath, std::ios::binary);
   if (!in) return "";
   std::ostringstream text;
   text << in.rdbuf();

@@ -29,7 +29,7 @@ std::string groupedNumber(std::uint64_t value);
 /// Bytes as B / KiB / MiB.
 std::string formatBytes(std::size_t bytes);
 
-/// Text of an assets/ file (assets directory from $SPHERETEST_ASSETS, else the source tree's); "" if absent.
+/// Text of an assets/ file (the directory as assetsDirectory() finds it); "" if absent.
 std::string loadAssetText(const std::string& relativePath);
 
 }  // namespace st::ui

@@ -1,5 +1,6 @@
 #pragma once
-/// \file 2D geometry shared by every structure, and the exact predicates that decide every answer.
+/// \file
+/// 2D geometry shared by every structure, and the exact predicates that decide every answer.
 ///
 /// Coordinates are stored as float. Every yes/no answer a structure gives (overlap, containment, ray hit,
 /// view-cone visibility) is decided by one of the predicates below, evaluated in double from the stored

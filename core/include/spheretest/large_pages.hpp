@@ -1,5 +1,6 @@
 #pragma once
-/// \file An allocator for the large arrays that are read at random (item tables, hash tables, node pools).
+/// \file
+/// An allocator for the large arrays that are read at random (item tables, hash tables, node pools).
 ///
 /// Beyond a few megabytes, random reads miss the TLB as often as the cache: with 4 KiB pages a 12 MB item
 /// table spans 3,000 pages. Where the system allows it (Linux transparent huge pages in "madvise" mode),

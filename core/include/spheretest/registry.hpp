@@ -1,5 +1,6 @@
 #pragma once
-/// \file Name -> factory table through which the runner, the tests, the benchmark and the app find every
+/// \file
+/// Name -> factory table through which the runner, the tests, the benchmark and the app find every
 /// structure. Core structures are added by withCoreStructures(); other libraries add their own entries.
 
 #include <functional>

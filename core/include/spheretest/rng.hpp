@@ -1,5 +1,6 @@
 #pragma once
-/// \file A small deterministic random generator (xoshiro256** seeded by splitmix64): the same seed gives
+/// \file
+/// A small deterministic random generator (xoshiro256** seeded by splitmix64): the same seed gives
 /// the same sequence on every platform, which std:: distributions do not promise.
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #pragma once
-/// \file The scenes (scenarios) and the SphereTest simulation, shared by the app, the tests and the
+/// \file
+/// The scenes (scenarios) and the SphereTest simulation, shared by the app, the tests and the
 /// benchmark.
 ///
 /// A scene places N circles in a square world and moves them with a fixed time step, deterministically

@@ -1,5 +1,6 @@
 #pragma once
-/// \file The one interface every spatial structure implements, with its counters, stats and errors.
+/// \file
+/// The one interface every spatial structure implements, with its counters, stats and errors.
 ///
 /// The public calls are non-virtual: they check their input once, here, keep the item table, reset the
 /// per-call counters and then call the structure's protected `do...` hook. Structures therefore never see

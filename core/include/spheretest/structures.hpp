@@ -1,5 +1,6 @@
 #pragma once
-/// \file Factories of the structures in core/; most callers use the registry instead.
+/// \file
+/// Factories of the structures in core/; most callers use the registry instead.
 
 #include <memory>
 
