@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace st {
@@ -10,7 +11,23 @@ namespace {
 constexpr float kSqrtHalf = 0.70710678f;
 constexpr double kPi = 3.14159265358979323846;
 constexpr float kDiagonalBandWidth = 64.0f;
-constexpr std::uint64_t kAttractorMoveFrames = 240;  // one attraction point relocates every 4 s
+
+// The spheretest motion. Per-frame motion is in world units, like the circles' sizes, so every count moves
+// its circles alike against their size (what the structures' update costs follow). The swarms' extent and
+// the times that decide how far a swarm travels follow the world side, which grows with the count, so the
+// swarms look and behave alike from a thousand circles to a million.
+//
+// A circle steers toward its point with a constant acceleration and is capped at a top speed, as in the
+// demo, so one that comes in at the top speed swings out to cap^2 / (2 x acceleration) beyond the point:
+// the swarm radius. Its kicks only turn its velocity, keeping the speed, so a swarm keeps the energy its
+// circles arrived with: a circle at distance r goes at cap x sqrt(1 - r / radius), and the circles of a
+// settled swarm fill its disc evenly (a fixed energy in a 2D potential spreads evenly over the area it can
+// reach), going at 8/15 of the cap on average.
+constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
+constexpr float kSpeedCapFactor = 15.0f / 8.0f;  // so a settled swarm goes at scene.speed on average
+// Mean time between a circle's kicks, in the time it takes to cross its swarm at the cap: often enough to
+// keep a swarm's circles out of step (they arrive together), rare enough to let them swing between kicks.
+constexpr double kKickSwarmCrossings = 1.0;
 
 struct SceneParamSlot {
   ParamInfo info;
@@ -21,16 +38,35 @@ const std::vector<SceneParamSlot>& sceneParamSlots() {
   static const std::vector<SceneParamSlot> slots = {
       {{"radius_min", "smallest circle radius", 0.5, 0.0, 1e6, false}, &SceneConfig::radiusMin},
       {{"radius_max", "largest circle radius", 4.0, 0.0, 1e6, false}, &SceneConfig::radiusMax},
-      {{"static_fraction", "share of circles that never move", 0.25, 0.0, 1.0, false},
+      {{"static_fraction", "share of static circles (in spheretest they jump now and then)", 0.25, 0.0, 1.0,
+        false},
        &SceneConfig::staticFraction},
       {{"attractors", "attraction points of the spheretest scene", 16, 1, 1024, true},
        &SceneConfig::attractors},
-      {{"speed", "typical speed, world units per second", 20.0, 0.0, 1e6, false}, &SceneConfig::speed},
+      {{"speed", "typical speed, world units per second (spheretest: the mean, with a cap of 15/8 of it)",
+        20.0, 0.0, 1e6, false},
+       &SceneConfig::speed},
       {{"area_per_circle", "world area per circle (sets the world size)", 64.0, 0.01, 1e12, false},
        &SceneConfig::areaPerCircle},
       {{"cluster_fraction", "share of circles in the remote cluster (remote-cluster scene; 0 = no cluster)",
         0.9, 0.0, 1.0, false},
        &SceneConfig::clusterFraction},
+      {{"swarm_radius",
+        "spheretest: radius of a settled swarm around its attraction point, as a share of the world side",
+        0.06, 0.001, 0.5, false},
+       &SceneConfig::swarmRadius},
+      {{"attractor_speed", "spheretest: drift speed of the attraction points, world units per second", 4.0,
+        0.0, 1e6, false},
+       &SceneConfig::attractorSpeed},
+      {{"attractor_jump",
+        "spheretest: mean time between an attraction point's jumps, in the time a circle at top speed takes "
+        "to cross the world (0 = never)",
+        4.0, 0.0, 1000.0, false},
+       &SceneConfig::attractorJump},
+      {{"static_jump",
+        "spheretest: mean seconds between a static circle's jumps to a random place (0 = never)", 4.0, 0.0,
+        1e6, false},
+       &SceneConfig::staticJump},
   };
   return slots;
 }
@@ -92,7 +128,8 @@ double sceneParam(const SceneConfig& config, std::string_view key) {
 const std::vector<ScenarioInfo>& scenarios() {
   static const std::vector<ScenarioInfo> list = {
       {"spheretest",
-       "Ratcliff's demo: 25% static, 75% clumping toward 16 attraction points that keep relocating"},
+       "Ratcliff's demo: 75% in 16 swarms chasing attraction points that drift and jump, 25% static but for "
+       "occasional jumps"},
       {"uniform", "uniform positions, mixed sizes, random drift"},
       {"center-lines",
        "every circle on the world's two centre lines (the fit-entirely quadtree's worst case)"},
@@ -138,22 +175,30 @@ Simulation::Simulation(std::string_view scenario, const SceneConfig& config, std
   }
   const float pad = std::max(1.0f, 2.0f * maxR);
   world_ = {{bounds.min.x - pad, bounds.min.y - pad}, {bounds.max.x + pad, bounds.max.y + pad}};
-  motion_ = scenario == "spheretest" ? Motion::Attract
-                                     : (scenario == "center-lines" ? Motion::Line : Motion::Drift);
+  motion_ =
+      scenario == "spheretest" ? Motion::Swarm : (scenario == "center-lines" ? Motion::Line : Motion::Drift);
   const std::size_t n = initial.size();
   circles_.resize(n);
   group_.resize(n);
   region_.assign(n, 0);
   regions_ = {world_};
   velocity_.assign(n, {0, 0});
-  for (int a = 0; a < static_cast<int>(config_.attractors); ++a) {
-    attractors_.push_back(
-        {rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)});
+  if (motion_ == Motion::Swarm) {
+    initSwarm();
+  } else {
+    // Groups only colour the circles here.
+    for (int a = 0; a < static_cast<int>(config_.attractors); ++a) {
+      attractors_.push_back(
+          {rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)});
+    }
   }
   for (std::size_t i = 0; i < n; ++i) {
     circles_[i] = initial[i].circle;
     group_[i] = initial[i].isStatic ? -1 : static_cast<int>(rng_.below(attractors_.size()));
-    if (!initial[i].isStatic && motion_ != Motion::Attract) {
+    if (motion_ == Motion::Swarm) {
+      // The file's circles start where it puts them, at rest; the moving ones set off toward their points.
+      countdown_[i] = countdown(initial[i].isStatic ? swarm_.staticJumpFrames : swarm_.kickFrames);
+    } else if (!initial[i].isStatic) {
       velocity_[i] = motion_ == Motion::Line
                          ? (rng_.chance(0.5) ? Vec2{1, 0} : Vec2{0, 1}) * float(config_.speed)
                          : randomDirection() * float(config_.speed);
@@ -191,10 +236,8 @@ void Simulation::generate(std::size_t n) {
   const float mid = side * 0.5f;
 
   if (scenario_ == "spheretest") {
-    motion_ = Motion::Attract;
-    for (int a = 0; a < static_cast<int>(config_.attractors); ++a) {
-      attractors_.push_back({rng_.uniform(0.1f * side, 0.9f * side), rng_.uniform(0.1f * side, 0.9f * side)});
-    }
+    motion_ = Motion::Swarm;
+    initSwarm();
   } else if (scenario_ == "center-lines") {
     motion_ = Motion::Line;
   } else {
@@ -217,8 +260,17 @@ void Simulation::generate(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     // Exactly the requested share is static, spread evenly over the ids.
     const bool isStatic = std::floor(double(i + 1) * staticFraction) > std::floor(double(i) * staticFraction);
+    group_[i] = isStatic ? -1 : (attractors_.empty() ? 0 : static_cast<int>(rng_.below(attractors_.size())));
     Circle& c = circles_[i];
-    if (scenario_ == "center-lines") {
+    if (motion_ == Motion::Swarm) {
+      c.radius = randomRadius(config_.radiusMin, config_.radiusMax);
+      if (isStatic) {
+        c.center = {rng_.uniform(0.0f, side), rng_.uniform(0.0f, side)};
+        countdown_[i] = countdown(swarm_.staticJumpFrames);
+      } else {
+        placeInSwarm(i);
+      }
+    } else if (scenario_ == "center-lines") {
       c.radius = randomRadius(config_.radiusMin, config_.radiusMax);
       const float along = rng_.uniform(c.radius, side - c.radius);
       const bool vertical = rng_.chance(0.5);
@@ -243,7 +295,6 @@ void Simulation::generate(std::size_t n) {
       c.center = {rng_.uniform(0.0f, side), rng_.uniform(0.0f, side)};
       if (motion_ == Motion::Drift) velocity_[i] = randomDirection() * speed;
     }
-    group_[i] = isStatic ? -1 : (attractors_.empty() ? 0 : static_cast<int>(rng_.below(attractors_.size())));
     if (isStatic) velocity_[i] = {0, 0};
   }
 }
@@ -257,8 +308,6 @@ void Simulation::finishInit() {
   }
   movedCircles_.resize(movingIds_.size());
   for (std::size_t k = 0; k < movingIds_.size(); ++k) movedCircles_[k] = circles_[movingIds_[k]];
-  const float side = world_.max.x - world_.min.x;
-  arriveDistance_ = 0.03f * side + 2.0f * maxRadius_;
 }
 
 std::vector<Item> Simulation::items() const {
@@ -269,52 +318,15 @@ std::vector<Item> Simulation::items() const {
 
 void Simulation::step() {
   ++frame_;
-  if (motion_ == Motion::Attract && !attractors_.empty() && frame_ % kAttractorMoveFrames == 0) {
-    // Relocating one attraction point dissolves its cluster and starts a new one elsewhere.
-    const std::size_t which = (frame_ / kAttractorMoveFrames) % attractors_.size();
-    const float w = world_.max.x - world_.min.x, h = world_.max.y - world_.min.y;
-    attractors_[which] = {world_.min.x + rng_.uniform(0.1f, 0.9f) * w,
-                          world_.min.y + rng_.uniform(0.1f, 0.9f) * h};
+  if (motion_ == Motion::Swarm) {
+    stepSwarm();
+    return;
   }
   for (std::size_t k = 0; k < movingIds_.size(); ++k) {
     const std::size_t i = movingIds_[k];
-    switch (motion_) {
-      case Motion::Attract:
-        stepAttract(i);
-        break;
-      case Motion::Drift:
-        stepBounce(i, true);
-        break;
-      case Motion::Line:
-        stepBounce(i, false);
-        break;
-    }
+    stepBounce(i, motion_ == Motion::Drift);
     movedCircles_[k] = circles_[i];
   }
-}
-
-void Simulation::stepAttract(std::size_t i) {
-  Circle& c = circles_[i];
-  Vec2 target = attractors_[group_[i]];
-  Vec2 toTarget = target - c.center;
-  float dist = length(toTarget);
-  if (dist < arriveDistance_) {
-    // Arrived: head for another attraction point, so clusters keep forming and dissolving.
-    group_[i] = static_cast<int>(rng_.below(attractors_.size()));
-    toTarget = attractors_[group_[i]] - c.center;
-    dist = length(toTarget);
-  }
-  // Each circle has its own cruising speed, derived from its id so it costs no memory.
-  const float own = 0.5f + float((std::uint32_t(i) * 2654435761u) >> 8) * (1.0f / 16777216.0f);
-  const float speed = static_cast<float>(config_.speed) * own;
-  const Vec2 desired = dist > 0.0f ? toTarget * (speed / dist) : Vec2{0, 0};
-  const float jitter = static_cast<float>(config_.speed) * 0.6f;
-  const Vec2 noise{rng_.uniform(-jitter, jitter), rng_.uniform(-jitter, jitter)};
-  Vec2& v = velocity_[i];
-  v = v * 0.92f + (desired + noise) * 0.08f;
-  c.center = c.center + v * kTimeStep;
-  c.center.x = std::clamp(c.center.x, world_.min.x, world_.max.x);
-  c.center.y = std::clamp(c.center.y, world_.min.y, world_.max.y);
 }
 
 void Simulation::stepBounce(std::size_t i, bool turn) {
@@ -341,6 +353,117 @@ void Simulation::stepBounce(std::size_t i, bool turn) {
       c.center = c.center - normal * (2.0f * excess);
       v = v - normal * (2.0f * dot(v, normal));
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The spheretest motion, after the SphereTest demo of Ratcliff's sphere tree gem
+// ---------------------------------------------------------------------------------------------------------
+
+void Simulation::initSwarm() {
+  const float side = std::max(world_.max.x - world_.min.x, world_.max.y - world_.min.y);
+  const float radius = static_cast<float>(config_.swarmRadius) * side;
+  const double stepsPerSecond = 1.0 / double(kTimeStep);
+  SwarmMotion& m = swarm_;
+  m.radius = radius;
+  m.speedCap = kSpeedCapFactor * static_cast<float>(config_.speed);
+  m.steer = m.speedCap * m.speedCap / (2.0f * radius);
+  const double crossing = m.speedCap > 0.0f ? double(side) / m.speedCap * stepsPerSecond : 0.0;
+  m.kickFrames = kKickSwarmCrossings * 2.0 * double(radius) / double(side) * crossing;
+  m.attractorJumpFrames = config_.attractorJump * crossing;
+  m.staticJumpFrames = config_.staticJump * stepsPerSecond;
+  // Points stay a swarm radius inside the world so their swarms are not squashed against an edge.
+  const float inset = std::min(radius, 0.45f * side);
+  m.attractorBox = {{world_.min.x + inset, world_.min.y + inset},
+                    {world_.max.x - inset, world_.max.y - inset}};
+  m.attractorBox.max = {std::max(m.attractorBox.min.x, m.attractorBox.max.x),
+                        std::max(m.attractorBox.min.y, m.attractorBox.max.y)};
+  const int count = static_cast<int>(config_.attractors);
+  for (int a = 0; a < count; ++a) {
+    attractors_.push_back({rng_.uniform(m.attractorBox.min.x, m.attractorBox.max.x),
+                           rng_.uniform(m.attractorBox.min.y, m.attractorBox.max.y)});
+    attractorVelocity_.push_back(randomDirection() * static_cast<float>(config_.attractorSpeed));
+    attractorCountdown_.push_back(countdown(m.attractorJumpFrames));
+  }
+  countdown_.assign(circles_.size(), kNever);
+}
+
+void Simulation::placeInSwarm(std::size_t i) {
+  // As in a settled swarm: anywhere on its disc, at the speed its distance allows, in any direction. The
+  // scene is itself from the first frame, at every count, so short runs measure what long ones do.
+  const float share = std::sqrt(static_cast<float>(rng_.unit()));
+  Circle& c = circles_[i];
+  c.center = attractors_[group_[i]] + randomDirection() * (share * swarm_.radius);
+  c.center.x = std::clamp(c.center.x, world_.min.x, world_.max.x);
+  c.center.y = std::clamp(c.center.y, world_.min.y, world_.max.y);
+  velocity_[i] = randomDirection() * (swarm_.speedCap * std::sqrt(1.0f - share));
+  countdown_[i] = countdown(swarm_.kickFrames);
+}
+
+std::uint32_t Simulation::countdown(double meanFrames) {
+  if (!(meanFrames > 0.0)) return kNever;
+  // Uniform over [1, 2 x mean] frames, as the demo's counters are: the events spread evenly over frames.
+  const double span = std::clamp(std::round(2.0 * meanFrames), 1.0, 4e9);
+  return 1 + static_cast<std::uint32_t>(rng_.below(static_cast<std::uint64_t>(span)));
+}
+
+void Simulation::stepAttractors() {
+  const SwarmMotion& m = swarm_;
+  const float speed = static_cast<float>(config_.attractorSpeed);
+  for (std::size_t a = 0; a < attractors_.size(); ++a) {
+    Vec2& p = attractors_[a];
+    Vec2& v = attractorVelocity_[a];
+    std::uint32_t& left = attractorCountdown_[a];
+    if (left != kNever && --left == 0) {
+      p = {rng_.uniform(m.attractorBox.min.x, m.attractorBox.max.x),
+           rng_.uniform(m.attractorBox.min.y, m.attractorBox.max.y)};
+      v = randomDirection() * speed;
+      left = countdown(m.attractorJumpFrames);
+      continue;
+    }
+    p = p + v * kTimeStep;
+    reflectInto(p.x, v.x, m.attractorBox.min.x, m.attractorBox.max.x);
+    reflectInto(p.y, v.y, m.attractorBox.min.y, m.attractorBox.max.y);
+  }
+}
+
+void Simulation::stepSwarm() {
+  stepAttractors();
+  const SwarmMotion& m = swarm_;
+  const float steerStep = m.steer * kTimeStep;
+  const float cap = m.speedCap;
+  // The batch is rebuilt in id order: the moving circles, and the static ones whose jump falls due.
+  movingIds_.clear();
+  movedCircles_.clear();
+  for (std::size_t i = 0; i < circles_.size(); ++i) {
+    Circle& c = circles_[i];
+    std::uint32_t& left = countdown_[i];
+    const int g = group_[i];
+    if (g < 0) {
+      if (left == kNever || --left != 0) continue;
+      // Anywhere in the world. The demo's land in a box around a centre that wanders, which gathers the
+      // static quarter into a clump that changes with the length of the run; anywhere keeps it as it starts.
+      c.center = {rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)};
+      left = countdown(m.staticJumpFrames);
+    } else {
+      Vec2& v = velocity_[i];
+      const Vec2 toPoint = attractors_[g] - c.center;
+      const float distance = length(toPoint);
+      if (distance > 0.0f) v = v + toPoint * (steerStep / distance);
+      if (left != kNever && --left == 0) {
+        // Only inside its swarm: a kick on the way would send the circle off course at the top speed, and
+        // a travelling swarm would crawl and fray.
+        if (distance < m.radius) v = randomDirection() * length(v);
+        left = countdown(m.kickFrames);
+      }
+      const float speed = length(v);
+      if (speed > cap) v = v * (cap / speed);
+      c.center = c.center + v * kTimeStep;
+      reflectInto(c.center.x, v.x, world_.min.x, world_.max.x);
+      reflectInto(c.center.y, v.y, world_.min.y, world_.max.y);
+    }
+    movingIds_.push_back(static_cast<ItemId>(i));
+    movedCircles_.push_back(c);
   }
 }
 

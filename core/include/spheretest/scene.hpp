@@ -4,6 +4,11 @@
 ///
 /// A scene places N circles in a square world and moves them with a fixed time step, deterministically
 /// from a seed. Circle ids are 0..N-1 and never change; a quarter of the circles are static by default.
+///
+/// The default scene, `spheretest`, is the one of Ratcliff's SphereTest demo: every moving circle belongs
+/// to one of 16 groups and keeps steering, at a capped speed, toward its group's attraction point; the
+/// points drift, bounce off the world's edges and now and then jump elsewhere, so 16 swarms wander over the
+/// world. Its static circles stay put between occasional jumps to a random place.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,11 +28,15 @@ namespace st {
 struct SceneConfig {
   double radiusMin = 0.5;        ///< smallest radius
   double radiusMax = 4.0;        ///< largest radius (at least 8x radiusMin by default)
-  double staticFraction = 0.25;  ///< share of circles that never move
+  double staticFraction = 0.25;  ///< share of circles that never move (spheretest: between jumps)
   double attractors = 16;        ///< attraction points of the spheretest scene
-  double speed = 20.0;           ///< typical speed in world units per second
+  double speed = 20.0;           ///< typical speed in world units per second (spheretest: the mean)
   double areaPerCircle = 64.0;   ///< world area per circle: the world grows with the count
   double clusterFraction = 0.9;  ///< share of circles in the remote cluster (remote-cluster scene)
+  double swarmRadius = 0.06;     ///< spheretest: radius of a settled swarm, x world side
+  double attractorSpeed = 4.0;   ///< spheretest: drift of the attraction points, world units per second
+  double attractorJump = 4.0;    ///< spheretest: mean time between a point's jumps, x world crossing time
+  double staticJump = 4.0;       ///< spheretest: mean seconds between a static circle's jumps (0: never)
 };
 
 /// The `scene.*` keys with their ranges, in the order --list-scenarios prints them.
@@ -51,7 +60,7 @@ void checkScenarioName(std::string_view name);
 /// One circle of a scene file.
 struct SceneCircle {
   Circle circle;          ///< where it starts
-  bool isStatic = false;  ///< whether it never moves
+  bool isStatic = false;  ///< whether it stays put (in spheretest, between occasional jumps)
 };
 
 /// Thrown when a scene file cannot be read or parsed; the message names the file and line.
@@ -83,15 +92,16 @@ class Simulation {
   const std::vector<Circle>& circles() const { return circles_; }
   /// The circles as build() items.
   std::vector<Item> items() const;
-  /// Ids of the circles the last step moved (every non-static one), ascending.
+  /// Ids of the circles the last step moved, ascending: every non-static one, and the static ones that
+  /// jumped in that step (spheretest). Before the first step: every non-static one.
   std::span<const ItemId> movedIds() const { return movingIds_; }
   /// The new circles of movedIds(), in the same order.
   std::span<const Circle> movedCircles() const { return movedCircles_; }
-  /// Whether a circle never moves.
+  /// Whether a circle stays put (in spheretest, between occasional jumps).
   bool isStatic(ItemId id) const { return group_[id] < 0; }
   /// Attraction group of a circle (its colour), -1 when static.
   int group(ItemId id) const { return group_[id]; }
-  /// Attraction points (empty for scenes without them).
+  /// Attraction points, one per group (empty for scenes without them).
   const std::vector<Vec2>& attractors() const { return attractors_; }
   /// The world square circles start in.
   const Box& world() const { return world_; }
@@ -105,18 +115,34 @@ class Simulation {
   const std::string& scenario() const { return scenario_; }
 
  private:
-  enum class Motion { Attract, Drift, Line };
+  enum class Motion { Swarm, Drift, Line };
+  /// The spheretest motion's constants, derived from the config and the world at the start.
+  struct SwarmMotion {
+    float radius = 0.0f;               // of a settled swarm, world units
+    float speedCap = 0.0f;             // world units per second
+    float steer = 0.0f;                // acceleration toward the attraction point, units per second^2
+    double kickFrames = 0.0;           // mean frames between a moving circle's kicks
+    double staticJumpFrames = 0.0;     // mean frames between a static circle's jumps (0: never)
+    double attractorJumpFrames = 0.0;  // mean frames between an attraction point's jumps (0: never)
+    Box attractorBox;                  // where attraction points stay: the world less a swarm radius
+  };
   void generate(std::size_t count);
   float randomRadius(double lo, double hi);
   Vec2 randomDirection();
   void finishInit();
-  void stepAttract(std::size_t i);
   void stepBounce(std::size_t i, bool turn);
+  // The spheretest motion.
+  void initSwarm();
+  void placeInSwarm(std::size_t i);
+  std::uint32_t countdown(double meanFrames);
+  void stepSwarm();
+  void stepAttractors();
 
   std::string scenario_;
   SceneConfig config_;
   Rng rng_;
-  Motion motion_ = Motion::Attract;
+  Motion motion_ = Motion::Swarm;
+  SwarmMotion swarm_;
   Box world_;
   Box queryRegion_;
   std::vector<Circle> circles_;
@@ -125,10 +151,13 @@ class Simulation {
   std::vector<std::uint8_t> region_;  // index into regions_: the box a drifting circle bounces in
   std::vector<Box> regions_;
   std::vector<Vec2> attractors_;
+  std::vector<Vec2> attractorVelocity_;
+  std::vector<std::uint32_t> attractorCountdown_;  // frames to each point's next jump
+  // spheretest: frames to each circle's next kick (moving) or jump (static)
+  std::vector<std::uint32_t> countdown_;
   std::vector<ItemId> movingIds_;
   std::vector<Circle> movedCircles_;
   float maxRadius_ = 0.0f;
-  float arriveDistance_ = 0.0f;
   std::uint64_t frame_ = 0;
 };
 
