@@ -103,15 +103,16 @@ class SplitView final : public DemoPart {
     }
     const Simulation& sim = model.simulation();
     // Any change of the window's structure, parameters or scene is a new generation; rebuilding then is the
-    // simple way never to miss a change of the static circles.
-    if (!side.own || side.own->name() != side.name || side.generation != model.generation()) {
+    // simple way never to miss a change of the static circles. So is a gap of more than one step: a step's
+    // batch holds every non-static circle but only the static ones that jumped in that very step.
+    if (!side.own || side.own->name() != side.name || side.generation != model.generation() ||
+        sim.frame() > side.frame + 1) {
       side.own = model.registry().create(side.name);
       side.own->setWorldHint(sim.world());
       side.own->build(sim.items());
       side.generation = model.generation();
       side.frame = sim.frame();
     } else if (sim.frame() != side.frame) {
-      // Every step moves every non-static circle, so the last step's list brings all of them up to date.
       side.own->updateBatch(sim.movedIds(), sim.movedCircles());
       side.own->maintain();
       side.frame = sim.frame();
