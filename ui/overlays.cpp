@@ -221,10 +221,13 @@ class AttractorsOverlay final : public DemoPart {
     const std::vector<Vec2>& points = ctx.model.simulation().attractors();
     const float px = 1.0f / ctx.camera.pixelsPerUnit();
     for (std::size_t i = 0; i < points.size(); ++i) {
+      // A dark disc rimmed and crossed in the group's colour: it stands out in the middle of its own swarm
+      // and says which swarm it pulls.
       const std::uint32_t colour = render::groupColour(static_cast<int>(i));
-      canvas.above.cross(points[i], 7.0f, colours::kAttractor);
-      canvas.ring({points[i], 6.0f * px}, colour);
-      canvas.ring({points[i], 9.0f * px}, colours::kAttractor);
+      canvas.rings.push_back(
+          {points[i].x, points[i].y, 9.0f * px, render::withAlpha(colours::kBackground, 210), colour});
+      canvas.ring({points[i], 11.0f * px}, render::withAlpha(colours::kBackground, 210));
+      canvas.above.cross(points[i], 6.0f, colour);
     }
   }
 };
