@@ -48,7 +48,6 @@ inline constexpr std::uint32_t kCandidateRim = rgba(40, 230, 255);  ///< tested 
 inline constexpr std::uint32_t kVisited = rgba(90, 255, 120, 220);  ///< node the query walked into
 inline constexpr std::uint32_t kPruned = rgba(255, 70, 160, 200);   ///< node the query rejected
 inline constexpr std::uint32_t kQueryShape = rgba(255, 255, 255, 230);
-inline constexpr std::uint32_t kAttractor = rgba(255, 255, 255);
 inline constexpr std::uint32_t kCone = rgba(255, 220, 90, 40);  ///< view cone fill
 inline constexpr std::uint32_t kEntered = rgba(255, 255, 255);  ///< entered the view cone this frame
 inline constexpr std::uint32_t kLeft = rgba(255, 120, 60);      ///< left the view cone this frame

@@ -384,7 +384,7 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
   result.overall = extraValue(tree, "fast_path_ratio");
   result.moves = extraValue(tree, "moves");
   result.detached = extraValue(tree, "detached");
-  // The first second is the clumping toward the attraction points; what the seed describes is the run after.
+  // The first second, right after the build, is set apart: what the seed describes is the run that follows.
   const std::size_t settleFrom = std::min<std::size_t>(60, result.perFrame.size());
   double sum = 0.0;
   for (std::size_t f = settleFrom; f < result.perFrame.size(); ++f) sum += result.perFrame[f];

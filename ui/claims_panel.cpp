@@ -72,8 +72,8 @@ constexpr Claim kClaims[] = {
     {"seed-001", "001_ecbeb7c72bb815d1.txt", "The sphere tree's fast path on the SphereTest scene",
      "\"The design goal for this algorithm has been to make the 99-percentile case spend almost no CPU time "
      "updating an object in motion\": NewPos compares one squared distance with the parent super-sphere.",
-     "the spheretest scene (25% static, 75% clumping to 16 attraction points) with the window's circle "
-     "count, "
+     "the spheretest scene (75% in 16 swarms around attraction points that drift and jump, 25% static "
+     "but for occasional jumps) with the window's circle count, "
      "300 frames, one update batch per frame; the share of moves that stayed inside their parent, frame by "
      "frame."},
     {"seed-004", "004_4159c2b2a803d270.txt", "Collision checks per frame against brute force's",

@@ -91,12 +91,22 @@ class NodesOverlay final : public DemoPart {
 // Overlapping circles and pair lines
 // ---------------------------------------------------------------------------------------------------------
 
+// Overlaps are marked only on circles drawn at least this big (radius, pixels).
+constexpr float kMinMarkedRadiusPx = 3.0f;
+
 class OverlapOverlay final : public DemoPart {
  public:
   void tintCircles(DemoContext& ctx, std::span<CircleInstance> circles) override {
+    // On a circle a few pixels across the rim would hide its colour, and in a swarm nearly every circle
+    // overlaps another: zoomed out the swarms keep their colours, zooming in brings the rims back.
+    const float minRadius = kMinMarkedRadiusPx / ctx.camera.pixelsPerUnit();
+    const std::vector<Circle>& world = ctx.model.simulation().circles();
+    auto mark = [&](ItemId id) {
+      if (id < circles.size() && world[id].radius >= minRadius) circles[id].rim = colours::kOverlapRim;
+    };
     for (const Pair& p : ctx.model.pairs()) {
-      if (p.a < circles.size()) circles[p.a].rim = colours::kOverlapRim;
-      if (p.b < circles.size()) circles[p.b].rim = colours::kOverlapRim;
+      mark(p.a);
+      mark(p.b);
     }
   }
 };
@@ -106,10 +116,13 @@ class PairLinesOverlay final : public DemoPart {
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
     const std::vector<Circle>& circles = ctx.model.simulation().circles();
     const Box view = ctx.camera.visibleWorld();
-    // A line under a pixel long is a dot on top of the two circles' rims, which already say "overlapping".
+    // A line under a pixel long is a dot on top of the two circles' rims, which already say "overlapping";
+    // between circles too small for rims, lines would paint the swarms red as rims would.
     const float minLength = 1.0f / ctx.camera.pixelsPerUnit();
+    const float minRadius = kMinMarkedRadiusPx / ctx.camera.pixelsPerUnit();
     std::size_t drawn = 0;
     for (const Pair& p : ctx.model.pairs()) {
+      if (std::min(circles[p.a].radius, circles[p.b].radius) < minRadius) continue;
       const Vec2 a = circles[p.a].center, b = circles[p.b].center;
       if (std::fabs(a.x - b.x) + std::fabs(a.y - b.y) < minLength) continue;
       if (!boxVisible({{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}},
@@ -221,10 +234,13 @@ class AttractorsOverlay final : public DemoPart {
     const std::vector<Vec2>& points = ctx.model.simulation().attractors();
     const float px = 1.0f / ctx.camera.pixelsPerUnit();
     for (std::size_t i = 0; i < points.size(); ++i) {
+      // A dark disc rimmed and crossed in the group's colour: it stands out in the middle of its own swarm
+      // and says which swarm it pulls.
       const std::uint32_t colour = render::groupColour(static_cast<int>(i));
-      canvas.above.cross(points[i], 7.0f, colours::kAttractor);
-      canvas.ring({points[i], 6.0f * px}, colour);
-      canvas.ring({points[i], 9.0f * px}, colours::kAttractor);
+      canvas.rings.push_back(
+          {points[i].x, points[i].y, 9.0f * px, render::withAlpha(colours::kBackground, 210), colour});
+      canvas.ring({points[i], 11.0f * px}, render::withAlpha(colours::kBackground, 210));
+      canvas.above.cross(points[i], 6.0f, colour);
     }
   }
 };
@@ -242,12 +258,14 @@ const PartRegistrar nodes{
     {PartCategory::Overlay, "Structure nodes",
      "the structure's nodes or cells (boxes, or circles for sphere trees) coloured by depth", 10, true,
      make<NodesOverlay>}};
-const PartRegistrar overlap{{PartCategory::Overlay, "Overlapping circles",
-                             "red rim on every circle that is in an overlapping pair this frame", 20, true,
-                             make<OverlapOverlay>}};
-const PartRegistrar pairLines{{PartCategory::Overlay, "Pair lines",
-                               "a line between the centres of every overlapping pair", 30, true,
-                               make<PairLinesOverlay>}};
+const PartRegistrar overlap{
+    {PartCategory::Overlay, "Overlapping circles",
+     "red rim on every circle in an overlapping pair this frame (drawn 3 px or more in radius)", 20, true,
+     make<OverlapOverlay>}};
+const PartRegistrar pairLines{
+    {PartCategory::Overlay, "Pair lines",
+     "a line between the centres of every overlapping pair (of circles drawn 3 px or more in radius)", 30,
+     true, make<PairLinesOverlay>}};
 const PartRegistrar candidates{{PartCategory::Overlay, part_names::kCandidates,
                                 "query hits filled yellow; circles tested but missed get a cyan rim", 40,
                                 true, make<CandidatesOverlay>}};

@@ -44,7 +44,7 @@ class StatsPanel final : public DemoPart {
       validated_ = false;
     }
 
-    ImGui::Text("%s: %s circles, %zu moving", index.name().c_str(), groupedNumber(n).c_str(),
+    ImGui::Text("%s: %s circles, %zu moved in the last step", index.name().c_str(), groupedNumber(n).c_str(),
                 sim.movedIds().size());
     if (!ImGui::BeginTable("stats", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) return;
     ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.5f);

@@ -135,7 +135,7 @@ std::string statsCsv(const DemoModel& model, const CompareResult* comparison) {
   csv.row("scene", "", "scenario", model.scene().scenario);
   csv.row("scene", "", "seed", double(model.scene().seed));
   csv.row("scene", "", "frame", double(sim.frame()));
-  csv.row("scene", "", "moving", double(sim.movedIds().size()));
+  csv.row("scene", "", "moved_last_step", double(sim.movedIds().size()));
 
   const IndexStats stats = index.stats();
   csv.row("structure", name, "nodes", double(stats.nodes));

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -360,6 +361,8 @@ TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
 
 TEST(Parts, OverlappingCirclesGetARimAndHiddenOverlaysDrawNothing) {
   Frame frame(makeModel(3000, registry().all().back().name));
+  // Zoomed in until the smallest circle is 3 pixels in radius: every overlapping circle is rimmed.
+  frame.camera.zoomAround(640, 400, 6.0f / (0.5f * frame.camera.pixelsPerUnit()));
   frame.run();
   ASSERT_FALSE(frame.model->pairs().empty());
   for (const Pair& p : frame.model->pairs()) {
@@ -376,6 +379,35 @@ TEST(Parts, OverlappingCirclesGetARimAndHiddenOverlaysDrawNothing) {
   EXPECT_TRUE(frame.canvas.rings.empty());
   EXPECT_TRUE(std::all_of(frame.circles.begin(), frame.circles.end(),
                           [](const render::CircleInstance& c) { return c.rim == 0u && c.fill == 0u; }));
+}
+
+TEST(Parts, OverlapsAreMarkedOnlyOnCirclesBigEnoughToShowTheMark) {
+  // Zoomed out, a rim or a line on a circle under 3 pixels in radius would hide its colour (in a swarm
+  // nearly every circle overlaps another): those pairs are left unmarked, the others are marked.
+  Frame frame(makeModel(3000, "grid"));
+  for (PartSlot& s : frame.parts) {
+    if (s.info->category == PartCategory::Overlay)
+      s.shown = s.info->name == "Overlapping circles" || s.info->name == "Pair lines";
+  }
+  frame.model->query.mode = QueryMode::Off;
+  frame.run();
+  const std::vector<Circle>& circles = frame.model->simulation().circles();
+  const float minRadius = 3.0f / frame.camera.pixelsPerUnit();
+  std::size_t rimmed = 0, bare = 0, lines = 0;
+  for (const Pair& p : frame.model->pairs()) {
+    for (ItemId id : {p.a, p.b}) {
+      const bool big = circles[id].radius >= minRadius;
+      EXPECT_EQ(frame.circles[id].rim != 0u, big) << id;
+      (big ? rimmed : bare) += 1;
+    }
+    // A line is drawn between two marked circles unless it would be under a pixel long.
+    const Vec2 d = circles[p.a].center - circles[p.b].center;
+    lines += std::min(circles[p.a].radius, circles[p.b].radius) >= minRadius &&
+             std::fabs(d.x) + std::fabs(d.y) >= 1.0f / frame.camera.pixelsPerUnit();
+  }
+  EXPECT_GT(rimmed, 0u);
+  EXPECT_GT(bare, 0u);
+  EXPECT_EQ(frame.canvas.above.lines().size(), 2 * lines);
 }
 
 }  // namespace
