@@ -165,6 +165,14 @@ class SpatialIndex {
   const QueryCounters& lastCounters() const { return counters_; }
   /// Calls `visitor` for every node, for drawing; flat structures report their cells.
   virtual void visitNodes(const NodeVisitor& visitor) const = 0;
+  /// Calls `visitor` for each node from the root down to the one holding a present item (a structure that
+  /// stores an item in several cells visits each of them); nothing for one without nodes.
+  virtual void visitPathTo(ItemId id, const NodeVisitor& visitor) const {
+    (void)id;
+    (void)visitor;
+  }
+  /// One line naming the rule that decides which node holds a circle, for the inspector.
+  virtual std::string_view nodeRule() const { return {}; }
   /// Node count, depth and memory.
   virtual IndexStats stats() const = 0;
   /// Structure-specific figures for reports.

@@ -222,6 +222,15 @@ class BandedTree : public SpatialIndex {
     for (std::uint32_t i = 0; i < dir_.size(); ++i) visitor(info(i, self().cell(dir_[i].key)));
   }
 
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    if (!hasRoot_) return;
+    const std::uint64_t key = items_.key(items_.slotOf(id));
+    for (int d = 0; d <= Codec::depth(key); ++d) {
+      const std::uint64_t k = Codec::ancestor(key, d);
+      visitor(info(dir_.find(k), self().cell(k)));
+    }
+  }
+
   IndexStats stats() const override {
     int deepest = 0;
     for (std::uint32_t i = 0; i < dir_.size(); ++i) deepest = std::max(deepest, Codec::depth(dir_[i].key));

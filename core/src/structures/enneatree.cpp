@@ -91,6 +91,12 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
            "parameter is wanted.";
   }
 
+  std::string_view nodeRule() const override {
+    return "a node of width w holds the circles that fit entirely in its box with a diameter below w/2 and "
+           "not "
+           "below w/4; smaller ones go to a child half they fit, the centre one first";
+  }
+
  private:
   // -- geometry (observation 3)
 

@@ -76,6 +76,22 @@ class HashedGrid final : public SpatialIndex {
     }
   }
 
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    const Vec2 c = circle(id).center;
+    const std::int32_t x = map_.cellOf(c.x), y = map_.cellOf(c.y);
+    const std::uint32_t slot = lists_.table().find(x, y);
+    if (slot == kNone) return;  // an oversize circle lives in no cell
+    bool here = false;
+    lists_.forEachInCell(slot, [&](std::uint32_t n) { here = here || lists_.nodes()[n].id == id; });
+    if (here) visitor(cellInfo(map_, x, y, 0, lists_.cellSize(slot)));
+  }
+
+  std::string_view nodeRule() const override {
+    return "a cell holds the circles whose centre lies in it (circles larger than the cell go to the "
+           "oversize "
+           "list)";
+  }
+
   IndexStats stats() const override {
     IndexStats st;
     st.nodes = lists_.table().used();

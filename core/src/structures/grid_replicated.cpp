@@ -55,6 +55,18 @@ class ReplicatedGrid final : public SpatialIndex {
     }
   }
 
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    const Circle& c = circle(id);
+    if (!isRegular(c)) return;  // the oversize list is no cell
+    visitRange(coverOf(c), [&](std::uint32_t slot) { visitor(slotInfo(slot)); });
+  }
+
+  std::string_view nodeRule() const override {
+    return "every cell its bounding box overlaps holds a copy of a circle (circles larger than the limit go "
+           "to "
+           "the oversize list)";
+  }
+
   IndexStats stats() const override {
     IndexStats st;
     st.nodes = lists_.table().used();

@@ -67,6 +67,22 @@ class HierarchicalGrid final : public SpatialIndex {
     }
   }
 
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    const Circle& c = circle(id);
+    const int at = levelIndex_[slotOfExponent(levelOf(c.radius))];
+    if (at < 0) return;
+    const Level& level = levels_[std::size_t(at)];
+    const std::uint32_t slot =
+        level.lists.table().find(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y));
+    if (slot != kNone) visitor(slotInfo(level, slot));
+  }
+
+  std::string_view nodeRule() const override {
+    return "a circle's level follows from its size (cells twice its diameter at most), its cell there from "
+           "its "
+           "centre";
+  }
+
   IndexStats stats() const override {
     IndexStats st;
     st.memoryBytes = tableBytes() + index_.capacity() * sizeof(std::uint32_t) +

@@ -81,6 +81,12 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
            "clusters; each halving of the smallest radius adds a level.";
   }
 
+  std::string_view nodeRule() const override {
+    return "a node of side s holds the circles centred in its cell with a radius in [s/4, s/2]; smaller ones "
+           "go "
+           "to the quadrant of their centre, larger ones up";
+  }
+
  private:
   // -- geometry: a node's corner is the root's corner plus its column and row times its side, computed in
   // one step, so that every code path gets the same bits and a child's edges are exactly its parent's.

@@ -94,6 +94,18 @@ void SphereTree::visitNodes(const NodeVisitor& visitor) const {
   }
 }
 
+void SphereTree::visitPathTo(ItemId id, const NodeVisitor& visitor) const {
+  std::vector<std::uint32_t> chain;
+  for (std::uint32_t n = ownerOf_[id]; n != kRoot && n != kNull; n = spheres_[n].parent) chain.push_back(n);
+  for (std::size_t k = chain.size(); k-- > 0;) visitor(nodeInfo(chain[k], int(chain.size() - 1 - k)));
+}
+
+std::string_view SphereTree::nodeRule() const {
+  return "a super-sphere holds the members lying inside its bound (gravity slop included); one that pierces "
+         "it "
+         "goes to the top and joins the nearest sphere that holds it, else the one that grows least";
+}
+
 IndexStats SphereTree::stats() const {
   IndexStats s;
   s.nodes = liveSpheres_;

@@ -150,6 +150,8 @@ class SphereTree final : public SpatialIndex {
 
   std::string_view description() const override;
   void visitNodes(const NodeVisitor& visitor) const override;
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override;
+  std::string_view nodeRule() const override;
   IndexStats stats() const override;
   void extra(ExtraCounters& out) const override;
 
