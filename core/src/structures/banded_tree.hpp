@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "bvh_pruning.hpp"
 #include "linear_tree.hpp"
 #include "pair_view.hpp"
 #include "spheretest/assert.hpp"
@@ -209,7 +210,7 @@ class LevelTally {
 inline constexpr std::uint32_t kGatherAhead = 64;
 
 /// Which query a walk serves, for the name of its pruning test.
-enum class QueryKind : std::uint8_t { Point, Circle, Box, Ray };
+enum class QueryKind : std::uint8_t { Point, Circle, Box, Ray, Cone };
 
 /// The shared body of the radius tree and the enneatree; `Bits` is the width of one child slot in a key.
 template <class Derived, int Bits>
@@ -356,6 +357,23 @@ class BandedTree : public SpatialIndex {
              if (hit) out.push_back({id, t, segment.start + delta * t});
            }
          });
+  }
+
+  // The cone prunes the walk itself: a node whose reach lies wholly outside it is skipped with its subtree.
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow) override {
+    visibleNow.clear();
+    const bvh::ConeClassifier classifier(cone);
+    walk(
+        [&](const CellBox& reach) {
+          const double cx = 0.5 * (reach.minX + reach.maxX), cy = 0.5 * (reach.minY + reach.maxY);
+          const double hx = 0.5 * (reach.maxX - reach.minX), hy = 0.5 * (reach.maxY - reach.minY);
+          return classifier.classify(cx, cy, std::sqrt(hx * hx + hy * hy)) != bvh::Side::Outside;
+        },
+        QueryKind::Cone,
+        [&](std::uint32_t i, int) {
+          testItems(i, visibleNow, [&](const Circle& c) { return circleOverlapsCone(c, cone); });
+        });
+    std::sort(visibleNow.begin(), visibleNow.end());
   }
 
   void doFindPairs(std::vector<Pair>& out) override {

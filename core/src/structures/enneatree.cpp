@@ -205,6 +205,8 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
         return "query circle misses the child's box";
       case banded::QueryKind::Box:
         return "query box misses the child's box";
+      case banded::QueryKind::Cone:
+        return "view cone misses the child's box";
       case banded::QueryKind::Ray:
         break;
     }

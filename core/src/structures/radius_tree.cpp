@@ -164,6 +164,8 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
         return "query circle misses the child's cell widened by its largest radius";
       case banded::QueryKind::Box:
         return "query box misses the child's cell widened by its largest radius";
+      case banded::QueryKind::Cone:
+        return "view cone misses the child's cell widened by its largest radius";
       case banded::QueryKind::Ray:
         break;
     }
