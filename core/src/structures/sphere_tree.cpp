@@ -31,6 +31,25 @@ bool discContains(const Disc& outer, const Disc& inner) {
   return dx * dx + dy * dy <= room * room;
 }
 
+void TopLevel::near(double qx, double qy, double reach, std::vector<std::uint8_t>& keep,
+                    std::vector<std::uint32_t>& out) const {
+  out.clear();
+  const std::size_t n = size();
+  keep.resize(n);
+  const float fx = float(qx), fy = float(qy), fr = float(reach);
+  const float scale = std::fabs(fx) + std::fabs(fy) + fr;
+  // Two passes, so that the test runs in vector lanes: flags first, then the few indices.
+  for (std::size_t i = 0; i < n; ++i) {
+    const float dx = x[i] - fx, dy = y[i] - fy;
+    const float within =
+        (r[i] + fr) * 1.00001f + (std::fabs(x[i]) + std::fabs(y[i]) + scale) * 1e-5f + 1e-20f;
+    keep[i] = dx * dx + dy * dy <= within * within ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (keep[i]) out.push_back(node[i]);
+  }
+}
+
 namespace {
 // In large trees each move is two cache misses (the item's slot, then its sphere): fetching them a few
 // moves ahead overlaps the misses instead of paying them one after another.
@@ -186,6 +205,8 @@ void SphereTree::resetPool() {
   spheres_.push_back(root);
   slots_.clear();
   slotsInUse_ = 0;
+  top_ = {};
+  topIndex_.clear();
   std::fill(ownerOf_.begin(), ownerOf_.end(), kNull);
   for (std::uint8_t& s : itemState_) s &= static_cast<std::uint8_t>(~kItemQueued);
   reintegrate_.clear();
@@ -327,6 +348,25 @@ void SphereTree::markCullDirty(std::uint32_t n) {
   }
 }
 
+// Keeps a root child's entry in top_ in step with its bound (after a link or a new bound).
+void SphereTree::syncTop(std::uint32_t n) {
+  if (topIndex_.size() < spheres_.size()) topIndex_.resize(spheres_.size(), kNull);
+  const SphereNode& node = spheres_[n];
+  std::uint32_t& at = topIndex_[n];
+  if (node.parent != kRoot) return;
+  if (at == kNull) {
+    at = static_cast<std::uint32_t>(top_.size());
+    top_.x.push_back(node.x);
+    top_.y.push_back(node.y);
+    top_.r.push_back(node.radius);
+    top_.node.push_back(n);
+    return;
+  }
+  top_.x[at] = node.x;
+  top_.y[at] = node.y;
+  top_.r[at] = node.radius;
+}
+
 void SphereTree::linkSphere(std::uint32_t child, std::uint32_t parent) {
   SphereNode& p = spheres_[parent];
   SphereNode& c = spheres_[child];
@@ -337,9 +377,26 @@ void SphereTree::linkSphere(std::uint32_t child, std::uint32_t parent) {
   p.firstChild = child;
   ++p.childCount;
   if (!sphereAgreesWithCullMemory(child, parent)) markCullDirty(parent);
+  if (parent == kRoot) syncTop(child);
 }
 
 void SphereTree::unlinkSphere(std::uint32_t child) {
+  if (spheres_[child].parent == kRoot) {
+    // Swap-remove from the top level: the last entry fills the hole.
+    const std::uint32_t at = topIndex_[child], last = static_cast<std::uint32_t>(top_.size() - 1);
+    if (at != last) {
+      top_.x[at] = top_.x[last];
+      top_.y[at] = top_.y[last];
+      top_.r[at] = top_.r[last];
+      top_.node[at] = top_.node[last];
+      topIndex_[top_.node[at]] = at;
+    }
+    top_.x.pop_back();
+    top_.y.pop_back();
+    top_.r.pop_back();
+    top_.node.pop_back();
+    topIndex_[child] = kNull;
+  }
   SphereNode& c = spheres_[child];
   SphereNode& p = spheres_[c.parent];
   if (c.prevSibling != kNull)
@@ -369,6 +426,7 @@ void SphereTree::setBound(std::uint32_t n, const Disc& d) {
   const double dx = double(node.x) - d.x, dy = double(node.y) - d.y;
   node.radius = bvh::roundUpToFloat(d.r + std::sqrt(dx * dx + dy * dy));
   node.reach = inflateRadiusForPruning(node.radius, {node.x, node.y});
+  if (node.parent == kRoot) syncTop(n);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -659,21 +717,26 @@ SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int tar
     if (best.node != kNull) return best;
   }
   const double reach = 2.0 * maxRadius + x.r;
-  sphereStack_.assign(1, kRoot);
+  const auto consider = [&](std::uint32_t c) {
+    const SphereNode& cn = spheres_[c];
+    if (cn.level < target || c == self) return;
+    if (cn.level == target) {
+      considerHome(c, x, xg, maxRadius, best);
+      return;
+    }
+    const double dx = cn.x - x.x, dy = cn.y - x.y;
+    const double within = cn.radius + reach;
+    if (dx * dx + dy * dy <= within * within) sphereStack_.push_back(c);
+  };
+  // The top level in vector lanes: a home or a way to one lies within `reach` of the bound (a sphere that
+  // grows to take x stays within its limit only that close).
+  sphereStack_.clear();
+  top_.near(x.x, x.y, reach, topKeep_, topNear_);
+  for (const std::uint32_t c : topNear_) consider(c);
   while (!sphereStack_.empty()) {
     const std::uint32_t n = sphereStack_.back();
     sphereStack_.pop_back();
-    for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) {
-      const SphereNode& cn = spheres_[c];
-      if (cn.level < target || c == self) continue;
-      if (cn.level == target) {
-        considerHome(c, x, xg, maxRadius, best);
-        continue;
-      }
-      const double dx = cn.x - x.x, dy = cn.y - x.y;
-      const double within = cn.radius + reach;
-      if (dx * dx + dy * dy <= within * within) sphereStack_.push_back(c);
-    }
+    for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) consider(c);
   }
   return best;
 }

@@ -143,6 +143,21 @@ Disc enclosingPair(const Disc& a, const Disc& b);
 /// Whether circle `inner` lies inside `outer`, compared in double.
 bool discContains(const Disc& outer, const Disc& inner);
 
+/// The root's children side by side: the top level is scanned whole by every query (the seed keeps it as a
+/// plain list), so its bounds are kept in arrays a loop can read in vector lanes.
+struct TopLevel {
+  std::vector<float> x, y, r;       ///< bound centres and radii
+  std::vector<std::uint32_t> node;  ///< the sphere of each entry
+  /// Entries.
+  std::size_t size() const { return node.size(); }
+  /// Bytes held.
+  std::size_t bytes() const { return (x.capacity() + y.capacity() + r.capacity() + node.capacity()) * 4; }
+  /// Indices of the entries whose bound may lie within `reach` of (qx, qy), widened far beyond the float
+  /// rounding and every exact test's margin, so that nothing an exact test would keep is dropped.
+  void near(double qx, double qy, double reach, std::vector<std::uint8_t>& keep,
+            std::vector<std::uint32_t>& out) const;
+};
+
 /// The sphere tree.
 class SphereTree final : public SpatialIndex {
  public:
@@ -206,6 +221,7 @@ class SphereTree final : public SpatialIndex {
   void markCullDirty(std::uint32_t n);
   void linkSphere(std::uint32_t child, std::uint32_t parent);
   void unlinkSphere(std::uint32_t child);
+  void syncTop(std::uint32_t n);
   Disc discOf(std::uint32_t n) const { return {spheres_[n].x, spheres_[n].y, spheres_[n].radius}; }
   Disc itemDisc(ItemId id) const {
     const ItemSlot& s = slots_[slotOf_[id]];
@@ -234,7 +250,8 @@ class SphereTree final : public SpatialIndex {
 
   // -- walks (sphere_tree_walks.cpp)
   template <class Classify, class Exact>
-  void walk(Classify&& classify, Exact&& exact, std::vector<ItemId>& out, const char* pruneTest);
+  void walk(const Disc& around, Classify&& classify, Exact&& exact, std::vector<ItemId>& out,
+            const char* pruneTest);
   template <class OnHit>
   void walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best);
 
@@ -261,6 +278,10 @@ class SphereTree final : public SpatialIndex {
 
   std::vector<WalkEntry> stack_;
   std::vector<std::uint32_t> sphereStack_;
+  TopLevel top_;                         // the root's children
+  std::vector<std::uint32_t> topIndex_;  // sphere -> its entry in top_ (kNull below the top)
+  std::vector<std::uint8_t> topKeep_;    // scratch of TopLevel::near
+  std::vector<std::uint32_t> topNear_;   // its result
   std::vector<CullEntry> cullStack_;
   std::vector<ItemId> scratchIds_;
   std::vector<ItemSlot> repackScratch_;

@@ -19,7 +19,8 @@ using bvh::Side;
 // Every super-sphere whose bound is tested counts as visited, so a trace's visited and pruned spheres add
 // up to the counter. A sphere wholly inside the query reports everything below it without a test.
 template <class Classify, class Exact>
-void SphereTree::walk(Classify&& classify, Exact&& exact, std::vector<ItemId>& out, const char* pruneTest) {
+void SphereTree::walk(const Disc& around, Classify&& classify, Exact&& exact, std::vector<ItemId>& out,
+                      const char* pruneTest) {
   stack_.clear();
   stack_.push_back({kRoot, 0, 0});
   while (!stack_.empty()) {
@@ -40,36 +41,53 @@ void SphereTree::walk(Classify&& classify, Exact&& exact, std::vector<ItemId>& o
       traceCandidate(s.id, hit);
       if (hit) out.push_back(s.id);
     }
-    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
-      ++counters_.nodesVisited;
+    const auto consider = [&](std::uint32_t c) {
       if (e.inside) {
         stack_.push_back({c, childDepth, 1});
-        continue;
+        return;
       }
       const SphereNode& cn = spheres_[c];
       const Side side = classify(cn);
       if (side == Side::Outside) {
         if (tracing()) tracePrune(nodeInfo(c, static_cast<int>(childDepth)), pruneTest);
-        continue;
+        return;
       }
       stack_.push_back({c, childDepth, side == Side::Inside ? 1u : 0u});
+    };
+    if (e.node == kRoot && !tracing()) {
+      // The top level, read in vector lanes: only the bounds near the query are classified one by one.
+      counters_.nodesVisited += top_.size();
+      top_.near(around.x, around.y, around.r, topKeep_, topNear_);
+      for (const std::uint32_t c : topNear_) consider(c);
+      continue;
+    }
+    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+      ++counters_.nodesVisited;
+      consider(c);
     }
   }
 }
 
 void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out) {
-  walk([&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
-       [&](const Circle& c) { return circleContainsPoint(c, p); }, out, "bound does not hold the point");
+  walk(
+      {p.x, p.y, 0.0}, [&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
+      [&](const Circle& c) { return circleContainsPoint(c, p); }, out, "bound does not hold the point");
 }
 
 void SphereTree::doQueryCircle(const Circle& query, std::vector<ItemId>& out) {
-  walk([&](const SphereNode& n) { return bvh::circleBoundVsCircle(n.x, n.y, n.radius, query); },
-       [&](const Circle& c) { return circlesOverlap(c, query); }, out, "bound misses the circle");
+  walk(
+      {query.center.x, query.center.y, query.radius},
+      [&](const SphereNode& n) { return bvh::circleBoundVsCircle(n.x, n.y, n.radius, query); },
+      [&](const Circle& c) { return circlesOverlap(c, query); }, out, "bound misses the circle");
 }
 
 void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out) {
-  walk([&](const SphereNode& n) { return bvh::circleBoundVsBox(n.x, n.y, n.radius, box); },
-       [&](const Circle& c) { return circleOverlapsBox(c, box); }, out, "bound misses the box");
+  const double hx = 0.5 * (double(box.max.x) - box.min.x), hy = 0.5 * (double(box.max.y) - box.min.y);
+  walk(
+      {0.5 * (double(box.min.x) + box.max.x), 0.5 * (double(box.min.y) + box.max.y),
+       std::sqrt(hx * hx + hy * hy)},
+      [&](const SphereNode& n) { return bvh::circleBoundVsBox(n.x, n.y, n.radius, box); },
+      [&](const Circle& c) { return circleOverlapsBox(c, box); }, out, "bound misses the box");
 }
 
 // Ray walk; with `best` set it clips: bounds entered after the best hit so far are skipped, and nearer
@@ -104,15 +122,27 @@ void SphereTree::walkRay(const Segment& segment, OnHit&& onHit, const std::optio
       if (hit) onHit(s.id, t);
     }
     nearFirst.clear();
-    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
-      ++counters_.nodesVisited;
+    const auto consider = [&](std::uint32_t c) {
       const SphereNode& cn = spheres_[c];
       double entry = 0.0;
       if (!bvh::segmentEntersCircleBound(segment, cn.x, cn.y, cn.radius, entry)) {
         if (tracing()) tracePrune(nodeInfo(c, static_cast<int>(childDepth)), "bound misses the segment");
-        continue;
+        return;
       }
       nearFirst.push_back({entry, c});
+    };
+    if (e.node == kRoot && !tracing()) {
+      // The top level in vector lanes: bounds near the segment's bounding circle, then the exact entry test.
+      counters_.nodesVisited += top_.size();
+      const double hx = 0.5 * (double(segment.end.x) - segment.start.x);
+      const double hy = 0.5 * (double(segment.end.y) - segment.start.y);
+      top_.near(segment.start.x + hx, segment.start.y + hy, std::sqrt(hx * hx + hy * hy), topKeep_, topNear_);
+      for (const std::uint32_t c : topNear_) consider(c);
+    } else {
+      for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+        ++counters_.nodesVisited;
+        consider(c);
+      }
     }
     if (best) {
       std::sort(nearFirst.begin(), nearFirst.end(),
