@@ -76,7 +76,7 @@ inline double magnitude(const CellBox& b) {
 /// Slack of a test between box `b` and a query whose coordinates and size sum to `queryScale`. A box inside
 /// `b` gets no more than this, so the slack worked out for a root's box covers every node below it.
 inline double pruneSlack(const CellBox& b, double queryScale) {
-  return 1e-8 * (2.0 * magnitude(b) + queryScale) + 1e-30;
+  return 1e-12 * (2.0 * magnitude(b) + queryScale) + 1e-30;
 }
 
 /// Sum of a point's coordinate magnitudes (a query's scale for pruneSlack).
