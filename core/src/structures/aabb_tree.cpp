@@ -204,8 +204,22 @@ class AabbTree final : public SpatialIndex {
     // Reinserted in the Morton order of where the circles are now, so that consecutive descents share
     // most of their path and find it in the cache.
     sortByMorton(ids);
-    for (std::uint64_t keyed : order_) {
-      const auto i = static_cast<std::uint32_t>(keyed);
+    // Neighbours in Morton order are scattered in id order: their leaves, circles and parents are fetched
+    // a few reinsertions ahead (the parent once its index has arrived).
+    constexpr std::size_t kFar = 8, kNear = 4;
+    for (std::size_t k = 0; k < order_.size(); ++k) {
+      if (k + kFar < order_.size()) {
+        const auto far = static_cast<std::uint32_t>(order_[k + kFar]);
+        __builtin_prefetch(&up_[ids[far]]);
+        __builtin_prefetch(&fat_[ids[far]]);
+        __builtin_prefetch(&circle(ids[far]));
+        __builtin_prefetch(&old[far]);
+      }
+      if (k + kNear < order_.size()) {
+        const std::uint32_t parent = up_[ids[static_cast<std::uint32_t>(order_[k + kNear])]];
+        if (parent < nodes_.size()) __builtin_prefetch(&nodes_[parent]);
+      }
+      const auto i = static_cast<std::uint32_t>(order_[k]);
       const Circle& c = circle(ids[i]);
       reinsert(ids[i], c, c.center - old[i].center);
     }
@@ -674,6 +688,7 @@ class AabbTree final : public SpatialIndex {
   std::vector<std::uint64_t> order_;  // escaped entries keyed by Morton code
   std::vector<CullEntry> cullStack_;
   std::vector<Ref> walkStack_;
+  std::vector<std::uint32_t> rank_;  // a relayout's new index of each pool slot
   pair_view::PairView view_;
   pair_view::ItemCopy items_;
   pair_view::WalkScratch scratch_;
@@ -687,43 +702,56 @@ void AabbTree::doMaintain() {
   if (freedSinceLayout_ * 8 > liveNodes_) relayout();
 }
 
-// Copies the live internal nodes into a fresh pool in depth-first order (first child first), so that a
-// node's first child follows it and every subtree is one contiguous run.
+// Renumbers the pool in place: live internal nodes in depth-first order (first child first), so that a
+// node's first child follows it and every subtree is one contiguous run, then the dead ones, which form the
+// free list again. No second pool: each node's new index is noted first, links are rewritten through those
+// numbers, and the nodes are then swapped along the permutation's cycles.
 void AabbTree::relayout() {
   freedSinceLayout_ = 0;
   ++relayouts_;
-  if (root_ == kNull || isLeaf(root_)) {
-    nodes_.clear();
-    freeHead_ = kNull;
-    return;
-  }
-  LargeVector<AabbNode> fresh;
-  fresh.reserve(nodes_.capacity());
-  struct Task {
-    std::uint32_t old, parent, slot;
-  };
-  std::vector<Task> tasks{{root_, kNull, 0}};
-  while (!tasks.empty()) {
-    const Task t = tasks.back();
-    tasks.pop_back();
-    const auto n = static_cast<std::uint32_t>(fresh.size());
-    fresh.push_back(nodes_[t.old]);
-    AabbNode& node = fresh.back();
-    node.parent = t.parent;
-    if (t.parent == kNull)
-      root_ = n;
-    else
-      fresh[t.parent].child[t.slot] = n;
-    for (std::uint32_t slot = 2; slot-- > 0;) {
-      const Ref child = node.child[slot];
-      if (isLeaf(child))
-        up_[itemOf(child)] = n;
-      else
-        tasks.push_back({child, n, slot});
+  const auto poolSize = static_cast<std::uint32_t>(nodes_.size());
+  rank_.assign(poolSize, kNull);
+  std::uint32_t next = 0;
+  if (root_ != kNull && !isLeaf(root_)) {
+    walkStack_.clear();
+    walkStack_.push_back(root_);
+    while (!walkStack_.empty()) {
+      const std::uint32_t n = walkStack_.back();
+      walkStack_.pop_back();
+      rank_[n] = next++;
+      for (std::uint32_t slot = 2; slot-- > 0;) {
+        const Ref child = nodes_[n].child[slot];
+        if (!isLeaf(child)) walkStack_.push_back(child);
+      }
     }
   }
-  nodes_.swap(fresh);
+  for (std::uint32_t n = 0; n < poolSize; ++n) {
+    if (nodes_[n].height < 0) rank_[n] = next++;
+  }
+  for (std::uint32_t n = 0; n < poolSize; ++n) {
+    AabbNode& node = nodes_[n];
+    if (node.height < 0) continue;
+    if (node.parent != kNull) node.parent = rank_[node.parent];
+    for (Ref& child : node.child) {
+      if (isLeaf(child))
+        up_[itemOf(child)] = rank_[n];
+      else
+        child = rank_[child];
+    }
+  }
+  if (root_ != kNull && !isLeaf(root_)) root_ = rank_[root_];
+  for (std::uint32_t n = 0; n < poolSize; ++n) {
+    while (rank_[n] != n) {
+      const std::uint32_t to = rank_[n];
+      std::swap(nodes_[n], nodes_[to]);
+      std::swap(rank_[n], rank_[to]);
+    }
+  }
   freeHead_ = kNull;
+  for (std::uint32_t n = poolSize; n-- > static_cast<std::uint32_t>(liveNodes_);) {
+    nodes_[n].parent = freeHead_;
+    freeHead_ = n;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
