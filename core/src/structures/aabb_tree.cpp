@@ -896,20 +896,20 @@ std::uint64_t AabbTree::handOver() {
     const AabbNode& node = nodes_[r];
     ++read;
     if (node.height <= kBatchHeight) {
-      // The small subtree's leaves, in depth-first order, on the same stack above the pending entries.
-      const std::size_t base = walkStack_.size();
-      walkStack_.push_back(node.child[1]);
-      walkStack_.push_back(node.child[0]);
-      while (walkStack_.size() > base) {
-        const Ref s = walkStack_.back();
-        walkStack_.pop_back();
+      // The small subtree's leaves in depth-first order; its height bounds the local stack.
+      std::array<Ref, kBatchHeight + 1> local;
+      int top = 0;
+      local[top++] = node.child[1];
+      local[top++] = node.child[0];
+      while (top > 0) {
+        const Ref s = local[--top];
         if (isLeaf(s)) {
           take(s, at);
           continue;
         }
         ++read;
-        walkStack_.push_back(nodes_[s].child[1]);
-        walkStack_.push_back(nodes_[s].child[0]);
+        local[top++] = nodes_[s].child[1];
+        local[top++] = nodes_[s].child[0];
       }
       fill(at);
       view_.addLeaf(begin, at);
