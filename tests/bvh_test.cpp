@@ -503,6 +503,15 @@ TEST(AabbTree, ScatteredPoolIsRenumberedInPlaceAndStaysValid) {
     tree->remove(id);
     oracle->remove(id);
   }
+  ids.clear();
+  circles.clear();
+  for (const Item& item : items) {
+    if (!tree->contains(item.id)) continue;
+    ids.push_back(item.id);
+    circles.push_back({{item.circle.center.x + 9.0f, item.circle.center.y}, item.circle.radius});
+  }
+  tree->updateBatch(ids, circles);
+  oracle->updateBatch(ids, circles);
   tree->maintain();
   EXPECT_EQ(extraValue(*tree, "relayouts"), before + 2.0);
   EXPECT_EQ(tree->validate(), "");

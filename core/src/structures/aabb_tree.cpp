@@ -710,7 +710,9 @@ class AabbTree final : public SpatialIndex {
 // ---------------------------------------------------------------------------------------------------------
 
 void AabbTree::doMaintain() {
-  if (freedSinceLayout_ * 8 > liveNodes_) relayout();
+  // Each reinsertion reuses a freed node far from its new place in the depth-first order; once as many
+  // have been reused as there are live nodes, walks jump about enough to pay for a renumbering.
+  if (freedSinceLayout_ > liveNodes_) relayout();
 }
 
 // Renumbers the pool in place: live internal nodes in depth-first order (first child first), so that a
