@@ -873,22 +873,50 @@ std::uint64_t AabbTree::handOver() {
   items_.r.resize(n);
   items_.id.resize(n);
   view_.begin(items_.arrays());
-  std::uint32_t filled = 0;
-  // Appends the circles of ids [filled, to): their reads were started when the ids were found.
-  auto fill = [&](std::uint32_t to) {
-    for (; filled < to; ++filled) {
-      const Circle& c = circle(items_.id[filled]);
-      items_.x[filled] = c.center.x;
-      items_.y[filled] = c.center.y;
-      items_.r[filled] = c.radius;
+  // The view's steps wait in a short queue until the walk has found kLag more items, so that the circles
+  // a leaf needs, whose reads started when their ids were found, have arrived by the time it is handed over.
+  constexpr std::uint32_t kLag = 32;
+  enum class Step : std::uint8_t { Enter, Leaf, Leave };
+  struct Pending {
+    Step step;
+    std::uint32_t begin, end;
+  };
+  std::array<Pending, 64> queue;
+  std::size_t head = 0, queued = 0;
+  std::uint32_t at = 0, filled = 0;
+  auto handFront = [&] {
+    const Pending& p = queue[head];
+    head = (head + 1) % queue.size();
+    --queued;
+    switch (p.step) {
+      case Step::Enter:
+        view_.enterNode(p.begin);
+        break;
+      case Step::Leave:
+        view_.leaveNode(p.end);
+        break;
+      case Step::Leaf:
+        for (; filled < p.end; ++filled) {
+          const Circle& c = circle(items_.id[filled]);
+          items_.x[filled] = c.center.x;
+          items_.y[filled] = c.center.y;
+          items_.r[filled] = c.radius;
+        }
+        view_.addLeaf(p.begin, p.end);
+        break;
     }
   };
-  auto take = [&](Ref leaf, std::uint32_t& at) {
+  auto post = [&](Step step, std::uint32_t begin, std::uint32_t end) {
+    if (queued == queue.size()) handFront();
+    queue[(head + queued) % queue.size()] = {step, begin, end};
+    ++queued;
+    while (queued > 0 && (queue[head].step != Step::Leaf || queue[head].end + kLag <= at)) handFront();
+  };
+  auto take = [&](Ref leaf) {
     const ItemId id = itemOf(leaf);
     __builtin_prefetch(&circle(id));
     items_.id[at++] = id;
   };
-  std::uint32_t at = 0;
   walkStack_.clear();
   walkStack_.push_back(root_);
   std::uint64_t read = 0;
@@ -896,14 +924,13 @@ std::uint64_t AabbTree::handOver() {
     const Ref r = walkStack_.back();
     walkStack_.pop_back();
     if (r == kLeave) {
-      view_.leaveNode(at);
+      post(Step::Leave, at, at);
       continue;
     }
     const std::uint32_t begin = at;
     if (isLeaf(r)) {
-      take(r, at);
-      fill(at);
-      view_.addLeaf(begin, at);
+      take(r);
+      post(Step::Leaf, begin, at);
       continue;
     }
     const AabbNode& node = nodes_[r];
@@ -917,22 +944,22 @@ std::uint64_t AabbTree::handOver() {
       while (top > 0) {
         const Ref s = local[--top];
         if (isLeaf(s)) {
-          take(s, at);
+          take(s);
           continue;
         }
         ++read;
         local[top++] = nodes_[s].child[1];
         local[top++] = nodes_[s].child[0];
       }
-      fill(at);
-      view_.addLeaf(begin, at);
+      post(Step::Leaf, begin, at);
       continue;
     }
-    view_.enterNode(begin);
+    post(Step::Enter, begin, begin);
     walkStack_.push_back(kLeave);
     walkStack_.push_back(node.child[1]);
     walkStack_.push_back(node.child[0]);
   }
+  while (queued > 0) handFront();
   return read;
 }
 
