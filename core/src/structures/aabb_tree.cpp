@@ -97,8 +97,12 @@ class AabbTree final : public SpatialIndex {
            "reinserted by the surface-area heuristic (perimeter in 2D), O(log n), refitting and rotating the "
            "ancestors to keep the tree balanced; build() and, optionally, a batch in which many circles "
            "escaped "
-           "rebuild top-down with binned SAH in O(n log n). Queries and pair search walk explicit stacks in "
-           "O(log n + k). Choose it for general moving scenes with mixed sizes; it makes no assumption about "
+           "rebuild top-down with binned SAH in O(n log n). Queries walk an explicit stack in O(log n + k); "
+           "the "
+           "pair search hands the tree over depth first to the trees' shared pair search, which tests small "
+           "subtrees as flat leaves bounded by this frame's circles. Choose it for general "
+           "moving "
+           "scenes with mixed sizes; it makes no assumption about "
            "the "
            "world's extent or the radius distribution.";
   }
