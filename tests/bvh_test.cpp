@@ -521,6 +521,25 @@ TEST(AabbTree, ScatteredPoolIsRenumberedInPlaceAndStaysValid) {
   expectAgrees(*tree, *oracle, 37, "after removals, a relayout and an insert");
 }
 
+TEST(AabbTree, ReinsertionsKeepTheTreeNearABuiltOneInALongRun) {
+  // Circles clustering for many frames, every escape reinserted: the tree must stay close to what a
+  // top-down build of the same circles gives. A descent from the root that settles ties towards the first
+  // child lets boxes that overlap the clusters gather far leaves, and the tree's perimeter keeps growing.
+  Simulation sim("spheretest", SceneConfig{}, 3000, 7);
+  auto tree = make("aabb-tree");
+  tree->build(sim.items());
+  for (int frame = 0; frame < 1500; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+  }
+  ASSERT_EQ(tree->validate(), "");
+  auto built = make("aabb-tree");
+  built->build(sim.items());
+  const double quality = extraValue(*tree, "quality"), builtQuality = extraValue(*built, "quality");
+  EXPECT_LT(quality, 1.5 * builtQuality);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Both hierarchies
 // ---------------------------------------------------------------------------------------------------------
