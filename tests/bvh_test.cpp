@@ -499,6 +499,72 @@ TEST(AabbTree, RebuildFractionRebuildsWholeBatches) {
   expectAgrees(*tree, *oracle, 34, "after an incremental batch");
 }
 
+TEST(AabbTree, ScatteredPoolIsRenumberedInPlaceAndStaysValid) {
+  auto tree = make("aabb-tree");
+  auto oracle = make("brute");
+  Rng rng(35);
+  const std::vector<Item> items = latticeScene(rng, 800, 200.0f);
+  tree->build(items);
+  oracle->build(items);
+  tree->maintain();
+  const double before = extraValue(*tree, "relayouts");
+  // Every circle jumps out of its fat box: every leaf is reinserted, freeing and reusing a node each.
+  std::vector<ItemId> ids;
+  std::vector<Circle> circles;
+  for (const Item& item : items) {
+    ids.push_back(item.id);
+    circles.push_back({{item.circle.center.y, item.circle.center.x + 7.0f}, item.circle.radius});
+  }
+  tree->updateBatch(ids, circles);
+  oracle->updateBatch(ids, circles);
+  ASSERT_EQ(tree->validate(), "");
+  tree->maintain();
+  EXPECT_EQ(extraValue(*tree, "relayouts"), before + 1.0);
+  EXPECT_EQ(tree->validate(), "");
+  EXPECT_EQ(tree->stats().nodes, 2 * items.size() - 1);
+  expectAgrees(*tree, *oracle, 36, "after a relayout");
+  // Removals leave dead nodes, which the next relayout must gather into the free list again.
+  for (ItemId id = 0; id < 400; id += 2) {
+    tree->remove(id);
+    oracle->remove(id);
+  }
+  ids.clear();
+  circles.clear();
+  for (const Item& item : items) {
+    if (!tree->contains(item.id)) continue;
+    ids.push_back(item.id);
+    circles.push_back({{item.circle.center.x + 9.0f, item.circle.center.y}, item.circle.radius});
+  }
+  tree->updateBatch(ids, circles);
+  oracle->updateBatch(ids, circles);
+  tree->maintain();
+  EXPECT_EQ(extraValue(*tree, "relayouts"), before + 2.0);
+  EXPECT_EQ(tree->validate(), "");
+  tree->insert(5000, {{100, 100}, 3.0f});
+  oracle->insert(5000, {{100, 100}, 3.0f});
+  EXPECT_EQ(tree->validate(), "");
+  expectAgrees(*tree, *oracle, 37, "after removals, a relayout and an insert");
+}
+
+TEST(AabbTree, ReinsertionsKeepTheTreeNearABuiltOneInALongRun) {
+  // Circles clustering for many frames, every escape reinserted: the tree must stay close to what a
+  // top-down build of the same circles gives. A descent from the root that settles ties towards the first
+  // child lets boxes that overlap the clusters gather far leaves, and the tree's perimeter keeps growing.
+  Simulation sim("spheretest", SceneConfig{}, 3000, 7);
+  auto tree = make("aabb-tree");
+  tree->build(sim.items());
+  for (int frame = 0; frame < 1500; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+  }
+  ASSERT_EQ(tree->validate(), "");
+  auto built = make("aabb-tree");
+  built->build(sim.items());
+  const double quality = extraValue(*tree, "quality"), builtQuality = extraValue(*built, "quality");
+  EXPECT_LT(quality, 1.5 * builtQuality);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Both hierarchies
 // ---------------------------------------------------------------------------------------------------------

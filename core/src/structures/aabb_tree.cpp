@@ -4,8 +4,11 @@
 // (perimeter in 2D) says it costs least, and every node on the way back up is refitted and rotated to keep
 // the tree balanced. A batch in which too many circles escaped can rebuild the whole tree top-down instead.
 //
-// Layout: nodes live in one pool addressed by 32-bit indices, dead nodes form a free list through their
-// parent field; a leaf stores its item id in the second child slot.
+// Layout: a leaf is its item: its fat box and its parent live in arrays indexed by item id, so the fat-box
+// check of a frame's moves reads them in id order. Internal nodes live in one pool addressed by 32-bit
+// indices (dead ones form a free list through their parent field); a child reference with the top bit set
+// names a leaf by item id. The pool is renumbered depth first whenever the tree is built and whenever
+// reinsertions have scattered it, so that descents, walks and the pair search read it forward.
 
 #include <algorithm>
 #include <array>
@@ -16,6 +19,8 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "pair_view.hpp"
+#include "spheretest/large_pages.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -23,19 +28,40 @@ namespace {
 
 using bvh::Side;
 
-constexpr std::uint32_t kNull = 0xffffffffu;
+// A child reference: an internal node index, or kLeafBit | item id.
+using Ref = std::uint32_t;
+constexpr Ref kNull = 0xffffffffu;
+constexpr Ref kLeafBit = 0x80000000u;
+// Parent of an id that is not in the tree.
+constexpr std::uint32_t kAbsentLeaf = 0xfffffffeu;
 
 // Bins of the top-down builder's surface-area split search.
 constexpr int kBins = 16;
 
+// A subtree this tall holds at most 2^height leaves: at or below it, the pair search takes it as one leaf.
+constexpr int kBatchHeight = [] {
+  int h = 0;
+  while ((2u << h) <= pair_view::kBatchItems) ++h;
+  return h;
+}();
+
 struct AabbNode {
-  Box box;                       // fat box of a leaf; union of the children otherwise
-  std::uint32_t parent = kNull;  // next free node while dead
-  std::uint32_t child1 = kNull;  // kNull marks a leaf
-  std::uint32_t child2 = kNull;  // the item id of a leaf
-  std::int32_t height = -1;      // 0 for a leaf, -1 while dead
+  Box box;                                 // union of the children's boxes
+  std::array<Ref, 2> child{kNull, kNull};  // internal indices or leaf references
+  std::uint32_t parent = kNull;            // next free node while dead
+  std::int32_t height = -1;                // >= 1 while live, -1 while dead
 };
 static_assert(sizeof(AabbNode) == 32, "aabb-tree nodes are kept at 32 bytes");
+
+bool isLeaf(Ref r) {
+  return (r & kLeafBit) != 0;
+}
+ItemId itemOf(Ref r) {
+  return r & ~kLeafBit;
+}
+Ref leafRef(ItemId id) {
+  return id | kLeafBit;
+}
 
 // The float box the predicates' circle can never leave (boundsOf rounds; the inflation absorbs it).
 Box tightBox(const Circle& c) {
@@ -71,8 +97,12 @@ class AabbTree final : public SpatialIndex {
            "reinserted by the surface-area heuristic (perimeter in 2D), O(log n), refitting and rotating the "
            "ancestors to keep the tree balanced; build() and, optionally, a batch in which many circles "
            "escaped "
-           "rebuild top-down with binned SAH in O(n log n). Queries and pair search walk explicit stacks in "
-           "O(log n + k). Choose it for general moving scenes with mixed sizes; it makes no assumption about "
+           "rebuild top-down with binned SAH in O(n log n). Queries walk an explicit stack in O(log n + k); "
+           "the "
+           "pair search hands the tree over depth first to the trees' shared pair search, which tests small "
+           "subtrees as flat leaves bounded by this frame's circles. Choose it for general "
+           "moving "
+           "scenes with mixed sizes; it makes no assumption about "
            "the "
            "world's extent or the radius distribution.";
   }
@@ -81,42 +111,45 @@ class AabbTree final : public SpatialIndex {
 
   void visitNodes(const NodeVisitor& visitor) const override {
     if (root_ == kNull) return;
-    std::vector<std::pair<std::uint32_t, int>> stack{{root_, 0}};
+    std::vector<std::pair<Ref, int>> stack{{root_, 0}};
     while (!stack.empty()) {
-      const auto [n, depth] = stack.back();
+      const auto [r, depth] = stack.back();
       stack.pop_back();
-      visitor(nodeInfo(n, depth));
-      if (!isLeaf(n)) {
-        stack.push_back({nodes_[n].child1, depth + 1});
-        stack.push_back({nodes_[n].child2, depth + 1});
+      visitor(nodeInfo(r, depth));
+      if (!isLeaf(r)) {
+        stack.push_back({nodes_[r].child[0], depth + 1});
+        stack.push_back({nodes_[r].child[1], depth + 1});
       }
     }
   }
 
   IndexStats stats() const override {
     IndexStats s;
-    s.nodes = liveNodes_;
-    s.maxDepth = root_ == kNull ? 0 : nodes_[root_].height;
-    s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) +
-                    leafOf_.capacity() * sizeof(std::uint32_t) + stack_.capacity() * sizeof(StackEntry) +
-                    pairStack_.capacity() * sizeof(std::array<std::uint32_t, 2>) +
-                    escaped_.capacity() * sizeof(std::uint32_t) + cullStack_.capacity() * sizeof(CullEntry);
+    s.nodes = liveNodes_ + size();
+    s.maxDepth = root_ == kNull ? 0 : heightOf(root_);
+    s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + fat_.capacity() * sizeof(Box) +
+                    up_.capacity() * sizeof(std::uint32_t) + stack_.capacity() * sizeof(StackEntry) +
+                    escaped_.capacity() * sizeof(std::uint32_t) + order_.capacity() * sizeof(std::uint64_t) +
+                    cullStack_.capacity() * sizeof(CullEntry) + walkStack_.capacity() * sizeof(Ref) +
+                    view_.bytes() + items_.bytes() + scratch_.bytes();
     return s;
   }
 
   void extra(ExtraCounters& out) const override {
     double internalPerimeter = 0.0, leafPerimeter = 0.0;
     for (const AabbNode& n : nodes_) {
-      if (n.height < 0) continue;
-      (n.child1 == kNull ? leafPerimeter : internalPerimeter) += boxPerimeter(n.box);
+      if (n.height >= 0) internalPerimeter += boxPerimeter(n.box);
     }
-    out.push_back({"height", root_ == kNull ? 0.0 : double(nodes_[root_].height)});
+    forEachItem([&](ItemId id, const Circle&) { leafPerimeter += boxPerimeter(fat_[id]); });
+    out.push_back({"height", root_ == kNull ? 0.0 : double(heightOf(root_))});
     out.push_back({"quality", leafPerimeter > 0.0 ? internalPerimeter / leafPerimeter : 0.0});
     out.push_back({"fat_path_ratio", moves_ == 0 ? 1.0 : double(fatPath_) / double(moves_)});
     out.push_back({"moves", double(moves_)});
     out.push_back({"reinserts", double(reinserts_)});
     out.push_back({"rotations", double(rotations_)});
     out.push_back({"rebuilds", double(rebuilds_)});
+    out.push_back({"relayouts", double(relayouts_)});
+    out.push_back({"last_pairs_pretests", double(pretests_)});
   }
 
  protected:
@@ -128,7 +161,8 @@ class AabbTree final : public SpatialIndex {
   // -- mutation ----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
-    leafOf_.assign(idCapacity(), kNull);
+    fat_.resize(idCapacity());
+    up_.assign(idCapacity(), kAbsentLeaf);
     std::vector<BuildEntry> entries;
     entries.reserve(items.size());
     for (const Item& item : items) entries.push_back(buildEntry(item.id, item.circle));
@@ -136,33 +170,29 @@ class AabbTree final : public SpatialIndex {
   }
 
   void doInsert(ItemId id, const Circle& c) override {
-    if (leafOf_.size() < idCapacity()) leafOf_.resize(idCapacity(), kNull);
-    const std::uint32_t leaf = allocNode();
-    nodes_[leaf].box = fatBox(c, {0, 0});
-    nodes_[leaf].height = 0;
-    nodes_[leaf].child2 = id;
-    leafOf_[id] = leaf;
-    insertLeaf(leaf);
+    if (up_.size() < idCapacity()) {
+      fat_.resize(idCapacity());
+      up_.resize(idCapacity(), kAbsentLeaf);
+    }
+    fat_[id] = fatBox(c, {0, 0});
+    insertLeaf(leafRef(id), root_);
   }
 
   void doUpdate(ItemId id, const Circle& old, const Circle& c) override {
     ++moves_;
-    const std::uint32_t leaf = leafOf_[id];
     const Vec2 displacement = c.center - old.center;
-    if (fits(nodes_[leaf].box, c, displacement)) {
+    if (fits(fat_[id], c, displacement)) {
       ++fatPath_;
       return;
     }
-    reinsert(leaf, c, displacement);
+    reinsert(id, c, displacement);
   }
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
     escaped_.clear();
-    constexpr std::size_t kAhead = 16;  // leaves are scattered in large trees: fetch ahead to overlap misses
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (i + kAhead < ids.size()) __builtin_prefetch(&nodes_[leafOf_[ids[i + kAhead]]]);
       const Circle& c = circle(ids[i]);
-      if (fits(nodes_[leafOf_[ids[i]]].box, c, c.center - old[i].center)) continue;
+      if (fits(fat_[ids[i]], c, c.center - old[i].center)) continue;
       escaped_.push_back(static_cast<std::uint32_t>(i));
     }
     moves_ += ids.size();
@@ -175,27 +205,46 @@ class AabbTree final : public SpatialIndex {
       buildTopDown(entries);
       return;
     }
-    for (std::uint32_t i : escaped_) {
+    // Reinserted in the Morton order of where the circles are now, so that consecutive descents share
+    // most of their path and find it in the cache.
+    sortByMorton(ids);
+    // Neighbours in Morton order are scattered in id order: their leaves, circles and parents are fetched
+    // a few reinsertions ahead (the parent once its index has arrived).
+    constexpr std::size_t kFar = 8, kNear = 4;
+    for (std::size_t k = 0; k < order_.size(); ++k) {
+      if (k + kFar < order_.size()) {
+        const auto far = static_cast<std::uint32_t>(order_[k + kFar]);
+        __builtin_prefetch(&up_[ids[far]]);
+        __builtin_prefetch(&fat_[ids[far]]);
+        __builtin_prefetch(&circle(ids[far]));
+        __builtin_prefetch(&old[far]);
+      }
+      if (k + kNear < order_.size()) {
+        const std::uint32_t parent = up_[ids[static_cast<std::uint32_t>(order_[k + kNear])]];
+        if (parent < nodes_.size()) __builtin_prefetch(&nodes_[parent]);
+      }
+      const auto i = static_cast<std::uint32_t>(order_[k]);
       const Circle& c = circle(ids[i]);
-      reinsert(leafOf_[ids[i]], c, c.center - old[i].center);
+      reinsert(ids[i], c, c.center - old[i].center);
     }
   }
 
   void doRemove(ItemId id, const Circle&) override {
-    const std::uint32_t leaf = leafOf_[id];
-    removeLeaf(leaf);
-    freeNode(leaf);
-    leafOf_[id] = kNull;
+    removeLeaf(leafRef(id));
+    up_[id] = kAbsentLeaf;
   }
 
   void doClear() override {
     nodes_.clear();
-    leafOf_.clear();
+    fat_.clear();
+    up_.clear();
     root_ = kNull;
     freeHead_ = kNull;
     liveNodes_ = 0;
     moves_ = fatPath_ = reinserts_ = rotations_ = 0;
   }
+
+  void doMaintain() override;
 
   // -- queries -----------------------------------------------------------------------------------------
 
@@ -233,11 +282,11 @@ class AabbTree final : public SpatialIndex {
 
  private:
   struct StackEntry {
-    std::uint32_t node;
+    Ref node;
     std::uint32_t depth;
   };
   struct CullEntry {
-    std::uint32_t node;
+    Ref node;
     bool inside;  // an ancestor lies wholly inside the cone: no tests below
   };
   struct BuildEntry {
@@ -248,16 +297,23 @@ class AabbTree final : public SpatialIndex {
   struct BuildTask {
     std::uint32_t begin, end;
     std::uint32_t parent;
-    std::uint32_t slot;  // 1 or 2: which child of `parent` this range becomes
+    std::uint32_t slot;  // which child of `parent` this range becomes
   };
-
   void readParams() {
     margin_ = static_cast<float>(param("margin"));
     predict_ = static_cast<float>(param("predict"));
     rebuildFraction_ = param("rebuild_fraction");
   }
 
-  bool isLeaf(std::uint32_t n) const { return nodes_[n].child1 == kNull; }
+  // -- references --------------------------------------------------------------------------------------
+
+  const Box& boxOf(Ref r) const { return isLeaf(r) ? fat_[itemOf(r)] : nodes_[r].box; }
+  // Starts fetching a box a walk has just pushed: both children's reads overlap instead of waiting on
+  // each other, which is most of a query's time when the tree is not in the cache.
+  void prefetchBox(Ref r) const { __builtin_prefetch(&boxOf(r)); }
+  int heightOf(Ref r) const { return isLeaf(r) ? 0 : nodes_[r].height; }
+  std::uint32_t parentOf(Ref r) const { return isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent; }
+  void setParent(Ref r, std::uint32_t parent) { (isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent) = parent; }
 
   std::uint32_t allocNode() {
     std::uint32_t n;
@@ -275,18 +331,19 @@ class AabbTree final : public SpatialIndex {
 
   void freeNode(std::uint32_t n) {
     nodes_[n].height = -1;
-    nodes_[n].child1 = nodes_[n].child2 = kNull;
+    nodes_[n].child = {kNull, kNull};
     nodes_[n].parent = freeHead_;
     freeHead_ = n;
     --liveNodes_;
+    ++freedSinceLayout_;
   }
 
-  NodeInfo nodeInfo(std::uint32_t n, int depth) const {
+  NodeInfo nodeInfo(Ref r, int depth) const {
     NodeInfo info;
     info.shape = NodeShape::Box;
-    info.box = nodes_[n].box;
+    info.box = boxOf(r);
     info.depth = depth;
-    info.itemCount = isLeaf(n) ? 1 : 0;
+    info.itemCount = isLeaf(r) ? 1 : 0;
     return info;
   }
 
@@ -314,11 +371,40 @@ class AabbTree final : public SpatialIndex {
     return boxContains(grow(tight, 4.0f * (margin_ + stretch) + 1e-6f * c.radius), fat);
   }
 
-  void reinsert(std::uint32_t leaf, const Circle& c, Vec2 displacement) {
+  // Orders the escaped entries of a batch along a Z curve over the root's box: order_ holds the key in its
+  // high half and the batch index in its low half.
+  void sortByMorton(std::span<const ItemId> ids) {
+    order_.clear();
+    const Box frame = boxOf(root_);
+    const float sx = 65535.0f / std::max(frame.max.x - frame.min.x, 1e-30f);
+    const float sy = 65535.0f / std::max(frame.max.y - frame.min.y, 1e-30f);
+    for (std::uint32_t i : escaped_) {
+      const Vec2 p = circle(ids[i]).center;
+      const auto qx = static_cast<std::uint32_t>(std::clamp((p.x - frame.min.x) * sx, 0.0f, 65535.0f));
+      const auto qy = static_cast<std::uint32_t>(std::clamp((p.y - frame.min.y) * sy, 0.0f, 65535.0f));
+      order_.push_back((std::uint64_t(spreadBits(qx) | (spreadBits(qy) << 1)) << 32) | i);
+    }
+    std::sort(order_.begin(), order_.end());
+  }
+
+  // The 16 low bits of v spread to the even bit positions.
+  static std::uint32_t spreadBits(std::uint32_t v) {
+    v = (v | (v << 8)) & 0x00ff00ffu;
+    v = (v | (v << 4)) & 0x0f0f0f0fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+  }
+
+  void reinsert(ItemId id, const Circle& c, Vec2 displacement) {
     ++reinserts_;
-    removeLeaf(leaf);
-    nodes_[leaf].box = fatBox(c, displacement);
-    insertLeaf(leaf);
+    std::uint32_t from = removeLeaf(leafRef(id));
+    fat_[id] = fatBox(c, displacement);
+    // The search starts at the lowest former ancestor that holds the new box: above it every path costs
+    // nothing (each node already holds the box), so the descent from the root would come this way too,
+    // only with more steps.
+    while (from != kNull && !boxContains(nodes_[from].box, fat_[id])) from = nodes_[from].parent;
+    insertLeaf(leafRef(id), from == kNull ? root_ : from);
   }
 
   // -- insertion, removal, rotations -----------------------------------------------------------------
@@ -326,8 +412,8 @@ class AabbTree final : public SpatialIndex {
   // Descends towards the sibling that adds the least perimeter: at each node, making a new parent here
   // costs the union's perimeter; going down costs the growth of this node (paid by every ancestor too)
   // plus a lower bound of what the chosen child adds.
-  std::uint32_t chooseSibling(const Box& leafBox) const {
-    std::uint32_t n = root_;
+  Ref chooseSibling(const Box& leafBox, Ref start) const {
+    Ref n = start;
     float inherited = 0.0f;
     while (!isLeaf(n)) {
       const AabbNode& node = nodes_[n];
@@ -335,9 +421,9 @@ class AabbTree final : public SpatialIndex {
       const float here = unionPerimeter + inherited;
       inherited += unionPerimeter - boxPerimeter(node.box);
       float best = here;
-      std::uint32_t next = kNull;
-      for (std::uint32_t child : {node.child1, node.child2}) {
-        const Box& cb = nodes_[child].box;
+      Ref next = kNull;
+      for (Ref child : node.child) {
+        const Box& cb = boxOf(child);
         const float grownChild = boxPerimeter(boxUnion(cb, leafBox));
         const float cost = inherited + (isLeaf(child) ? grownChild : grownChild - boxPerimeter(cb));
         if (cost < best) best = cost, next = child;
@@ -348,62 +434,60 @@ class AabbTree final : public SpatialIndex {
     return n;
   }
 
-  void insertLeaf(std::uint32_t leaf) {
+  // Inserts below `start` (the root unless the caller knows a node that holds the leaf's box).
+  void insertLeaf(Ref leaf, Ref start) {
     if (root_ == kNull) {
       root_ = leaf;
-      nodes_[leaf].parent = kNull;
+      setParent(leaf, kNull);
       return;
     }
-    const std::uint32_t sibling = chooseSibling(nodes_[leaf].box);
-    const std::uint32_t oldParent = nodes_[sibling].parent;
+    const Ref sibling = chooseSibling(boxOf(leaf), start);
+    const std::uint32_t oldParent = parentOf(sibling);
     const std::uint32_t parent = allocNode();  // may reallocate the pool: no references held across it
     AabbNode& p = nodes_[parent];
     p.parent = oldParent;
-    p.child1 = sibling;
-    p.child2 = leaf;
-    p.box = boxUnion(nodes_[sibling].box, nodes_[leaf].box);
-    p.height = nodes_[sibling].height + 1;
+    p.child = {sibling, leaf};
+    p.box = boxUnion(boxOf(sibling), boxOf(leaf));
+    p.height = heightOf(sibling) + 1;
     if (oldParent == kNull)
       root_ = parent;
     else
       replaceChild(oldParent, sibling, parent);
-    nodes_[sibling].parent = parent;
-    nodes_[leaf].parent = parent;
-    refitUpwards(nodes_[parent].parent);
+    setParent(sibling, parent);
+    setParent(leaf, parent);
+    refitUpwards(oldParent);
   }
 
-  void removeLeaf(std::uint32_t leaf) {
+  // Unlinks a leaf; returns its former grandparent (kNull when the leaf or its parent was the root).
+  std::uint32_t removeLeaf(Ref leaf) {
     if (leaf == root_) {
       root_ = kNull;
-      return;
+      return kNull;
     }
-    const std::uint32_t parent = nodes_[leaf].parent;
+    const std::uint32_t parent = parentOf(leaf);
     const std::uint32_t grandparent = nodes_[parent].parent;
-    const std::uint32_t sibling =
-        nodes_[parent].child1 == leaf ? nodes_[parent].child2 : nodes_[parent].child1;
+    const Ref sibling = nodes_[parent].child[0] == leaf ? nodes_[parent].child[1] : nodes_[parent].child[0];
     if (grandparent == kNull) {
       root_ = sibling;
-      nodes_[sibling].parent = kNull;
     } else {
       replaceChild(grandparent, parent, sibling);
-      nodes_[sibling].parent = grandparent;
     }
+    setParent(sibling, grandparent);
     freeNode(parent);
-    nodes_[leaf].parent = kNull;
+    setParent(leaf, kNull);
     refitUpwards(grandparent);
+    return grandparent;
   }
 
-  void replaceChild(std::uint32_t parent, std::uint32_t from, std::uint32_t to) {
-    if (nodes_[parent].child1 == from)
-      nodes_[parent].child1 = to;
-    else
-      nodes_[parent].child2 = to;
+  void replaceChild(std::uint32_t parent, Ref from, Ref to) {
+    std::array<Ref, 2>& child = nodes_[parent].child;
+    (child[0] == from ? child[0] : child[1]) = to;
   }
 
   void refit(std::uint32_t n) {
     AabbNode& node = nodes_[n];
-    node.box = boxUnion(nodes_[node.child1].box, nodes_[node.child2].box);
-    node.height = 1 + std::max(nodes_[node.child1].height, nodes_[node.child2].height);
+    node.box = boxUnion(boxOf(node.child[0]), boxOf(node.child[1]));
+    node.height = 1 + std::max(heightOf(node.child[0]), heightOf(node.child[1]));
   }
 
   // Refits and rotates from `n` to the root, stopping at the first node whose box and height come out
@@ -426,8 +510,8 @@ class AabbTree final : public SpatialIndex {
   // otherwise a child is swapped with a grandchild on the other side when that shrinks the perimeter of
   // the node that changes without making `a` taller.
   std::uint32_t rotate(std::uint32_t a) {
-    const std::uint32_t b = nodes_[a].child1, c = nodes_[a].child2;
-    const int hb = nodes_[b].height, hc = nodes_[c].height;
+    const Ref b = nodes_[a].child[0], c = nodes_[a].child[1];
+    const int hb = heightOf(b), hc = heightOf(c);
     if (hc > hb + 1) return liftGrandchild(a, c);
     if (hb > hc + 1) return liftGrandchild(a, b);
     swapForPerimeter(a);
@@ -437,14 +521,13 @@ class AabbTree final : public SpatialIndex {
   // `tall` (a child of `a`) takes `a`'s place; `a` becomes its child and keeps the other grandchild.
   std::uint32_t liftGrandchild(std::uint32_t a, std::uint32_t tall) {
     ++rotations_;
-    const std::uint32_t shortChild = nodes_[a].child1 == tall ? nodes_[a].child2 : nodes_[a].child1;
-    const std::uint32_t f = nodes_[tall].child1, g = nodes_[tall].child2;
+    const Ref shortChild = nodes_[a].child[0] == tall ? nodes_[a].child[1] : nodes_[a].child[0];
+    const Ref f = nodes_[tall].child[0], g = nodes_[tall].child[1];
     // Keep the taller grandchild up with `tall`; on equal heights keep the one that leaves `a` smaller.
-    std::uint32_t keep = f, give = g;
-    if (nodes_[g].height > nodes_[f].height ||
-        (nodes_[g].height == nodes_[f].height &&
-         boxPerimeter(boxUnion(nodes_[shortChild].box, nodes_[f].box)) <
-             boxPerimeter(boxUnion(nodes_[shortChild].box, nodes_[g].box)))) {
+    Ref keep = f, give = g;
+    const int hf = heightOf(f), hg = heightOf(g);
+    if (hg > hf || (hg == hf && boxPerimeter(boxUnion(boxOf(shortChild), boxOf(f))) <
+                                    boxPerimeter(boxUnion(boxOf(shortChild), boxOf(g))))) {
       keep = g, give = f;
     }
     const std::uint32_t up = nodes_[a].parent;
@@ -453,52 +536,66 @@ class AabbTree final : public SpatialIndex {
       root_ = tall;
     else
       replaceChild(up, a, tall);
-    nodes_[tall].child1 = a;
-    nodes_[tall].child2 = keep;
+    nodes_[tall].child = {a, keep};
     nodes_[a].parent = tall;
     replaceChild(a, tall, give);
-    nodes_[give].parent = a;
+    setParent(give, a);
     refit(a);
     refit(tall);
     return tall;
   }
 
   void swapForPerimeter(std::uint32_t a) {
-    const std::uint32_t b = nodes_[a].child1, c = nodes_[a].child2;
+    const Ref b = nodes_[a].child[0], c = nodes_[a].child[1];
     struct Option {
-      std::uint32_t stay;   // the child of `a` whose child is swapped out
-      std::uint32_t moved;  // the other child of `a`, moving down into `stay`
-      std::uint32_t out;    // the grandchild moving up into `a`
-      std::uint32_t kept;   // the grandchild staying under `stay`
+      Ref stay;   // the child of `a` whose child is swapped out
+      Ref moved;  // the other child of `a`, moving down into `stay`
+      Ref out;    // the grandchild moving up into `a`
+      Ref kept;   // the grandchild staying under `stay`
     };
     Option best{};
     float bestGain = 0.0f;
-    const int heightBefore = 1 + std::max(nodes_[b].height, nodes_[c].height);
+    const int heightBefore = 1 + std::max(heightOf(b), heightOf(c));
     for (const auto& [stay, moved] : {std::pair{b, c}, std::pair{c, b}}) {
       if (isLeaf(stay)) continue;
       const float before = boxPerimeter(nodes_[stay].box);
-      for (const auto& [out, kept] : {std::pair{nodes_[stay].child1, nodes_[stay].child2},
-                                      std::pair{nodes_[stay].child2, nodes_[stay].child1}}) {
-        const float after = boxPerimeter(boxUnion(nodes_[moved].box, nodes_[kept].box));
-        const int stayHeight = 1 + std::max(nodes_[moved].height, nodes_[kept].height);
-        const int newHeight = 1 + std::max(stayHeight, nodes_[out].height);
-        if (newHeight > heightBefore || std::abs(stayHeight - nodes_[out].height) > 1) continue;
+      const Box& movedBox = boxOf(moved);
+      const int movedHeight = heightOf(moved);
+      for (const auto& [out, kept] : {std::pair{nodes_[stay].child[0], nodes_[stay].child[1]},
+                                      std::pair{nodes_[stay].child[1], nodes_[stay].child[0]}}) {
+        const float after = boxPerimeter(boxUnion(movedBox, boxOf(kept)));
+        const int stayHeight = 1 + std::max(movedHeight, heightOf(kept));
+        const int outHeight = heightOf(out);
+        const int newHeight = 1 + std::max(stayHeight, outHeight);
+        if (newHeight > heightBefore || std::abs(stayHeight - outHeight) > 1) continue;
         if (before - after > bestGain) bestGain = before - after, best = {stay, moved, out, kept};
       }
     }
     if (bestGain <= 0.0f) return;
     ++rotations_;
     replaceChild(a, best.moved, best.out);
-    nodes_[best.out].parent = a;
+    setParent(best.out, a);
     replaceChild(best.stay, best.out, best.moved);
-    nodes_[best.moved].parent = best.stay;
+    setParent(best.moved, best.stay);
     refit(best.stay);
   }
+
+  // -- layout ------------------------------------------------------------------------------------------
+
+  void relayout();
 
   // -- top-down build ----------------------------------------------------------------------------------
 
   BuildEntry buildEntry(ItemId id, const Circle& c) const {
     return {fatBox(c, {0, 0}), c.center.x, c.center.y, id};
+  }
+
+  void attach(Ref r, std::uint32_t parent, std::uint32_t slot) {
+    if (parent == kNull)
+      root_ = r;
+    else
+      nodes_[parent].child[slot] = r;
+    setParent(r, parent);
   }
 
   void buildTopDown(std::vector<BuildEntry>& entries);
@@ -508,27 +605,32 @@ class AabbTree final : public SpatialIndex {
   template <class Overlaps, class Exact>
   void walk(Overlaps&& overlaps, Exact&& exact, std::vector<ItemId>& out, const char* pruneTest) {
     if (root_ == kNull) return;
-    stack_.clear();
-    stack_.push_back({root_, 0});
-    while (!stack_.empty()) {
-      const StackEntry e = stack_.back();
-      stack_.pop_back();
+    // A depth-first walk that pushes both children holds at most height + 1 entries.
+    if (stack_.size() < std::size_t(heightOf(root_)) + 2) stack_.resize(std::size_t(heightOf(root_)) + 2);
+    StackEntry* const stack = stack_.data();
+    std::size_t top = 0;
+    stack[top++] = {root_, 0};
+    while (top > 0) {
+      const StackEntry e = stack[--top];
       ++counters_.nodesVisited;
-      const AabbNode& node = nodes_[e.node];
-      if (!overlaps(node.box)) {
+      if (!overlaps(boxOf(e.node))) {
         if (tracing()) tracePrune(nodeInfo(e.node, static_cast<int>(e.depth)), pruneTest);
         continue;
       }
       if (tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
-      if (node.child1 == kNull) {
+      if (isLeaf(e.node)) {
+        const ItemId id = itemOf(e.node);
         ++counters_.candidates;
-        const bool hit = exact(node.child2);
-        traceCandidate(node.child2, hit);
-        if (hit) out.push_back(node.child2);
+        const bool hit = exact(id);
+        traceCandidate(id, hit);
+        if (hit) out.push_back(id);
         continue;
       }
-      stack_.push_back({node.child2, e.depth + 1});
-      stack_.push_back({node.child1, e.depth + 1});
+      const AabbNode& node = nodes_[e.node];
+      prefetchBox(node.child[1]);
+      prefetchBox(node.child[0]);
+      stack[top++] = {node.child[1], e.depth + 1};
+      stack[top++] = {node.child[0], e.depth + 1};
     }
   }
 
@@ -536,58 +638,138 @@ class AabbTree final : public SpatialIndex {
   template <class OnHit>
   void walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best) {
     if (root_ == kNull) return;
-    stack_.clear();
-    stack_.push_back({root_, 0});
-    while (!stack_.empty()) {
-      const StackEntry e = stack_.back();
-      stack_.pop_back();
+    // A depth-first walk that pushes both children holds at most height + 1 entries.
+    if (stack_.size() < std::size_t(heightOf(root_)) + 2) stack_.resize(std::size_t(heightOf(root_)) + 2);
+    StackEntry* const stack = stack_.data();
+    std::size_t top = 0;
+    stack[top++] = {root_, 0};
+    while (top > 0) {
+      const StackEntry e = stack[--top];
       ++counters_.nodesVisited;
-      const AabbNode& node = nodes_[e.node];
       double entry = 0.0;
-      if (!bvh::segmentEntersBox(segment, node.box, entry) ||
+      if (!bvh::segmentEntersBox(segment, boxOf(e.node), entry) ||
           (best && *best && entry > double(std::nextafter((*best)->t, 2.0f)))) {
         if (tracing()) tracePrune(nodeInfo(e.node, static_cast<int>(e.depth)), "box misses the segment");
         continue;
       }
       if (tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
-      if (node.child1 == kNull) {
+      if (isLeaf(e.node)) {
+        const ItemId id = itemOf(e.node);
         ++counters_.candidates;
         float t = 0.0f;
-        const bool hit = segmentHitsCircle(segment, circle(node.child2), t);
-        traceCandidate(node.child2, hit);
-        if (hit) onHit(node.child2, t);
+        const bool hit = segmentHitsCircle(segment, circle(id), t);
+        traceCandidate(id, hit);
+        if (hit) onHit(id, t);
         continue;
       }
-      std::uint32_t nearer = node.child1, farther = node.child2;
+      const AabbNode& node = nodes_[e.node];
+      Ref nearer = node.child[0], farther = node.child[1];
       if (best) {
         double e1 = 0.0, e2 = 0.0;
-        const bool hit1 = bvh::segmentEntersBox(segment, nodes_[nearer].box, e1);
-        const bool hit2 = bvh::segmentEntersBox(segment, nodes_[farther].box, e2);
+        const bool hit1 = bvh::segmentEntersBox(segment, boxOf(nearer), e1);
+        const bool hit2 = bvh::segmentEntersBox(segment, boxOf(farther), e2);
         if (!hit1 || (hit2 && e2 < e1)) std::swap(nearer, farther);
       }
-      stack_.push_back({farther, e.depth + 1});
-      stack_.push_back({nearer, e.depth + 1});
+      prefetchBox(farther);
+      prefetchBox(nearer);
+      stack[top++] = {farther, e.depth + 1};
+      stack[top++] = {nearer, e.depth + 1};
     }
   }
 
+  // -- pair search -------------------------------------------------------------------------------------
+
+  std::uint64_t handOver();
+
   // -- state -------------------------------------------------------------------------------------------
 
-  std::vector<AabbNode> nodes_;
-  std::uint32_t root_ = kNull;
+  LargeVector<AabbNode> nodes_;    // internal nodes
+  LargeVector<Box> fat_;           // item id -> its leaf's fat box
+  LargeVector<std::uint32_t> up_;  // item id -> its leaf's parent (kNull at the root, kAbsentLeaf if absent)
+  Ref root_ = kNull;
   std::uint32_t freeHead_ = kNull;
-  std::size_t liveNodes_ = 0;
-  std::vector<std::uint32_t> leafOf_;  // item id -> leaf node
+  std::size_t liveNodes_ = 0;  // live internal nodes
+  std::size_t freedSinceLayout_ =
+      0;  // internal nodes freed (and so reused elsewhere) since the last relayout
 
   float margin_ = 1.0f, predict_ = 4.0f;
   double rebuildFraction_ = 1.0;
 
-  std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0;
+  std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0, relayouts_ = 0;
+  std::uint64_t pretests_ = 0;
 
   std::vector<StackEntry> stack_;
-  std::vector<std::array<std::uint32_t, 2>> pairStack_;
   std::vector<std::uint32_t> escaped_;
+  std::vector<std::uint64_t> order_;  // escaped entries keyed by Morton code
   std::vector<CullEntry> cullStack_;
+  std::vector<Ref> walkStack_;
+  std::vector<std::uint32_t> rank_;  // a relayout's new index of each pool slot
+  pair_view::PairView view_;
+  pair_view::ItemCopy items_;
+  pair_view::WalkScratch scratch_;
 };
+
+// ---------------------------------------------------------------------------------------------------------
+// Layout
+// ---------------------------------------------------------------------------------------------------------
+
+void AabbTree::doMaintain() {
+  // Each reinsertion reuses a freed node far from its new place in the depth-first order; once as many
+  // have been reused as there are live nodes, walks jump about enough to pay for a renumbering.
+  if (freedSinceLayout_ > liveNodes_) relayout();
+}
+
+// Renumbers the pool in place: live internal nodes in depth-first order (first child first), so that a
+// node's first child follows it and every subtree is one contiguous run, then the dead ones, which form the
+// free list again. No second pool: each node's new index is noted first, links are rewritten through those
+// numbers, and the nodes are then swapped along the permutation's cycles.
+void AabbTree::relayout() {
+  freedSinceLayout_ = 0;
+  ++relayouts_;
+  const auto poolSize = static_cast<std::uint32_t>(nodes_.size());
+  rank_.assign(poolSize, kNull);
+  std::uint32_t next = 0;
+  if (root_ != kNull && !isLeaf(root_)) {
+    walkStack_.clear();
+    walkStack_.push_back(root_);
+    while (!walkStack_.empty()) {
+      const std::uint32_t n = walkStack_.back();
+      walkStack_.pop_back();
+      rank_[n] = next++;
+      for (std::uint32_t slot = 2; slot-- > 0;) {
+        const Ref child = nodes_[n].child[slot];
+        if (!isLeaf(child)) walkStack_.push_back(child);
+      }
+    }
+  }
+  for (std::uint32_t n = 0; n < poolSize; ++n) {
+    if (nodes_[n].height < 0) rank_[n] = next++;
+  }
+  for (std::uint32_t n = 0; n < poolSize; ++n) {
+    AabbNode& node = nodes_[n];
+    if (node.height < 0) continue;
+    if (node.parent != kNull) node.parent = rank_[node.parent];
+    for (Ref& child : node.child) {
+      if (isLeaf(child))
+        up_[itemOf(child)] = rank_[n];
+      else
+        child = rank_[child];
+    }
+  }
+  if (root_ != kNull && !isLeaf(root_)) root_ = rank_[root_];
+  for (std::uint32_t n = 0; n < poolSize; ++n) {
+    while (rank_[n] != n) {
+      const std::uint32_t to = rank_[n];
+      std::swap(nodes_[n], nodes_[to]);
+      std::swap(rank_[n], rank_[to]);
+    }
+  }
+  freeHead_ = kNull;
+  for (std::uint32_t n = poolSize; n-- > static_cast<std::uint32_t>(liveNodes_);) {
+    nodes_[n].parent = freeHead_;
+    freeHead_ = n;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Top-down build
@@ -601,27 +783,22 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
   root_ = kNull;
   freeHead_ = kNull;
   liveNodes_ = 0;
+  freedSinceLayout_ = 0;
   if (entries.empty()) return;
-  nodes_.reserve(2 * entries.size() - 1);
+  nodes_.reserve(entries.size() - 1);
   std::vector<BuildTask> tasks{{0, static_cast<std::uint32_t>(entries.size()), kNull, 0}};
   while (!tasks.empty()) {
     const BuildTask task = tasks.back();
     tasks.pop_back();
-    const std::uint32_t n = allocNode();
-    if (task.parent == kNull)
-      root_ = n;
-    else
-      (task.slot == 1 ? nodes_[task.parent].child1 : nodes_[task.parent].child2) = n;
-    nodes_[n].parent = task.parent;
     const std::uint32_t count = task.end - task.begin;
     if (count == 1) {
       const BuildEntry& e = entries[task.begin];
-      nodes_[n].box = e.box;
-      nodes_[n].height = 0;
-      nodes_[n].child2 = e.id;
-      leafOf_[e.id] = n;
+      fat_[e.id] = e.box;
+      attach(leafRef(e.id), task.parent, task.slot);
       continue;
     }
+    const std::uint32_t n = allocNode();
+    attach(n, task.parent, task.slot);
     float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
       lo[0] = std::min(lo[0], entries[i].cx), hi[0] = std::max(hi[0], entries[i].cx);
@@ -676,53 +853,126 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
                          [&](const BuildEntry& x, const BuildEntry& y) { return centreOf(x) < centreOf(y); });
       }
     }
-    // Pushed second, popped first: child1's subtree is allocated right after its parent.
-    tasks.push_back({mid, task.end, n, 2});
-    tasks.push_back({task.begin, mid, n, 1});
+    // Pushed second, popped first: the first child's subtree is allocated right after its parent.
+    tasks.push_back({mid, task.end, n, 1});
+    tasks.push_back({task.begin, mid, n, 0});
   }
-  for (std::uint32_t n = static_cast<std::uint32_t>(nodes_.size()); n-- > 0;) {
-    if (!isLeaf(n)) refit(n);
-  }
+  for (std::uint32_t n = static_cast<std::uint32_t>(nodes_.size()); n-- > 0;) refit(n);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Pairs and view cone
 // ---------------------------------------------------------------------------------------------------------
 
-// Self-traversal: a node's pairs are those within each child plus those across the two children; a
-// cross pair whose boxes meet descends into the larger box.
+// Walks the tree depth first and hands it to the view as it goes, copying the items' circles in that order;
+// a subtree low enough to hold at most a batch of items becomes one leaf of the view without node steps of
+// its own. Returns the internal nodes read.
+std::uint64_t AabbTree::handOver() {
+  constexpr Ref kLeave = 0x7fffffffu;  // closes the innermost open node (no index or leaf reference)
+  items_.clear();
+  const std::size_t n = size();
+  // Reserved up front: the view keeps pointers into these arrays while they fill.
+  items_.x.resize(n);
+  items_.y.resize(n);
+  items_.r.resize(n);
+  items_.id.resize(n);
+  view_.begin(items_.arrays());
+  // The view's steps wait in a short queue until the walk has found kLag more items, so that the circles
+  // a leaf needs, whose reads started when their ids were found, have arrived by the time it is handed over.
+  constexpr std::uint32_t kLag = 32;
+  enum class Step : std::uint8_t { Enter, Leaf, Leave };
+  struct Pending {
+    Step step;
+    std::uint32_t begin, end;
+  };
+  std::array<Pending, 64> queue;
+  std::size_t head = 0, queued = 0;
+  std::uint32_t at = 0, filled = 0;
+  auto handFront = [&] {
+    const Pending& p = queue[head];
+    head = (head + 1) % queue.size();
+    --queued;
+    switch (p.step) {
+      case Step::Enter:
+        view_.enterNode(p.begin);
+        break;
+      case Step::Leave:
+        view_.leaveNode(p.end);
+        break;
+      case Step::Leaf:
+        for (; filled < p.end; ++filled) {
+          const Circle& c = circle(items_.id[filled]);
+          items_.x[filled] = c.center.x;
+          items_.y[filled] = c.center.y;
+          items_.r[filled] = c.radius;
+        }
+        view_.addLeaf(p.begin, p.end);
+        break;
+    }
+  };
+  auto post = [&](Step step, std::uint32_t begin, std::uint32_t end) {
+    if (queued == queue.size()) handFront();
+    queue[(head + queued) % queue.size()] = {step, begin, end};
+    ++queued;
+    while (queued > 0 && (queue[head].step != Step::Leaf || queue[head].end + kLag <= at)) handFront();
+  };
+  auto take = [&](Ref leaf) {
+    const ItemId id = itemOf(leaf);
+    __builtin_prefetch(&circle(id));
+    items_.id[at++] = id;
+  };
+  walkStack_.clear();
+  walkStack_.push_back(root_);
+  std::uint64_t read = 0;
+  while (!walkStack_.empty()) {
+    const Ref r = walkStack_.back();
+    walkStack_.pop_back();
+    if (r == kLeave) {
+      post(Step::Leave, at, at);
+      continue;
+    }
+    const std::uint32_t begin = at;
+    if (isLeaf(r)) {
+      take(r);
+      post(Step::Leaf, begin, at);
+      continue;
+    }
+    const AabbNode& node = nodes_[r];
+    ++read;
+    if (node.height <= kBatchHeight) {
+      // The small subtree's leaves in depth-first order; its height bounds the local stack.
+      std::array<Ref, kBatchHeight + 1> local;
+      int top = 0;
+      local[top++] = node.child[1];
+      local[top++] = node.child[0];
+      while (top > 0) {
+        const Ref s = local[--top];
+        if (isLeaf(s)) {
+          take(s);
+          continue;
+        }
+        ++read;
+        local[top++] = nodes_[s].child[1];
+        local[top++] = nodes_[s].child[0];
+      }
+      post(Step::Leaf, begin, at);
+      continue;
+    }
+    post(Step::Enter, begin, begin);
+    walkStack_.push_back(kLeave);
+    walkStack_.push_back(node.child[1]);
+    walkStack_.push_back(node.child[0]);
+  }
+  while (queued > 0) handFront();
+  return read;
+}
+
+// The tree hands itself over to the shared pair view, which tests subtrees of up to a batch of items as
+// flat leaves with bounds measured from this frame's circles.
 void AabbTree::doFindPairs(std::vector<Pair>& out) {
   if (root_ == kNull) return;
-  pairStack_.clear();
-  pairStack_.push_back({root_, root_});
-  while (!pairStack_.empty()) {
-    const auto [a, b] = pairStack_.back();
-    pairStack_.pop_back();
-    ++counters_.nodesVisited;
-    const AabbNode& na = nodes_[a];
-    if (a == b) {
-      if (na.child1 == kNull) continue;
-      pairStack_.push_back({na.child1, na.child1});
-      pairStack_.push_back({na.child2, na.child2});
-      if (boxesOverlap(nodes_[na.child1].box, nodes_[na.child2].box))
-        pairStack_.push_back({na.child1, na.child2});
-      continue;
-    }
-    const AabbNode& nb = nodes_[b];
-    if (na.child1 == kNull && nb.child1 == kNull) {
-      ++counters_.candidates;
-      if (circlesOverlap(circle(na.child2), circle(nb.child2))) out.push_back(makePair(na.child2, nb.child2));
-      continue;
-    }
-    const bool splitA =
-        nb.child1 == kNull || (na.child1 != kNull && boxPerimeter(na.box) >= boxPerimeter(nb.box));
-    const AabbNode& split = splitA ? na : nb;
-    const std::uint32_t other = splitA ? b : a;
-    const Box& otherBox = splitA ? nb.box : na.box;
-    for (std::uint32_t child : {split.child1, split.child2}) {
-      if (boxesOverlap(nodes_[child].box, otherBox)) pairStack_.push_back({child, other});
-    }
-  }
+  counters_.nodesVisited += handOver();
+  pair_view::findPairsInto(view_, out, scratch_, counters_, pretests_);
 }
 
 // Boxes are classified by their circumscribed circle; a wholly visible subtree adds its items untested.
@@ -737,15 +987,16 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
     const CullEntry e = stack.back();
     stack.pop_back();
     ++counters_.nodesVisited;
-    const AabbNode& node = nodes_[e.node];
-    if (node.child1 == kNull) {
+    if (isLeaf(e.node)) {
+      const ItemId id = itemOf(e.node);
       if (!e.inside) {
         ++counters_.candidates;
-        if (!circleOverlapsCone(circle(node.child2), cone)) continue;
+        if (!circleOverlapsCone(circle(id), cone)) continue;
       }
-      visibleNow.push_back(node.child2);
+      visibleNow.push_back(id);
       continue;
     }
+    const AabbNode& node = nodes_[e.node];
     bool inside = e.inside;
     if (!inside) {
       const double cx = 0.5 * (double(node.box.min.x) + node.box.max.x);
@@ -756,8 +1007,8 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
       if (side == Side::Outside) continue;
       inside = side == Side::Inside;
     }
-    stack.push_back({node.child2, inside});
-    stack.push_back({node.child1, inside});
+    stack.push_back({node.child[1], inside});
+    stack.push_back({node.child[0], inside});
   }
   std::sort(visibleNow.begin(), visibleNow.end());
 }
@@ -771,37 +1022,41 @@ std::string AabbTree::doValidate() const {
   if (root_ == kNull) {
     if (size() != 0) return name + "empty tree but items present";
     if (liveNodes_ != 0) return name + "no root but live nodes";
-  } else if (nodes_[root_].parent != kNull) {
+  } else if (parentOf(root_) != kNull) {
     return name + "root has a parent";
   }
+  if (fat_.size() < idCapacity() || up_.size() < idCapacity()) return name + "leaf arrays shorter than ids";
   std::size_t leaves = 0, visited = 0;
-  std::vector<std::uint32_t> stack;
+  std::vector<Ref> stack;
   if (root_ != kNull) stack.push_back(root_);
   while (!stack.empty()) {
-    const std::uint32_t n = stack.back();
+    const Ref r = stack.back();
     stack.pop_back();
-    if (++visited > nodes_.size()) return name + "cycle in the tree";
-    const AabbNode& node = nodes_[n];
-    if (node.height < 0) return name + "dead node linked in the tree";
-    if (node.child1 == kNull) {
+    if (isLeaf(r)) {
       ++leaves;
-      const ItemId id = node.child2;
-      if (node.height != 0) return name + "leaf with nonzero height";
-      if (!contains(id) || id >= leafOf_.size() || leafOf_[id] != n)
-        return name + "leaf not mapped by its item id";
-      if (!boxContains(node.box, tightBox(circle(id)))) return name + "fat box does not hold its circle";
+      const ItemId id = itemOf(r);
+      if (!contains(id)) return name + "leaf of an absent item";
+      if (!boxContains(fat_[id], tightBox(circle(id)))) return name + "fat box does not hold its circle";
       continue;
     }
-    for (std::uint32_t child : {node.child1, node.child2}) {
-      if (child >= nodes_.size() || nodes_[child].parent != n) return name + "broken parent link";
-      if (!boxContains(node.box, nodes_[child].box)) return name + "box does not hold a child's box";
+    if (r >= nodes_.size()) return name + "child index out of range";
+    if (++visited > nodes_.size()) return name + "cycle in the tree";
+    const AabbNode& node = nodes_[r];
+    if (node.height < 1) return name + "dead node linked in the tree";
+    for (const Ref child : node.child) {
+      if (!isLeaf(child) && child >= nodes_.size()) return name + "child index out of range";
+      if (parentOf(child) != r) return name + "broken parent link";
+      if (!boxContains(node.box, boxOf(child))) return name + "box does not hold a child's box";
       stack.push_back(child);
     }
-    if (node.height != 1 + std::max(nodes_[node.child1].height, nodes_[node.child2].height))
+    if (node.height != 1 + std::max(heightOf(node.child[0]), heightOf(node.child[1])))
       return name + "wrong height";
   }
   if (leaves != size())
     return name + "tree holds " + std::to_string(leaves) + " leaves, table " + std::to_string(size());
+  for (ItemId id = 0; id < idCapacity(); ++id) {
+    if ((up_[id] == kAbsentLeaf) == contains(id)) return name + "leaf parent table disagrees with the items";
+  }
   if (visited != liveNodes_) return name + "live node count differs from the tree";
   std::size_t dead = 0;
   for (std::uint32_t f = freeHead_; f != kNull; f = nodes_[f].parent) {
