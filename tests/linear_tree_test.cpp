@@ -210,6 +210,7 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
       }
     }
     while (open-- > 0) view.leaveNode(copy.size());
+    view.finish();
     std::set<std::pair<ItemId, ItemId>> expected;
     for (ItemId a = 0; a < circles.size(); ++a) {
       for (ItemId b = a + 1; b < circles.size(); ++b) {

@@ -871,56 +871,12 @@ std::uint64_t AabbTree::handOver() {
   constexpr Ref kLeave = 0x7fffffffu;  // closes the innermost open node (no index or leaf reference)
   items_.clear();
   const std::size_t n = size();
-  // Reserved up front: the view keeps pointers into these arrays while they fill.
   items_.x.resize(n);
   items_.y.resize(n);
   items_.r.resize(n);
   items_.id.resize(n);
   view_.begin(items_.arrays());
-  // The view's steps wait in a short queue until the walk has found kLag more items, so that the circles
-  // a leaf needs, whose reads started when their ids were found, have arrived by the time it is handed over.
-  constexpr std::uint32_t kLag = 32;
-  enum class Step : std::uint8_t { Enter, Leaf, Leave };
-  struct Pending {
-    Step step;
-    std::uint32_t begin, end;
-  };
-  std::array<Pending, 64> queue;
-  std::size_t head = 0, queued = 0;
-  std::uint32_t at = 0, filled = 0;
-  auto handFront = [&] {
-    const Pending& p = queue[head];
-    head = (head + 1) % queue.size();
-    --queued;
-    switch (p.step) {
-      case Step::Enter:
-        view_.enterNode(p.begin);
-        break;
-      case Step::Leave:
-        view_.leaveNode(p.end);
-        break;
-      case Step::Leaf:
-        for (; filled < p.end; ++filled) {
-          const Circle& c = circle(items_.id[filled]);
-          items_.x[filled] = c.center.x;
-          items_.y[filled] = c.center.y;
-          items_.r[filled] = c.radius;
-        }
-        view_.addLeaf(p.begin, p.end);
-        break;
-    }
-  };
-  auto post = [&](Step step, std::uint32_t begin, std::uint32_t end) {
-    if (queued == queue.size()) handFront();
-    queue[(head + queued) % queue.size()] = {step, begin, end};
-    ++queued;
-    while (queued > 0 && (queue[head].step != Step::Leaf || queue[head].end + kLag <= at)) handFront();
-  };
-  auto take = [&](Ref leaf) {
-    const ItemId id = itemOf(leaf);
-    __builtin_prefetch(&circle(id));
-    items_.id[at++] = id;
-  };
+  std::uint32_t at = 0;
   walkStack_.clear();
   walkStack_.push_back(root_);
   std::uint64_t read = 0;
@@ -928,13 +884,13 @@ std::uint64_t AabbTree::handOver() {
     const Ref r = walkStack_.back();
     walkStack_.pop_back();
     if (r == kLeave) {
-      post(Step::Leave, at, at);
+      view_.leaveNode(at);
       continue;
     }
     const std::uint32_t begin = at;
     if (isLeaf(r)) {
-      take(r);
-      post(Step::Leaf, begin, at);
+      items_.id[at++] = itemOf(r);
+      view_.addLeaf(begin, at);
       continue;
     }
     const AabbNode& node = nodes_[r];
@@ -948,22 +904,31 @@ std::uint64_t AabbTree::handOver() {
       while (top > 0) {
         const Ref s = local[--top];
         if (isLeaf(s)) {
-          take(s);
+          items_.id[at++] = itemOf(s);
           continue;
         }
         ++read;
         local[top++] = nodes_[s].child[1];
         local[top++] = nodes_[s].child[0];
       }
-      post(Step::Leaf, begin, at);
+      view_.addLeaf(begin, at);
       continue;
     }
-    post(Step::Enter, begin, begin);
+    view_.enterNode(begin);
     walkStack_.push_back(kLeave);
     walkStack_.push_back(node.child[1]);
     walkStack_.push_back(node.child[0]);
   }
-  while (queued > 0) handFront();
+  // The circles in one streaming pass, fetched well ahead: ids are spread over space, so each is a miss.
+  constexpr std::uint32_t kAhead = 64;
+  for (std::uint32_t k = 0; k < at; ++k) {
+    if (k + kAhead < at) __builtin_prefetch(&circle(items_.id[k + kAhead]));
+    const Circle& c = circle(items_.id[k]);
+    items_.x[k] = c.center.x;
+    items_.y[k] = c.center.y;
+    items_.r[k] = c.radius;
+  }
+  view_.finish();
   return read;
 }
 

@@ -142,6 +142,7 @@ std::uint64_t Directory::fillView(pair_view::PairView& view, const SortedItems& 
     ++i;
   }
   while (depth > 0) view.leaveNode(subtreeEnd(open[--depth]));
+  view.finish();
   return read;
 }
 

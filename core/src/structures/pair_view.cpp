@@ -56,12 +56,26 @@ void PairView::enterNode(std::uint32_t at) {
 void PairView::ownItems(std::uint32_t begin, std::uint32_t end) {
   if (begin == end) return;
   const auto leaf = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back({boundsOf(items_, begin, end), begin, end, leaf + 1, 0});
+  nodes_.push_back({kEmptyBox, begin, end, leaf + 1, 0});
 }
 
 void PairView::addLeaf(std::uint32_t begin, std::uint32_t end) {
   const auto leaf = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back({boundsOf(items_, begin, end), begin, end, leaf + 1, 0});
+  nodes_.push_back({kEmptyBox, begin, end, leaf + 1, 0});
+}
+
+// Children come after their parent, so walking the nodes backwards meets every child before its parent.
+void PairView::finish() {
+  for (std::size_t i = nodes_.size(); i-- > 0;) {
+    ViewNode& node = nodes_[i];
+    if (node.next == i + 1) {
+      node.bounds = boundsOf(items_, node.begin, node.end);
+      continue;
+    }
+    Box bounds = kEmptyBox;
+    for (std::size_t c = i + 1; c < node.next; c = nodes_[c].next) bounds = unite(bounds, nodes_[c].bounds);
+    node.bounds = bounds;
+  }
 }
 
 void PairView::leaveNode(std::uint32_t end) {
@@ -73,10 +87,6 @@ void PairView::leaveNode(std::uint32_t end) {
     nodes_.resize(index);
     return;
   }
-  Box bounds = kEmptyBox;
-  for (std::uint32_t c = index + 1; c < nodes_.size(); c = nodes_[c].next)
-    bounds = unite(bounds, nodes_[c].bounds);
-  node.bounds = bounds;
   if (node.end - node.begin <= kBatchItems) {
     nodes_.resize(index + 1);  // the whole subtree becomes one leaf
   } else if (nodes_[index + 1].next == nodes_.size()) {
@@ -295,6 +305,43 @@ struct Lanes32 {
   }
 }
 
+// Which of sixteen items in lanes have boxes that meet `bounds`.
+[[gnu::target("avx512f"), gnu::always_inline]] inline std::uint32_t reachingLanes16(const Lanes& h,
+                                                                                    const Box& bounds) {
+  __mmask16 keep =
+      _mm512_mask_cmp_ps_mask(h.valid, _mm512_sub_ps(h.x, h.r), _mm512_set1_ps(bounds.max.x), _CMP_LE_OQ);
+  keep = _mm512_mask_cmp_ps_mask(keep, _mm512_set1_ps(bounds.min.x), _mm512_add_ps(h.x, h.r), _CMP_LE_OQ);
+  keep = _mm512_mask_cmp_ps_mask(keep, _mm512_sub_ps(h.y, h.r), _mm512_set1_ps(bounds.max.y), _CMP_LE_OQ);
+  return _mm512_mask_cmp_ps_mask(keep, _mm512_set1_ps(bounds.min.y), _mm512_add_ps(h.y, h.r), _CMP_LE_OQ);
+}
+
+// Which of up to 32 items in lanes have boxes that meet `bounds`.
+[[gnu::target("avx512f"), gnu::always_inline]] inline std::uint32_t reachingLanes(const Lanes32& l,
+                                                                                  const Box& bounds) {
+  return reachingLanes16(l.low, bounds) | (reachingLanes16(l.high, bounds) << 16);
+}
+
+// Two leaves of up to 32 items each, straight from the item arrays: each side's items that reach the other
+// side's bounds are found as a lane mask, so nothing is copied.
+[[gnu::target("avx512f")]] void acrossSmallWide(const ItemArrays& it, const ViewNode& a, const ViewNode& b,
+                                                pairs::PairWriter& writer, PairWork& work) {
+  const Lanes32 la = loadLanes32(it.x + a.begin, it.y + a.begin, it.r + a.begin, a.end - a.begin);
+  std::uint32_t fromA = reachingLanes(la, b.bounds);
+  if (fromA == 0) return;
+  const Lanes32 lb = loadLanes32(it.x + b.begin, it.y + b.begin, it.r + b.begin, b.end - b.begin);
+  const std::uint32_t fromB = reachingLanes(lb, a.bounds);
+  if (fromB == 0) return;
+  work.pretests += std::uint64_t(__builtin_popcount(fromA)) * std::uint64_t(__builtin_popcount(fromB));
+  for (; fromA != 0; fromA &= fromA - 1) {
+    const std::uint32_t i = a.begin + static_cast<std::uint32_t>(__builtin_ctz(fromA));
+    const float ax = it.x[i], ay = it.y[i], ar = it.r[i];
+    for (std::uint32_t maybe = pretestLanes32(lb, ax, ay, ar, fromB); maybe != 0; maybe &= maybe - 1) {
+      const std::uint32_t k = b.begin + static_cast<std::uint32_t>(__builtin_ctz(maybe));
+      exact(ax, ay, ar, it.id[i], it.x[k], it.y[k], it.r[k], it.id[k], writer, work);
+    }
+  }
+}
+
 SPHERETEST_WIDE_CODE_END
 #endif
 
@@ -302,6 +349,10 @@ SPHERETEST_WIDE_CODE_END
 void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, bool wide, WalkScratch& scratch,
                 pairs::PairWriter& writer, PairWork& work) {
 #if SPHERETEST_WIDE_LANES
+  if (wide && a.end - a.begin <= 32 && b.end - b.begin <= 32) {
+    acrossSmallWide(it, a, b, writer, work);
+    return;
+  }
   if (wide) {
     pickWide(it, a.begin, a.end, b.bounds, scratch.pickA);
     if (scratch.pickA.n == 0) return;

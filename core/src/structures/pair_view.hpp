@@ -124,6 +124,9 @@ class PairView {
   /// A whole subtree of at most kBatchItems items, [begin, end), as one leaf below the innermost open node
   /// (the same as entering it, handing over its items and leaving it, without reading its nodes).
   void addLeaf(std::uint32_t begin, std::uint32_t end);
+  /// Measures every node's bounds from the items, which must all be in place by now (the calls above only
+  /// record ranges, so a tree may fill its item arrays in any order before this).
+  void finish();
 
   /// Appends every overlapping pair of the view's items, each once, and adds up the work done. `wide`: use
   /// the 16-lane kernels where the CPU has them (the results are the same either way).
@@ -177,6 +180,7 @@ std::uint64_t copyTree(PairView& view, ItemCopy& copy, std::size_t itemCount, st
     children(step, [&stack](std::uint32_t child) { stack.push_back(child); });
   }
   view.retarget(copy.arrays());
+  view.finish();
   return read;
 }
 
