@@ -123,6 +123,21 @@ class AabbTree final : public SpatialIndex {
     }
   }
 
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    std::vector<Ref> chain;
+    for (Ref r = leafRef(id);; r = parentOf(r)) {
+      chain.push_back(r);
+      if (parentOf(r) == kNull) break;
+    }
+    for (std::size_t k = chain.size(); k-- > 0;) visitor(nodeInfo(chain[k], int(chain.size() - 1 - k)));
+  }
+
+  std::string_view nodeRule() const override {
+    return "every circle is a leaf with a fat box; a leaf that escapes its box is reinserted where the sum "
+           "of "
+           "the box perimeters grows least (the surface-area heuristic)";
+  }
+
   IndexStats stats() const override {
     IndexStats s;
     s.nodes = liveNodes_ + size();
