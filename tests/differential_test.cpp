@@ -99,6 +99,11 @@ TEST_P(Differential, EmptyStructureAnswersNothing) {
   subject_->build({});
   oracle_->build({});
   expectAgree(rng, 5, "built empty");
+  // An empty batch reaches every structure's batch path, even with nothing in the structure.
+  for (auto* s : {subject_.get(), oracle_.get()}) s->updateBatch({}, {});
+  subject_->maintain();
+  EXPECT_EQ(subject_->validate(), "");
+  expectAgree(rng, 5, "an empty batch on an empty structure");
 }
 
 TEST_P(Differential, BuildThenQueryAcrossSizesAndLayouts) {
@@ -207,6 +212,21 @@ TEST_P(Differential, ParameterChangesKeepAnswersExact) {
       expectAgree(rng, 4, info.key + "=" + std::to_string(v));
     }
   }
+}
+
+TEST_P(Differential, GrowingFarKeepsCirclesOnTheWorldsUpperEdge) {
+  // A circle on the world's upper edge, then one a quadrillion units away: a root grown toward it in
+  // floating point must still hold the first.
+  Rng rng(6);
+  for (auto* s : {subject_.get(), oracle_.get()}) {
+    s->insert(1, {{100.0f, 100.0f}, 32.7675f});
+    s->insert(2, {{50.0f, -1e15f}, 1.0f});
+    s->maintain();
+  }
+  expectAgree(rng, 5, "after growing far below the world");
+  std::vector<Item> items = {{1, subject_->circle(1)}, {2, subject_->circle(2)}};
+  for (auto* s : {subject_.get(), oracle_.get()}) s->build(items);
+  expectAgree(rng, 5, "rebuilt");
 }
 
 TEST_P(Differential, RejectsBadInputAndStaysValid) {

@@ -212,6 +212,8 @@ class AabbTree final : public SpatialIndex {
     }
     moves_ += ids.size();
     fatPath_ += ids.size() - escaped_.size();
+    // Nothing to reinsert; an empty tree (an empty batch) has no root box to order escapes in.
+    if (escaped_.empty()) return;
     if (rebuildFraction_ < 1.0 && double(escaped_.size()) > rebuildFraction_ * double(size())) {
       ++rebuilds_;
       std::vector<BuildEntry> entries;
