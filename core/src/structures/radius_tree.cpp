@@ -204,9 +204,17 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   // Doubles the root toward `c` until it holds it (the old root becomes the quadrant facing away from it).
   int growToCover(const Circle& c) {
     int growths = 0;
+    const Cell before = cell(KeyCodec::root());
     while (!holds(cell(KeyCodec::root()), c)) {
       const double size = sizes_[0];
       setFrame(c.center.x < x0_ ? x0_ - size : x0_, c.center.y < y0_ ? y0_ - size : y0_, size * 2.0);
+      ++growths;
+    }
+    // Far from the origin, (x0 - s) + 2s can round below the old far edge x0 + s, which would drop the
+    // circles centred just under it: double away from the new circle until the old cell is inside again.
+    for (Cell now = cell(KeyCodec::root()); now.x1 < before.x1 || now.y1 < before.y1;
+         now = cell(KeyCodec::root())) {
+      setFrame(x0_, y0_, sizes_[0] * 2.0);
       ++growths;
     }
     return growths;
