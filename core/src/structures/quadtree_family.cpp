@@ -386,74 +386,27 @@ void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out)
        });
 }
 
-// Pairs are found by a dual walk. Within(N) covers every pair inside N's subtree: pairs among N's own items,
-// N's items against each child subtree, each child's subtree, and each pair of sibling subtrees. Across(A, B)
-// covers pairs between two disjoint subtrees and is dropped as soon as their bounds miss each other. Every
-// pair of items has exactly one place in this recursion, so each is tested once.
+// The tree is handed to the shared pair view depth first: each node's own items, then its occupied
+// quadrants. The view tests subtrees against each other by the tight bounds of this frame's circles, not
+// by cell + widen, and tests leaves of up to 32 circles in vector lanes.
 void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   resetDepthCandidates();
-  if (nodes_[0].subtreeCount < 2) return;
-  pairTasks_.clear();
-  pairTasks_.push_back({PairTaskKind::Within, 0, 0});
-  std::uint32_t children[4];
-  while (!pairTasks_.empty()) {
-    const PairTask task = pairTasks_.back();
-    pairTasks_.pop_back();
-    ++counters_.nodesVisited;
-    if (task.kind == PairTaskKind::Within) {
-      const QuadNode& node = nodes_[task.first];
-      for (std::uint32_t a = node.firstItem; a != kNone; a = itemNext_[a]) {
-        const Circle ca = circle(a);
-        for (std::uint32_t b = itemNext_[a]; b != kNone; b = itemNext_[b]) {
-          ++counters_.candidates;
-          if (circlesOverlap(ca, circle(b))) out.push_back(makePair(a, b));
-        }
-      }
-      const int count = nonEmptyChildren(task.first, children);
-      Box childBounds[4];
-      for (int i = 0; i < count; ++i) childBounds[i] = inflateForPruning(nodeBounds(nodes_[children[i]]));
-      for (int i = 0; i < count; ++i) {
-        pairItemsWithSubtree(task.first, children[i], out);
-        if (nodes_[children[i]].subtreeCount > 1)
-          pairTasks_.push_back({PairTaskKind::Within, skipChain(children[i]), 0});
-        for (int j = i + 1; j < count; ++j) {
-          if (boxesOverlap(childBounds[i], childBounds[j]))
-            pairTasks_.push_back({PairTaskKind::Across, children[i], children[j]});
-        }
-      }
-      continue;
-    }
-    // Nodes with no items of their own and a single occupied child add nothing but a level: skip them.
-    const std::uint32_t first = skipChain(task.first), second = skipChain(task.second);
-    const QuadNode& a = nodes_[first];
-    const QuadNode& b = nodes_[second];
-    const Box boundsB = inflateForPruning(nodeBounds(b));
-    if ((first != task.first || second != task.second) &&
-        !boxesOverlap(inflateForPruning(nodeBounds(a)), boundsB))
-      continue;
-    if (a.directCount > 0 && b.directCount > 0) pairNodeItems(first, second, boundsB, out);
-    std::uint32_t childrenB[4];
-    const int countA = nonEmptyChildren(first, children);
-    const int countB = nonEmptyChildren(second, childrenB);
-    for (int j = 0; j < countB; ++j) pairItemsWithSubtree(first, childrenB[j], out);
-    for (int i = 0; i < countA; ++i) pairItemsWithSubtree(second, children[i], out);
-    if (countA == 0 || countB == 0) continue;
-    Box childBoundsB[4];
-    for (int j = 0; j < countB; ++j) childBoundsB[j] = inflateForPruning(nodeBounds(nodes_[childrenB[j]]));
-    for (int i = 0; i < countA; ++i) {
-      const Box childBoundsA = inflateForPruning(nodeBounds(nodes_[children[i]]));
-      for (int j = 0; j < countB; ++j) {
-        if (boxesOverlap(childBoundsA, childBoundsB[j]))
-          pairTasks_.push_back({PairTaskKind::Across, children[i], childrenB[j]});
-      }
-    }
+  if (nodes_[0].subtreeCount < 2) {
+    pretests_ = 0;
+    return;
   }
-}
-
-std::uint32_t QuadtreeFamily::skipChain(std::uint32_t node) const {
-  std::uint32_t children[4];
-  while (nodes_[node].directCount == 0 && nonEmptyChildren(node, children) == 1) node = children[0];
-  return node;
+  counters_.nodesVisited += pair_view::copyTree(
+      view_, viewItems_, size(), 0,
+      [&](std::uint32_t n, auto&& add) {
+        for (std::uint32_t id = nodes_[n].firstItem; id != kNone; id = itemNext_[id]) add(id, circle(id));
+      },
+      [&](std::uint32_t n, auto&& push) {
+        std::uint32_t children[4];
+        const int count = nonEmptyChildren(n, children);
+        for (int i = 0; i < count; ++i) push(children[i]);
+      },
+      viewStack_);
+  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
 }
 
 int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const {
@@ -464,45 +417,6 @@ int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&childre
     if (nodes_[first + q].subtreeCount > 0) children[count++] = first + q;
   }
   return count;
-}
-
-void QuadtreeFamily::pairNodeItems(std::uint32_t first, std::uint32_t second, const Box& secondBounds,
-                                   std::vector<Pair>& out) {
-  const QuadNode& other = nodes_[second];
-  for (std::uint32_t a = nodes_[first].firstItem; a != kNone; a = itemNext_[a]) {
-    const Circle ca = circle(a);
-    if (!boxesOverlap(inflateForPruning(boundsOf(ca)), secondBounds)) continue;
-    for (std::uint32_t b = other.firstItem; b != kNone; b = itemNext_[b]) {
-      ++counters_.candidates;
-      if (circlesOverlap(ca, circle(b))) out.push_back(makePair(a, b));
-    }
-  }
-}
-
-// Each of the owner's items walks the subtree on its own, so its small reach prunes most of it.
-void QuadtreeFamily::pairItemsWithSubtree(std::uint32_t owner, std::uint32_t subtree,
-                                          std::vector<Pair>& out) {
-  for (std::uint32_t a = nodes_[owner].firstItem; a != kNone; a = itemNext_[a]) {
-    const Circle ca = circle(a);
-    const Box reach = inflateForPruning(boundsOf(ca));
-    stack_.clear();
-    stack_.push_back({subtree, 0});
-    while (!stack_.empty()) {
-      const QuadNode& node = nodes_[stack_.back().node];
-      stack_.pop_back();
-      ++counters_.nodesVisited;
-      if (!boxesOverlap(reach, inflateForPruning(nodeBounds(node)))) continue;
-      for (std::uint32_t b = node.firstItem; b != kNone; b = itemNext_[b]) {
-        ++counters_.candidates;
-        if (circlesOverlap(ca, circle(b))) out.push_back(makePair(a, b));
-      }
-      if (node.firstChild != kNone) {
-        for (std::uint32_t q = 0; q < 4; ++q) {
-          if (nodes_[node.firstChild + q].subtreeCount > 0) stack_.push_back({node.firstChild + q, 0});
-        }
-      }
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -529,7 +443,8 @@ IndexStats QuadtreeFamily::stats() const {
   s.memoryBytes =
       nodes_.capacity() * sizeof(QuadNode) +
       (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
-      stack_.capacity() * sizeof(StackEntry) + pairTasks_.capacity() * sizeof(PairTask) + tableBytes();
+      stack_.capacity() * sizeof(StackEntry) + viewStack_.capacity() * sizeof(std::uint32_t) + view_.bytes() +
+      viewItems_.bytes() + viewWalk_.bytes() + tableBytes();
   return s;
 }
 
@@ -539,6 +454,7 @@ void QuadtreeFamily::extra(ExtraCounters& out) const {
     out.emplace_back("last_query_widened_nodes", double(widenedNodes_));
     out.emplace_back("last_query_widened_candidates", double(widenedCandidates_));
   }
+  out.emplace_back("last_pairs_pretests", double(pretests_));
   std::array<std::uint64_t, kDepthSlots> itemsAtDepth{};
   int deepest = -1;
   visitNodes([&](const NodeInfo& info) {

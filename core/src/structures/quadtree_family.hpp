@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pair_view.hpp"
 #include "spheretest/spatial_index.hpp"
 
 namespace st::quadtree_family {
@@ -195,20 +196,9 @@ class QuadtreeFamily : public SpatialIndex {
     std::uint32_t depth;
   };
 
-  enum class PairTaskKind : std::uint8_t { Within, Across };
-  struct PairTask {
-    PairTaskKind kind;
-    std::uint32_t first;   // the subtree (Within) or the first of two disjoint subtrees (Across)
-    std::uint32_t second;  // the second subtree (Across)
-  };
-
   std::uint32_t takeBlock();
   NodeInfo infoOf(std::uint32_t index, int depth) const;
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
-  std::uint32_t skipChain(std::uint32_t node) const;
-  void pairNodeItems(std::uint32_t first, std::uint32_t second, const Box& secondBounds,
-                     std::vector<Pair>& out);
-  void pairItemsWithSubtree(std::uint32_t owner, std::uint32_t subtree, std::vector<Pair>& out);
   template <class Meets, class Test>
   void walk(const Meets& meets, const Test& test);
   void resetDepthCandidates();
@@ -221,7 +211,11 @@ class QuadtreeFamily : public SpatialIndex {
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
   std::vector<StackEntry> stack_;
-  std::vector<PairTask> pairTasks_;
+  std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
+  pair_view::PairView view_;               // the tree as the pair search reads it
+  pair_view::ItemCopy viewItems_;          // the items in the view's depth-first order
+  pair_view::WalkScratch viewWalk_;
+  std::uint64_t pretests_ = 0;             // last pair search: circle pairs the float pre-test looked at
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
   std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
