@@ -98,6 +98,52 @@ void PairView::leaveNode(std::uint32_t end) {
   nodes_[index].next = static_cast<std::uint32_t>(nodes_.size());
 }
 
+namespace {
+
+// Splits [begin, end) of the copy in halves across the longer side of the centres' extent until each part
+// fits a leaf; every part of more than one leaf is a node of the view.
+void splitOwnRange(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end) {
+  if (end - begin <= kBatchItems) {
+    view.addLeaf(begin, end);
+    return;
+  }
+  float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  for (std::uint32_t i = begin; i < end; ++i) {
+    x0 = std::min(x0, copy.x[i]);
+    x1 = std::max(x1, copy.x[i]);
+    y0 = std::min(y0, copy.y[i]);
+    y1 = std::max(y1, copy.y[i]);
+  }
+  const std::vector<float>& axis = x1 - x0 >= y1 - y0 ? copy.x : copy.y;
+  copy.order.clear();
+  for (std::uint32_t i = begin; i < end; ++i) copy.order.push_back({axis[i], i});
+  const std::uint32_t half = (end - begin) / 2;
+  std::nth_element(copy.order.begin(), copy.order.begin() + half, copy.order.end());
+  // Applies the order to each array through the spare buffer.
+  const auto apply = [&]<class T>(std::vector<T>& values, std::vector<T>& spare) {
+    spare.assign(values.begin() + begin, values.begin() + end);
+    for (std::uint32_t k = 0; k < end - begin; ++k) values[begin + k] = spare[copy.order[k].second - begin];
+  };
+  apply(copy.x, copy.spare);
+  apply(copy.y, copy.spare);
+  apply(copy.r, copy.spare);
+  apply(copy.id, copy.spareIds);
+  view.enterNode(begin);
+  splitOwnRange(view, copy, begin, begin + half);
+  splitOwnRange(view, copy, begin + half, end);
+  view.leaveNode(end);
+}
+
+}  // namespace
+
+void handOverOwnItems(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end) {
+  if (end - begin <= kBatchItems) {
+    if (end > begin) view.ownItems(begin, end);
+    return;
+  }
+  splitOwnRange(view, copy, begin, end);
+}
+
 std::size_t PairView::bytes() const {
   return nodes_.capacity() * sizeof(ViewNode) + open_.capacity() * sizeof(std::uint32_t);
 }

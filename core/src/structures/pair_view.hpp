@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "pair_output.hpp"
@@ -54,7 +55,17 @@ struct ItemCopy {
   /// The arrays, for the view.
   ItemArrays arrays() const { return {x.data(), y.data(), r.data(), id.data()}; }
   /// Bytes held.
-  std::size_t bytes() const { return (x.capacity() + y.capacity() + r.capacity() + id.capacity()) * 4; }
+  std::size_t bytes() const {
+    return (x.capacity() + y.capacity() + r.capacity() + id.capacity() + spare.capacity() +
+            spareIds.capacity()) *
+               4 +
+           order.capacity() * 8;
+  }
+
+  /// Scratch of handOverOwnItems: (coordinate, position) of the range being split, and its old values.
+  std::vector<std::pair<float, std::uint32_t>> order;
+  std::vector<float> spare;      ///< scratch of handOverOwnItems
+  std::vector<ItemId> spareIds;  ///< scratch of handOverOwnItems
 };
 
 /// One node of the view, in depth-first order: its children follow it, each child's `next` is its sibling.
@@ -148,6 +159,12 @@ class PairView {
   std::vector<std::uint32_t> open_;
 };
 
+/// Hands the items [begin, end) of `copy`, which the innermost open node of `view` stores itself, to the view.
+/// More than kBatchItems of them are reordered and split like a k-d tree (halves across the longer side of
+/// their centres' extent) into leaves of at most kBatchItems, so that a long strip of circles held high in a
+/// tree (those straddling its cells' middles) is tested piece by piece, not as one leaf as wide as the node.
+void handOverOwnItems(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end);
+
 /// Hands a tree over to `view` depth first from `root` and copies its items, in that order, into `copy`:
 /// `items(node, add)` calls add(id, circle) for each item the node stores itself, `children(node, push)`
 /// calls push(child) for each child. `stack` is scratch. Returns the number of tree nodes read.
@@ -175,7 +192,7 @@ std::uint64_t copyTree(PairView& view, ItemCopy& copy, std::size_t itemCount, st
     const std::uint32_t at = copy.size();
     view.enterNode(at);
     items(step, [&copy](ItemId id, const Circle& c) { copy.push(id, c); });
-    if (copy.size() > at) view.ownItems(at, copy.size());
+    handOverOwnItems(view, copy, at, copy.size());
     stack.push_back(step | kLeave);
     children(step, [&stack](std::uint32_t child) { stack.push_back(child); });
   }
