@@ -175,7 +175,7 @@ TEST(LinearTree, RefileKeepsTheItemsSortedAndTheDirectoryExact) {
 TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
   Rng rng(17);
   for (int trial = 0; trial < 40; ++trial) {
-    const int n = 1 + int(rng.below(400));
+    const int n = 1 + int(rng.below(1000));
     pair_view::ItemCopy copy;
     pair_view::PairView view;
     std::vector<Circle> circles;
@@ -197,13 +197,14 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
       const std::uint32_t at = copy.size();
       view.enterNode(at);
       ++open;
-      const int batch = int(rng.below(7));
+      // Now and then a node holds more than a leaf's worth itself, which the hand-over splits k-d style.
+      const int batch = rng.chance(0.1) ? int(pair_view::kBatchItems + 1 + rng.below(200)) : int(rng.below(7));
       for (int k = 0; k < batch && i < n; ++k, ++i) {
         const Circle c{{rng.uniform(0.0f, 60.0f), rng.uniform(0.0f, 60.0f)}, rng.uniform(0.0f, 3.0f)};
         circles.push_back(c);
         copy.push(ItemId(circles.size() - 1), c);
       }
-      view.ownItems(at, copy.size());
+      pair_view::handOverOwnItems(view, copy, at, copy.size());
       if (rng.chance(0.6)) {
         view.leaveNode(copy.size());
         --open;
