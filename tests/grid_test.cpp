@@ -137,6 +137,23 @@ TEST(GridFamily, MovingSceneStaysExactThroughBothUpdatePaths) {
   }
 }
 
+// maintain() reports its own work only: the grid family does nothing there, so after a batch that visited
+// nodes, maintain's counters are zero rather than the batch's again (a frame adding both counted it twice).
+TEST(GridFamily, MaintainDoesNotRepeatTheBatchsCounters) {
+  for (const char* name : kGridFamily) {
+    Simulation sim("spheretest", SceneConfig{}, 4000, 12);
+    auto subject = make(name);
+    subject->setWorldHint(sim.world());
+    subject->build(sim.items());
+    for (int step = 0; step < 5; ++step) sim.step();
+    subject->updateBatch(sim.movedIds(), sim.movedCircles());
+    EXPECT_GT(subject->lastCounters().nodesVisited, 0u) << name;
+    subject->maintain();
+    EXPECT_EQ(subject->lastCounters().nodesVisited, 0u) << name;
+    EXPECT_EQ(subject->lastCounters().candidates, 0u) << name;
+  }
+}
+
 // The same scene after single-item edits (the linked layout) and then a whole frame again (sorted layout):
 // the grid switches layouts in both directions without losing or duplicating anything.
 TEST(GridFamily, SwitchingBetweenLinkedAndSortedLayoutsKeepsEverything) {

@@ -305,6 +305,7 @@ void SpatialIndex::clear() {
 }
 
 void SpatialIndex::maintain() {
+  counters_ = {};
   doMaintain();
 }
 
