@@ -403,7 +403,15 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       [&](std::uint32_t n, auto&& push) {
         std::uint32_t children[4];
         const int count = nonEmptyChildren(n, children);
-        for (int i = 0; i < count; ++i) push(children[i]);
+        for (int i = 0; i < count; ++i) {
+          // The lists are threaded through id-ordered arrays, so a child's first item is a cache miss: start
+          // fetching it now, while the walk finishes the nodes before it.
+          if (const std::uint32_t head = nodes_[children[i]].firstItem; head != kNone) {
+            __builtin_prefetch(&circle(head));
+            __builtin_prefetch(&itemNext_[head]);
+          }
+          push(children[i]);
+        }
       },
       viewStack_);
   pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
