@@ -1,6 +1,6 @@
 // Box2D's b2DynamicTree (libbox2d 2.4.1) behind the structure interface, driven the way Box2D's own broad
 // phase and contact manager drive it: fat leaf boxes (a 0.1 m margin plus 4x the last displacement, both
-// compiled into the library), a move buffer of the proxies the tree reinserted, a pair update that queries
+// compiled into the library; none for a teleport, as b2Body::SetTransform does), a move buffer of the proxies the tree reinserted, a pair update that queries
 // the tree with each moved proxy's fat box and so only ever finds new pairs, and a persistent contact cache
 // that keeps every pair until its fat boxes separate. Exact answers come from the predicates; the tree only
 // prunes, with boxes that contain each circle's inflated bounds.
@@ -150,8 +150,13 @@ class Box2dTree final : public SpatialIndex {
 
   void doUpdate(ItemId id, const Circle& old, const Circle& circle) override {
     const ProxyId proxy = proxyOf_[id];
-    const b2Vec2 displacement{(circle.center.x - old.center.x) * scale_,
-                              (circle.center.y - old.center.y) * scale_};
+    b2Vec2 displacement{(circle.center.x - old.center.x) * scale_, (circle.center.y - old.center.y) * scale_};
+    // A step longer than the circle's diameter is a teleport (the scene's jumps). Box2D makes those with
+    // b2Body::SetTransform, which synchronises the fixtures with no displacement: a fat box stretched four
+    // jumps long toward where the circle went would overlap a swathe of the world and fill the contact cache.
+    if (std::fabs(circle.center.x - old.center.x) + std::fabs(circle.center.y - old.center.y) >
+        2.0f * circle.radius)
+      displacement = {0.0f, 0.0f};
     extentSum_ += 2.0 * (double(circle.radius) - double(old.radius));
     ++updatesSincePairs_;
     if (tree_->MoveProxy(proxy, metreBox(circle), displacement)) {
