@@ -536,7 +536,6 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
 }
 
 void WindowApp::handleKey(const SDL_Keysym& key) {
-  const auto& all = model_.registry().all();
   switch (key.sym) {
     case SDLK_SPACE:
       model_.paused = !model_.paused;
@@ -561,10 +560,8 @@ void WindowApp::handleKey(const SDL_Keysym& key) {
       view_.screenshotRequested = true;
       break;
     default:
-      if (key.sym >= SDLK_0 && key.sym <= SDLK_9) {
-        const std::size_t index = key.sym == SDLK_0 ? 9 : static_cast<std::size_t>(key.sym - SDLK_1);
-        if (index < all.size()) model_.selectStructure(all[index].name);
-      }
+      if (key.sym >= SDLK_0 && key.sym <= SDLK_9)
+        model_.selectByDigit(static_cast<int>(key.sym - SDLK_0), (key.mod & KMOD_SHIFT) != 0);
       break;
   }
 }

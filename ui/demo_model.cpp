@@ -55,6 +55,13 @@ void DemoModel::cycleStructure(int delta) {
   selectStructure(all[static_cast<std::size_t>(next)].name);
 }
 
+bool DemoModel::selectByDigit(int digit, bool shift) {
+  if (digit < 0 || digit > 9) return false;
+  const std::size_t index = std::size_t(digit == 0 ? 9 : digit - 1) + (shift ? 10u : 0u);
+  if (index >= registry_.all().size()) return false;
+  return selectStructure(registry_.all()[index].name);
+}
+
 bool DemoModel::reseed(const SceneSetup& setup) {
   try {
     simulation_ = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);

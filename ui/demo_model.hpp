@@ -78,6 +78,9 @@ class DemoModel {
   bool selectStructure(const std::string& name);
   /// Moves `delta` places through the registry, wrapping around.
   void cycleStructure(int delta);
+  /// Switches to the structure a digit key picks: 1 .. 9, 0 are the first ten of the registry, and with
+  /// Shift the next ten (so all thirteen built-in structures and peers have a key); false where none is.
+  bool selectByDigit(int digit, bool shift);
   /// Time of the last build (switch, reseed, or parameter change), milliseconds.
   double buildMs() const { return buildMs_; }
   /// What the last build was for.

@@ -15,6 +15,7 @@ constexpr const char* kKeys[][2] = {
     {"space", "pause / resume the simulation"},
     {".", "single step (pauses)"},
     {"1 .. 9, 0", "pick structure 1 .. 10 of the list"},
+    {"Shift + 1 .. 9, 0", "pick structure 11 .. 20 of the list"},
     {"[  ]", "previous / next structure"},
     {"F", "fit the world into the window"},
     {"F1", "hide / show the panels"},

@@ -173,6 +173,21 @@ TEST(DemoModel, CyclingWrapsAroundTheRegistry) {
   EXPECT_EQ(model->structureIndex(), 0u);
 }
 
+// Digit keys reach every structure of the registry: 1 .. 9, 0 the first ten, with Shift the rest.
+TEST(DemoModel, DigitKeysReachEveryStructure) {
+  auto model = makeModel(200, "grid");
+  const auto& all = registry().all();
+  ASSERT_GT(all.size(), 10u);
+  for (std::size_t index = 0; index < all.size(); ++index) {
+    const int digit = int((index % 10 + 1) % 10);
+    EXPECT_TRUE(model->selectByDigit(digit, index >= 10)) << all[index].name;
+    EXPECT_EQ(model->structureIndex(), index) << all[index].name;
+  }
+  const std::size_t before = model->structureIndex();
+  EXPECT_FALSE(model->selectByDigit(0, true));  // the twentieth: there is none
+  EXPECT_EQ(model->structureIndex(), before);
+}
+
 TEST(DemoModel, SpeedAccumulatesFractionalSteps) {
   auto model = makeModel(100, "brute");
   model->speed = 0.5f;
