@@ -20,6 +20,7 @@
 
 #include "render/camera.hpp"
 #include "render/circle_renderer.hpp"
+#include "render/free_area.hpp"
 #include "render/gl.hpp"
 #include "render/palette.hpp"
 #include "render/screenshot.hpp"
@@ -148,6 +149,8 @@ class WindowApp {
   void drawUi();
   void drawMenuBar();
   void syncViewport();
+  /// Fits the world into the part of the window the panels leave free (all of it before they are drawn).
+  void fitWorld();
   std::string takeScreenshot(const std::string& path);
 
   const RunConfig& config_;
@@ -337,7 +340,7 @@ int WindowApp::run() {
       appliedVsync_ = view_.vsync;
     }
     if (view_.fitRequested) {
-      camera_.fit(model_.simulation().world());
+      fitWorld();
       view_.fitRequested = false;
       fitted_ = true;
     }
@@ -347,7 +350,7 @@ int WindowApp::run() {
     if (model_.generation() != titleGeneration_) {
       titleGeneration_ = model_.generation();
       // A reseed may change the world's size; a view nobody moved follows it.
-      if (fitted_) camera_.fit(model_.simulation().world());
+      if (fitted_) fitWorld();
       const std::string title = "spheretest - " + model_.structure().name() + ", " +
                                 std::to_string(model_.simulation().circles().size()) + " circles";
       SDL_SetWindowTitle(sdl_.window, title.c_str());
@@ -364,6 +367,8 @@ int WindowApp::run() {
     drawUi();
     record[Phase::Ui] = float(ui::millisecondsSince(start));
 
+    // The panels' places are known once they have been drawn: a view nobody moved fits the free part.
+    if (frame == 0 && fitted_) fitWorld();
     ++frame;
     if (screenshotRun && frame >= frameLimit) {
       const std::string error = takeScreenshot(*config_.screenshotPath);
@@ -417,7 +422,17 @@ void WindowApp::syncViewport() {
   drawableWidth_ = w;
   drawableHeight_ = h;
   camera_.setViewport(float(w), float(h));
-  if (fitted_) camera_.fit(model_.simulation().world());
+  if (fitted_) fitWorld();
+}
+
+void WindowApp::fitWorld() {
+  std::vector<render::ScreenRect> panels;
+  for (const ImVec4& r : uiRects_)
+    panels.push_back({r.x * pixelRatio_, r.y * pixelRatio_, r.z * pixelRatio_, r.w * pixelRatio_});
+  const Box world = model_.simulation().world();
+  const render::ScreenRect area = render::freeAreaFor({0.0f, 0.0f, camera_.width(), camera_.height()}, panels,
+                                                      world.max.x - world.min.x, world.max.y - world.min.y);
+  camera_.fitInto(world, area.x0, area.y0, area.x1, area.y1);
 }
 
 // ---------------------------------------------------------------------------------------------------------

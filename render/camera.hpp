@@ -28,12 +28,17 @@ class Camera {
   float pixelsPerUnit() const { return static_cast<float>(scale_); }
 
   /// Places the camera so the whole box shows with a small margin.
-  void fit(const Box& box) {
+  void fit(const Box& box) { fitInto(box, 0.0f, 0.0f, width_, height_); }
+
+  /// Places the camera so the whole box shows with a small margin inside the viewport pixels
+  /// [x0, x1) x [y0, y1) (y down), e.g. the part of the window no panel covers.
+  void fitInto(const Box& box, float x0, float y0, float x1, float y1) {
     const double w = std::max(double(box.max.x) - box.min.x, 1e-6);
     const double h = std::max(double(box.max.y) - box.min.y, 1e-6);
-    centerX_ = 0.5 * (double(box.min.x) + box.max.x);
-    centerY_ = 0.5 * (double(box.min.y) + box.max.y);
-    scale_ = clampScale(0.94 * std::min(width_ / w, height_ / h));
+    scale_ = clampScale(0.94 * std::min(std::max(x1 - x0, 1.0f) / w, std::max(y1 - y0, 1.0f) / h));
+    // The box's centre goes to the region's centre, which lies off the viewport's centre by this much.
+    centerX_ = 0.5 * (double(box.min.x) + box.max.x) - (0.5 * (double(x0) + x1) - 0.5 * width_) / scale_;
+    centerY_ = 0.5 * (double(box.min.y) + box.max.y) + (0.5 * (double(y0) + y1) - 0.5 * height_) / scale_;
   }
 
   /// World point under a screen pixel.

@@ -59,7 +59,8 @@ class ControlPanel final : public DemoPart {
     }
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled(
-        "Keys 1-9, 0 and [ ] switch too. The circles keep moving; the new structure is built from them.");
+        "Keys 1-9, 0 (Shift for 11-20) and [ ] switch too. The circles keep moving; the new structure is "
+        "built from them.");
     ImGui::PopTextWrapPos();
     ImGui::Text("built in %.2f ms (%s)", model.buildMs(), model.buildReason().c_str());
     if (ImGui::TreeNode("how it works")) {

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "render/camera.hpp"
+#include "render/free_area.hpp"
 #include "spheretest/registry.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
@@ -76,6 +77,36 @@ TEST(Camera, ZoomKeepsThePointUnderTheCursor) {
 // ---------------------------------------------------------------------------------------------------------
 // Settings and timings
 // ---------------------------------------------------------------------------------------------------------
+
+// F fits the world into the part of the window the panels leave free, centred there.
+TEST(Camera, FitsTheWorldBesideThePanels) {
+  const render::ScreenRect screen{0, 0, 1600, 900};
+  const Box world{{0, 0}, {100, 100}};
+  // A menu bar along the top and a panel down the left third: the world goes to the right two thirds.
+  const std::vector<render::ScreenRect> panels = {{0, 0, 1600, 20}, {0, 20, 540, 900}};
+  const render::ScreenRect area = render::freeAreaFor(screen, panels, 100, 100);
+  EXPECT_EQ(area.x0, 540);
+  EXPECT_EQ(area.y0, 20);
+  EXPECT_EQ(area.x1, 1600);
+  EXPECT_EQ(area.y1, 900);
+  render::Camera camera;
+  camera.setViewport(1600, 900);
+  camera.fitInto(world, area.x0, area.y0, area.x1, area.y1);
+  const Vec2 low = camera.worldToScreen(world.min), high = camera.worldToScreen(world.max);
+  EXPECT_GE(low.x, 540.0f);
+  EXPECT_LE(high.x, 1600.0f);
+  EXPECT_GE(high.y, 20.0f);  // y down: the world's top edge
+  EXPECT_LE(low.y, 900.0f);
+  EXPECT_NEAR(0.5f * (low.x + high.x), 1070.0f, 0.5f);
+  EXPECT_NEAR(0.5f * (low.y + high.y), 460.0f, 0.5f);
+  // Panels over nearly everything: the whole screen rather than a sliver.
+  const std::vector<render::ScreenRect> crowded = {{0, 0, 1550, 900}};
+  const render::ScreenRect fallback = render::freeAreaFor(screen, crowded, 100, 100);
+  EXPECT_EQ(fallback.x0, 0);
+  EXPECT_EQ(fallback.x1, 1600);
+  // No panels: the whole screen.
+  EXPECT_EQ(render::freeAreaFor(screen, {}, 100, 100).x0, 0);
+}
 
 TEST(Settings, RoundTripThroughAFileWithSections) {
   const std::string path =
