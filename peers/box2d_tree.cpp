@@ -1,9 +1,10 @@
 // Box2D's b2DynamicTree (libbox2d 2.4.1) behind the structure interface, driven the way Box2D's own broad
 // phase and contact manager drive it: fat leaf boxes (a 0.1 m margin plus 4x the last displacement, both
-// compiled into the library; none for a teleport, as b2Body::SetTransform does), a move buffer of the proxies the tree reinserted, a pair update that queries
-// the tree with each moved proxy's fat box and so only ever finds new pairs, and a persistent contact cache
-// that keeps every pair until its fat boxes separate. Exact answers come from the predicates; the tree only
-// prunes, with boxes that contain each circle's inflated bounds.
+// compiled into the library; none for a teleport, as b2Body::SetTransform does), a move buffer of the proxies
+// the tree reinserted, a pair update that queries the tree with each moved proxy's fat box and so only ever
+// finds new pairs, and a persistent contact cache that keeps every pair until its fat boxes separate. Exact
+// answers come from the predicates; the tree only prunes, with boxes that contain each circle's inflated
+// bounds.
 
 #include <box2d/b2_dynamic_tree.h>
 

@@ -198,7 +198,8 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
       view.enterNode(at);
       ++open;
       // Now and then a node holds more than a leaf's worth itself, which the hand-over splits k-d style.
-      const int batch = rng.chance(0.1) ? int(pair_view::kBatchItems + 1 + rng.below(200)) : int(rng.below(7));
+      const int batch =
+          rng.chance(0.1) ? int(pair_view::kBatchItems + 1 + rng.below(200)) : int(rng.below(7));
       for (int k = 0; k < batch && i < n; ++k, ++i) {
         const Circle c{{rng.uniform(0.0f, 60.0f), rng.uniform(0.0f, 60.0f)}, rng.uniform(0.0f, 3.0f)};
         circles.push_back(c);

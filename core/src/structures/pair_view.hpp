@@ -159,10 +159,11 @@ class PairView {
   std::vector<std::uint32_t> open_;
 };
 
-/// Hands the items [begin, end) of `copy`, which the innermost open node of `view` stores itself, to the view.
-/// More than kBatchItems of them are reordered and split like a k-d tree (halves across the longer side of
-/// their centres' extent) into leaves of at most kBatchItems, so that a long strip of circles held high in a
-/// tree (those straddling its cells' middles) is tested piece by piece, not as one leaf as wide as the node.
+/// Hands the items [begin, end) of `copy`, which the innermost open node of `view` stores itself, to the
+/// view. More than kBatchItems of them are reordered and split like a k-d tree (halves across the longer side
+/// of their centres' extent) into leaves of at most kBatchItems, so that a long strip of circles held high in
+/// a tree (those straddling its cells' middles) is tested piece by piece, not as one leaf as wide as the
+/// node.
 void handOverOwnItems(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end);
 
 /// Hands a tree over to `view` depth first from `root` and copies its items, in that order, into `copy`:

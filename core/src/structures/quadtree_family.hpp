@@ -212,10 +212,10 @@ class QuadtreeFamily : public SpatialIndex {
   bool rootPlaced_ = false;
   std::vector<StackEntry> stack_;
   std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
-  pair_view::PairView view_;               // the tree as the pair search reads it
-  pair_view::ItemCopy viewItems_;          // the items in the view's depth-first order
+  pair_view::PairView view_;              // the tree as the pair search reads it
+  pair_view::ItemCopy viewItems_;         // the items in the view's depth-first order
   pair_view::WalkScratch viewWalk_;
-  std::uint64_t pretests_ = 0;             // last pair search: circle pairs the float pre-test looked at
+  std::uint64_t pretests_ = 0;                  // last pair search: circle pairs the float pre-test looked at
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
   std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
