@@ -565,6 +565,29 @@ TEST(AabbTree, ReinsertionsKeepTheTreeNearABuiltOneInALongRun) {
   EXPECT_LT(quality, 1.5 * builtQuality);
 }
 
+// Over a long run of swarms the reinsertions alone let the SAH cost drift to twice a fresh build's (and
+// the pair search to several times its work); the tree measures its quality every 32 frames and rebuilds
+// top-down past 1.25 times its value after the last build.
+TEST(AabbTree, ALongRunRebuildsBeforeTheTreeLoosens) {
+  Simulation sim("spheretest", SceneConfig{}, 3000, 8);
+  auto tree = make("aabb-tree");
+  tree->build(sim.items());
+  double worst = 0.0;
+  for (int frame = 0; frame < 3000; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+    if (frame % 100 == 99) {
+      auto built = make("aabb-tree");
+      built->build(sim.items());
+      worst = std::max(worst, extraValue(*tree, "quality") / extraValue(*built, "quality"));
+    }
+  }
+  ASSERT_EQ(tree->validate(), "");
+  EXPECT_GT(extraValue(*tree, "quality_rebuilds"), 0.0);
+  EXPECT_LT(worst, 1.4);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Both hierarchies
 // ---------------------------------------------------------------------------------------------------------

@@ -84,6 +84,12 @@ class AabbTree final : public SpatialIndex {
          "rebuild the whole tree top-down when more than this share of an update batch escapes its fat boxes "
          "(1 = never, 0 = whenever any escapes)",
          1.0, 0.0, 1.0, false});
+    addParam(
+        {"rebuild_quality",
+         "rebuild the whole tree top-down once its quality (internal box perimeters over leaf box "
+         "perimeters, the SAH cost) exceeds this many times its value after the last build, checked every "
+         "32 frames: reinsertions loosen the tree over a long run (0 = never)",
+         1.25, 0.0, 64.0, false});
     readParams();
   }
 
@@ -95,9 +101,10 @@ class AabbTree final : public SpatialIndex {
            "the last displacement), so a move inside it costs one box test. A circle that escapes is removed "
            "and "
            "reinserted by the surface-area heuristic (perimeter in 2D), O(log n), refitting and rotating the "
-           "ancestors to keep the tree balanced; build() and, optionally, a batch in which many circles "
-           "escaped "
-           "rebuild top-down with binned SAH in O(n log n). Queries walk an explicit stack in O(log n + k); "
+           "ancestors to keep the tree balanced; build(), a tree whose SAH cost has drifted to 1.25 times "
+           "its value after the last build (checked every 32 frames) and, optionally, a batch in which many "
+           "circles escaped rebuild top-down with binned SAH in O(n log n). Queries walk an explicit stack "
+           "in O(log n + k); "
            "the "
            "pair search hands the tree over depth first to the trees' shared pair search, which tests small "
            "subtrees as flat leaves bounded by this frame's circles. Choose it for general "
@@ -151,18 +158,14 @@ class AabbTree final : public SpatialIndex {
   }
 
   void extra(ExtraCounters& out) const override {
-    double internalPerimeter = 0.0, leafPerimeter = 0.0;
-    for (const AabbNode& n : nodes_) {
-      if (n.height >= 0) internalPerimeter += boxPerimeter(n.box);
-    }
-    forEachItem([&](ItemId id, const Circle&) { leafPerimeter += boxPerimeter(fat_[id]); });
     out.push_back({"height", root_ == kNull ? 0.0 : double(heightOf(root_))});
-    out.push_back({"quality", leafPerimeter > 0.0 ? internalPerimeter / leafPerimeter : 0.0});
+    out.push_back({"quality", quality()});
     out.push_back({"fat_path_ratio", moves_ == 0 ? 1.0 : double(fatPath_) / double(moves_)});
     out.push_back({"moves", double(moves_)});
     out.push_back({"reinserts", double(reinserts_)});
     out.push_back({"rotations", double(rotations_)});
     out.push_back({"rebuilds", double(rebuilds_)});
+    out.push_back({"quality_rebuilds", double(qualityRebuilds_)});
     out.push_back({"relayouts", double(relayouts_)});
     out.push_back({"last_pairs_pretests", double(pretests_)});
   }
@@ -170,7 +173,17 @@ class AabbTree final : public SpatialIndex {
  protected:
   void onParamChanged(std::string_view key) override {
     readParams();
-    if (key != "rebuild_fraction") rebuildFromTable();
+    if (key != "rebuild_fraction" && key != "rebuild_quality") rebuildFromTable();
+  }
+
+  // The tree's SAH cost, scale-free: the internal nodes' box perimeters over the leaves' (0 when empty).
+  double quality() const {
+    double internalPerimeter = 0.0, leafPerimeter = 0.0;
+    for (const AabbNode& n : nodes_) {
+      if (n.height >= 0) internalPerimeter += boxPerimeter(n.box);
+    }
+    forEachItem([&](ItemId id, const Circle&) { leafPerimeter += boxPerimeter(fat_[id]); });
+    return leafPerimeter > 0.0 ? internalPerimeter / leafPerimeter : 0.0;
   }
 
   // -- mutation ----------------------------------------------------------------------------------------
@@ -320,6 +333,7 @@ class AabbTree final : public SpatialIndex {
     margin_ = static_cast<float>(param("margin"));
     predict_ = static_cast<float>(param("predict"));
     rebuildFraction_ = param("rebuild_fraction");
+    rebuildQuality_ = param("rebuild_quality");
   }
 
   // -- references --------------------------------------------------------------------------------------
@@ -711,6 +725,10 @@ class AabbTree final : public SpatialIndex {
 
   float margin_ = 1.0f, predict_ = 4.0f;
   double rebuildFraction_ = 1.0;
+  double rebuildQuality_ = 1.25;
+  double builtQuality_ = -1.0;          // quality() right after the last build; < 0 until it is measured
+  std::uint32_t framesSinceCheck_ = 0;  // maintain() calls since quality was last measured
+  std::uint64_t qualityRebuilds_ = 0;
 
   std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0, relayouts_ = 0;
   std::uint64_t pretests_ = 0;
@@ -731,6 +749,26 @@ class AabbTree final : public SpatialIndex {
 // ---------------------------------------------------------------------------------------------------------
 
 void AabbTree::doMaintain() {
+  // Reinsertions place each escaped circle well but let the grouping drift: over thousands of frames of a
+  // clustering scene the SAH cost doubles and the pair search does several times its work. The cost is
+  // measured every 32 frames (a pass over the pool and the fat boxes) against its value after the build.
+  constexpr std::uint32_t kCheckEvery = 32;
+  if (rebuildQuality_ > 0.0 && root_ != kNull && ++framesSinceCheck_ >= kCheckEvery) {
+    framesSinceCheck_ = 0;
+    const double now = quality();
+    if (builtQuality_ < 0.0) {
+      builtQuality_ = now;
+    } else if (now > rebuildQuality_ * builtQuality_) {
+      ++rebuilds_;
+      ++qualityRebuilds_;
+      std::vector<BuildEntry> entries;
+      entries.reserve(size());
+      forEachItem([&](ItemId id, const Circle& c) { entries.push_back(buildEntry(id, c)); });
+      buildTopDown(entries);
+      builtQuality_ = quality();
+      return;
+    }
+  }
   // Each reinsertion reuses a freed node far from its new place in the depth-first order; once as many
   // have been reused as there are live nodes, walks jump about enough to pay for a renumbering.
   if (freedSinceLayout_ > liveNodes_) relayout();
@@ -796,6 +834,8 @@ void AabbTree::relayout() {
 // (count times perimeter on each side) is lowest. Nodes are allocated in depth-first order, parents
 // before children, so one backwards pass over the pool computes every box and height.
 void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
+  builtQuality_ = -1.0;
+  framesSinceCheck_ = 0;
   nodes_.clear();
   root_ = kNull;
   freeHead_ = kNull;
