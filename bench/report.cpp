@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace st::bench {
 namespace {
@@ -189,6 +190,66 @@ MachineInfo describeMachine() {
 // Targets
 // ---------------------------------------------------------------------------------------------------------
 
+// Each structure of the library (brute force aside) on the spheretest scene at 100k and 1M: a frame at least
+// twice as fast as the faster peer's, within 5x of the grid's at 100k, at most 96 bytes per circle (160 for
+// the replicated grid, which stores copies by design), and point, circle and ray queries faster than the
+// faster peer's.
+namespace {
+
+void appendStructureTargets(const std::vector<RunResult>& results, std::vector<TargetCheck>& checks) {
+  constexpr double kPeerSpeedup = 2.0, kGridFactor = 5.0;
+  for (std::size_t n : {std::size_t(100000), std::size_t(1000000)}) {
+    std::vector<const RunResult*> ours;
+    const RunResult* peer = nullptr;
+    const RunResult* grid = nullptr;
+    for (const RunResult& r : results) {
+      if (r.scene != "spheretest" || r.count != n || r.status != RunStatus::Ok) continue;
+      if (r.peer) {
+        if (!peer || frameMedian(r) < frameMedian(*peer)) peer = &r;
+      } else if (r.structure != "brute") {
+        ours.push_back(&r);
+        if (r.structure == "grid") grid = &r;
+      }
+    }
+    const std::string at = "spheretest at " + countLabel(n) + ": ";
+    for (const RunResult* r : ours) {
+      if (peer) {
+        const double ratio = frameMedian(*peer) / frameMedian(*r);
+        checks.push_back({at + r->structure + " " + readable(ratio) + "x faster than " + peer->structure +
+                              " (target >= 2x)",
+                          ratio >= kPeerSpeedup});
+        const auto queryMedian = [](const std::vector<double>& ms) { return summarize(ms).median; };
+        std::string slower;
+        for (const auto& [kind, mine, theirs] : {std::tuple{"point", &r->pointMs, &peer->pointMs},
+                                                 std::tuple{"circle", &r->circleMs, &peer->circleMs},
+                                                 std::tuple{"ray", &r->rayMs, &peer->rayMs}}) {
+          if (mine->empty() || theirs->empty() || queryMedian(*mine) <= queryMedian(*theirs)) continue;
+          slower += std::string(slower.empty() ? "" : ", ") + kind + " " +
+                    readable(queryMedian(*mine) * 1e3) + " vs " + readable(queryMedian(*theirs) * 1e3) +
+                    " us";
+        }
+        checks.push_back({at + r->structure + " queries " +
+                              (slower.empty() ? "all faster than " + peer->structure + "'s"
+                                              : "slower than " + peer->structure + "'s: " + slower),
+                          slower.empty()});
+      }
+      if (grid && n == 100000 && r != grid) {
+        const double factor = frameMedian(*r) / frameMedian(*grid);
+        checks.push_back(
+            {at + r->structure + " takes " + readable(factor) + "x the grid's frame (target <= 5x)",
+             factor <= kGridFactor});
+      }
+      const double bytes = double(r->memoryBytes) / double(n);
+      const double limit = r->structure == "grid-replicated" ? 160.0 : 96.0;
+      checks.push_back({at + r->structure + " holds " + readable(bytes) + " bytes per circle (limit " +
+                            readable(limit) + ")",
+                        bytes <= limit});
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
   constexpr std::size_t kLarge = 100000, kHuge = 1000000;
   constexpr double kSpeedupTarget = 10.0, kGrowthLimit = 12.0;
@@ -218,6 +279,7 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
     }
     checks.push_back(check);
   }
+  appendStructureTargets(results, checks);
   for (const std::string& scene : orderedNames(results, [](const RunResult& r) { return r.scene; })) {
     for (const std::string& name : orderedNames(results, [](const RunResult& r) { return r.structure; })) {
       const RunResult* small = findRun(results, scene, kLarge, name);

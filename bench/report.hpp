@@ -35,7 +35,10 @@ struct TargetCheck {
 };
 
 /// Checks the benchmark targets on what ran: the fastest structure against the faster peer on `spheretest`
-/// at 100k and 1M circles (at least 10x), and every structure's growth from 100k to 1M (at most 12x).
+/// at 100k and 1M circles (at least 10x); each structure of the library against the faster peer (frame at
+/// least 2x faster, every query kind faster), against the grid at 100k (at most 5x its frame) and its bytes
+/// per circle (at most 96; 160 for the replicated grid); every structure's growth from 100k to 1M (at most
+/// 12x).
 std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results);
 
 /// One row per run; times in ms.
