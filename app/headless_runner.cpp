@@ -126,53 +126,126 @@ std::string fixed(double value, int digits) {
   return s.str();
 }
 
-// Marks every structure that differs from the reference; the reference is brute force when it ran, else the
-// per-frame majority of the others.
-void checkAgreement(RunReport& report) {
-  std::vector<StructureResult>& results = report.structures;
-  if (results.empty()) return;
-  const auto brute = std::find_if(results.begin(), results.end(),
-                                  [](const StructureResult& r) { return r.name == "brute"; });
-  report.reference = brute != results.end() ? "brute" : "consensus";
-  const std::size_t frames = results.front().frameHashes.size();
-  for (std::size_t f = 0; f < frames; ++f) {
-    std::uint64_t expected = 0;
-    if (brute != results.end()) {
-      expected = brute->frameHashes[f];
-    } else {
-      std::map<std::uint64_t, int> votes;
-      for (const StructureResult& r : results) ++votes[r.frameHashes[f]];
-      expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
-                   return a.second < b.second;
-                 })->first;
-    }
-    for (StructureResult& r : results) {
-      if (r.agrees && r.frameHashes[f] != expected) {
-        r.agrees = false;
-        r.disagreement = "pairs differ on frame " + std::to_string(f + 1);
-      }
-    }
+// A frame's pair hash, or for the check after the frames, the query results' checksum.
+std::uint64_t checkedHash(const StructureResult& r, std::size_t check) {
+  return check < r.frameHashes.size() ? r.frameHashes[check] : r.queries.hitsChecksum;
+}
+
+std::string checkedWhat(const RunReport& report, std::size_t check, std::size_t frames) {
+  if (check < frames) return "pairs differ on frame " + std::to_string(check + 1);
+  return std::string(queryKindName(report.queryKind)) + " query results differ";
+}
+
+// Worse outcomes win when a structure's checks end differently.
+int severity(Agreement agreement) {
+  switch (agreement) {
+    case Agreement::Disagrees:
+      return 3;
+    case Agreement::Disputed:
+      return 2;
+    case Agreement::Unchecked:
+      return 1;
+    case Agreement::Agrees:
+    case Agreement::Reference:
+      return 0;
   }
-  if (report.queryKind == QueryKind::None) return;
-  std::uint64_t expected = 0;
-  if (brute != results.end()) {
-    expected = brute->queries.hitsChecksum;
-  } else {
-    std::map<std::uint64_t, int> votes;
-    for (const StructureResult& r : results) ++votes[r.queries.hitsChecksum];
-    expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
-                 return a.second < b.second;
-               })->first;
-  }
-  for (StructureResult& r : results) {
-    if (r.agrees && r.queries.hitsChecksum != expected) {
-      r.agrees = false;
-      r.disagreement = std::string(queryKindName(report.queryKind)) + " query results differ";
-    }
+  return 0;
+}
+
+std::string agreementCell(const StructureResult& r) {
+  switch (r.agreement) {
+    case Agreement::Disagrees:
+      return "NO: " + r.disagreement;
+    case Agreement::Disputed:
+      return "DISPUTED: " + r.disagreement;
+    default:
+      return agreementName(r.agreement);
   }
 }
 
 }  // namespace
+
+void checkAgreement(RunReport& report) {
+  std::vector<StructureResult>& results = report.structures;
+  const auto brute = std::find_if(results.begin(), results.end(),
+                                  [](const StructureResult& r) { return r.name == "brute"; });
+  const bool haveBrute = brute != results.end();
+  const std::size_t others = results.empty() ? 0 : results.size() - 1;
+  // Fewer than three others leave no majority: two structures outvote nobody, and a tie has no winner.
+  report.reference = haveBrute ? "brute" : others >= 3 ? "consensus" : "none";
+  if (results.empty()) return;
+  const std::size_t frames = results.front().frameHashes.size();
+  const std::size_t checks = frames + (report.queryKind == QueryKind::None ? 0 : 1);
+  for (std::size_t s = 0; s < results.size(); ++s) {
+    StructureResult& r = results[s];
+    if (r.agreement == Agreement::Disagrees) continue;  // validate() failed: nothing to add
+    if (haveBrute && s == std::size_t(brute - results.begin())) {
+      r.agreement = Agreement::Reference;
+      continue;
+    }
+    Agreement outcome = Agreement::Agrees;
+    std::string reason;
+    const auto note = [&](Agreement found, std::string why) {
+      if (severity(found) <= severity(outcome)) return;
+      outcome = found;
+      reason = std::move(why);
+    };
+    for (std::size_t k = 0; k < checks && outcome != Agreement::Disagrees; ++k) {
+      const std::uint64_t mine = checkedHash(r, k);
+      if (haveBrute) {
+        if (mine != checkedHash(*brute, k))
+          note(Agreement::Disagrees, checkedWhat(report, k, frames) + " from brute");
+        continue;
+      }
+      std::map<std::uint64_t, std::size_t> votes;
+      for (std::size_t o = 0; o < results.size(); ++o) {
+        if (o != s) ++votes[checkedHash(results[o], k)];
+      }
+      const auto top = std::max_element(votes.begin(), votes.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+      if (others >= 3 && top->second * 2 > others) {
+        if (mine != top->first) {
+          note(Agreement::Disagrees, checkedWhat(report, k, frames) + " from " + std::to_string(top->second) +
+                                         " of the " + std::to_string(others) + " others");
+        }
+        continue;
+      }
+      for (std::size_t o = 0; o < results.size(); ++o) {
+        if (o != s && checkedHash(results[o], k) != mine) {
+          note(Agreement::Disputed, checkedWhat(report, k, frames) + " from " + results[o].name +
+                                        " (no brute force or majority of three others to settle it)");
+          break;
+        }
+      }
+      if (others < 3) {
+        note(Agreement::Unchecked, others == 0
+                                       ? "nothing to compare with: run brute or three other structures"
+                                       : "no brute force and only " + std::to_string(others) +
+                                             " other structure(s): a majority needs three");
+      } else {
+        note(Agreement::Unchecked, checkedWhat(report, k, frames) + " among the others: no majority");
+      }
+    }
+    r.agreement = outcome;
+    r.disagreement = reason;
+  }
+}
+
+const char* agreementName(Agreement agreement) {
+  switch (agreement) {
+    case Agreement::Agrees:
+      return "yes";
+    case Agreement::Disagrees:
+      return "no";
+    case Agreement::Disputed:
+      return "disputed";
+    case Agreement::Unchecked:
+      return "unchecked";
+    case Agreement::Reference:
+      return "reference";
+  }
+  return "unchecked";
+}
 
 RunReport runHeadless(const RunConfig& config, std::ostream& log) {
   std::unique_ptr<Simulation> sim = makeSimulation(config);
@@ -253,7 +326,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
     result.stats = run.structure->stats();
     run.structure->extra(result.extra);
     if (std::string problem = run.structure->validate(); !problem.empty()) {
-      result.agrees = false;
+      result.agreement = Agreement::Disagrees;
       result.disagreement = "validate: " + problem;
     }
   }
@@ -262,30 +335,36 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
 }
 
 bool allAgree(const RunReport& report) {
-  return std::all_of(report.structures.begin(), report.structures.end(),
-                     [](const StructureResult& r) { return r.agrees; });
+  return std::all_of(report.structures.begin(), report.structures.end(), [](const StructureResult& r) {
+    return r.agreement != Agreement::Disagrees && r.agreement != Agreement::Disputed;
+  });
 }
 
 void printReport(const RunReport& report, std::ostream& out) {
   out << "spheretest: " << report.count << " circles, scenario " << report.scenario << ", seed "
-      << report.seed << ", " << report.frames << " frames; agreement checked against " << report.reference
-      << "\n";
+      << report.seed << ", " << report.frames << " frames; ";
+  if (report.reference == "brute")
+    out << "agreement checked against brute force\n";
+  else if (report.reference == "consensus")
+    out << "agreement checked against the majority of the other structures\n";
+  else
+    out << "agreement unchecked: no brute force and fewer than three other structures to outvote a result\n";
   for (const std::string& line : report.skipped) out << "  " << line << "\n";
   out << "\n";
   std::ostringstream header;
   header << std::left << std::setw(17) << "structure" << std::right << std::setw(10) << "build ms"
          << std::setw(18) << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(11)
-         << "pairs" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7) << "depth"
-         << std::setw(12) << "memory"
+         << "pairs" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7)
+         << "depth" << std::setw(12) << "memory"
          << "  agrees";
   out << header.str() << "\n" << std::string(header.str().size(), '-') << "\n";
   for (const StructureResult& r : report.structures) {
     out << std::left << std::setw(17) << r.name << std::right << std::setw(10) << fixed(r.buildMs, 2)
         << std::setw(18) << (fixed(r.updateMs.median, 3) + "/" + fixed(r.updateMs.p95, 3)) << std::setw(18)
-        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(11) << r.pairsLastFrame
-        << std::setw(14) << fixed(r.candidateTestsPerFrame, 0) << std::setw(10) << r.stats.nodes
-        << std::setw(7) << r.stats.maxDepth << std::setw(12) << formatBytes(r.stats.memoryBytes) << "  "
-        << (r.agrees ? "yes" : "NO: " + r.disagreement) << "\n";
+        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(11)
+        << r.pairsLastFrame << std::setw(14) << fixed(r.candidateTestsPerFrame, 0)
+        << std::setw(10) << r.stats.nodes << std::setw(7) << r.stats.maxDepth << std::setw(12)
+        << formatBytes(r.stats.memoryBytes) << "  " << agreementCell(r) << "\n";
   }
   if (report.queryKind != QueryKind::None) {
     out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
@@ -341,8 +420,23 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     s["nodes"] = r.stats.nodes;
     s["max_depth"] = r.stats.maxDepth;
     s["memory_bytes"] = r.stats.memoryBytes;
-    s["agrees_with_oracle"] = r.agrees;
-    if (!r.agrees) s["disagreement"] = r.disagreement;
+    switch (r.agreement) {
+      case Agreement::Agrees:
+      case Agreement::Reference:
+        s["agrees_with_oracle"] = true;
+        break;
+      case Agreement::Disagrees:
+        s["agrees_with_oracle"] = false;
+        break;
+      case Agreement::Disputed:
+      case Agreement::Unchecked:
+        s["agrees_with_oracle"] = nullptr;
+        break;
+    }
+    s["agreement"] = agreementName(r.agreement);
+    if (r.agreement == Agreement::Unchecked) s["unchecked_reason"] = r.disagreement;
+    if (r.agreement == Agreement::Disagrees || r.agreement == Agreement::Disputed)
+      s["disagreement"] = r.disagreement;
     if (report.queryKind != QueryKind::None) {
       s["queries"] = {{"kind", queryKindName(report.queryKind)},
                       {"count", report.queryCount},

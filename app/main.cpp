@@ -32,8 +32,10 @@ int runReport(const st::app::RunConfig& config) {
     spdlog::info("report written to {}", *config.reportPath);
   }
   if (!st::app::allAgree(report)) {
-    spdlog::error("a structure disagreed with the {}",
-                  report.reference == "brute" ? "brute-force oracle" : "others");
+    spdlog::error("{}", report.reference == "brute" ? "a structure disagreed with the brute-force oracle"
+                        : report.reference == "consensus"
+                            ? "a structure disagreed with the others"
+                            : "structures disagreed and nothing settles which is right");
     return st::app::kExitDisagreement;
   }
   return 0;

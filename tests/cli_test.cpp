@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "headless_runner.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/scene.hpp"
@@ -228,6 +229,106 @@ TEST(Cli, WithoutADisplayTheWindowFallsBackToTheReport) {
   EXPECT_EQ(o.exitCode, 0) << o.output;
   EXPECT_NE(o.output.find("no display"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("pairs ms"), std::string::npos) << o.output;
+}
+
+// Agreement: claimed only against brute force or a majority of three or more others.
+
+nlohmann::json reportOf(const std::string& name, const std::string& arguments, Outcome& outcome) {
+  const auto path = std::filesystem::temp_directory_path() / ("spheretest_cli_" + name + ".json");
+  std::filesystem::remove(path);
+  outcome = run("--headless " + arguments + " --report " + path.string());
+  return std::filesystem::exists(path) ? nlohmann::json::parse(std::ifstream(path)) : nlohmann::json();
+}
+
+TEST(CliAgreement, OneStructureAloneIsUncheckedNotAgreeing) {
+  Outcome o;
+  const nlohmann::json json = reportOf("alone", "--structure grid --count 1000 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const std::size_t row = o.output.find("\ngrid ");
+  ASSERT_NE(row, std::string::npos) << o.output;
+  const std::string line = o.output.substr(row + 1, o.output.find('\n', row + 1) - row - 1);
+  EXPECT_TRUE(line.ends_with("  unchecked")) << line;
+  EXPECT_EQ(json["reference"], "none");
+  const auto& grid = json["structures"][0];
+  EXPECT_TRUE(grid["agrees_with_oracle"].is_null()) << grid;
+  EXPECT_EQ(grid["agreement"], "unchecked");
+  EXPECT_FALSE(grid["unchecked_reason"].get<std::string>().empty());
+}
+
+TEST(CliAgreement, TwoAgreeingStructuresWithoutBruteForceAreUnchecked) {
+  Outcome o;
+  const nlohmann::json json = reportOf("pair", "--structure grid,quadtree --count 800 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  for (const auto& s : json["structures"]) EXPECT_TRUE(s["agrees_with_oracle"].is_null()) << s["name"];
+}
+
+TEST(CliAgreement, BruteForceIsTheReference) {
+  Outcome o;
+  const nlohmann::json json = reportOf("brute", "--structure grid,brute --count 800 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(json["reference"], "brute");
+  EXPECT_EQ(json["structures"][0]["agreement"], "yes");
+  EXPECT_EQ(json["structures"][0]["agrees_with_oracle"], true);
+  EXPECT_EQ(json["structures"][1]["agreement"], "reference");
+}
+
+TEST(CliAgreement, FourStructuresCheckEachOtherByMajority) {
+  Outcome o;
+  const nlohmann::json json =
+      reportOf("majority", "--structure grid,quadtree,aabb-tree,hgrid --count 800 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(json["reference"], "consensus");
+  for (const auto& s : json["structures"]) EXPECT_EQ(s["agrees_with_oracle"], true) << s["name"];
+}
+
+st::app::RunReport syntheticReport(const std::vector<std::vector<std::uint64_t>>& hashes) {
+  st::app::RunReport report;
+  for (std::size_t i = 0; i < hashes.size(); ++i) {
+    st::app::StructureResult r;
+    r.name = std::to_string(i) + "th";
+    r.frameHashes = hashes[i];
+    report.structures.push_back(r);
+  }
+  return report;
+}
+
+TEST(CliAgreement, TwoStructuresThatDisagreeAreBothDisputed) {
+  st::app::RunReport report = syntheticReport({{1, 2, 3}, {1, 9, 3}});
+  st::app::checkAgreement(report);
+  for (const st::app::StructureResult& r : report.structures) {
+    EXPECT_EQ(r.agreement, st::app::Agreement::Disputed) << r.name;
+    EXPECT_NE(r.disagreement.find("frame 2"), std::string::npos) << r.disagreement;
+  }
+  EXPECT_FALSE(st::app::allAgree(report)) << "a dispute fails the run (exit 3)";
+  // Swapping the order must not pick another winner: nothing settles it.
+  report = syntheticReport({{1, 9, 3}, {1, 2, 3}});
+  st::app::checkAgreement(report);
+  for (const st::app::StructureResult& r : report.structures)
+    EXPECT_EQ(r.agreement, st::app::Agreement::Disputed);
+}
+
+TEST(CliAgreement, AMajorityOfThreeOthersOutvotesTheOddOneOut) {
+  st::app::RunReport report = syntheticReport({{1, 2}, {1, 2}, {1, 2}, {1, 7}});
+  st::app::checkAgreement(report);
+  EXPECT_EQ(report.reference, "consensus");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(report.structures[i].agreement, st::app::Agreement::Agrees) << i;
+  EXPECT_EQ(report.structures[3].agreement, st::app::Agreement::Disagrees);
+  EXPECT_FALSE(st::app::allAgree(report));
+  // Three structures: each has only two others, so no result is checked, and the odd one is disputed.
+  report = syntheticReport({{1, 2}, {1, 2}, {1, 7}});
+  st::app::checkAgreement(report);
+  EXPECT_EQ(report.reference, "none");
+  EXPECT_EQ(report.structures[2].agreement, st::app::Agreement::Disputed);
+  EXPECT_EQ(report.structures[0].agreement, st::app::Agreement::Disputed);
+}
+
+TEST(CliAgreement, BruteForceSettlesADisagreement) {
+  st::app::RunReport report = syntheticReport({{1, 2}, {1, 7}, {1, 2}});
+  report.structures[2].name = "brute";
+  st::app::checkAgreement(report);
+  EXPECT_EQ(report.structures[0].agreement, st::app::Agreement::Agrees);
+  EXPECT_EQ(report.structures[1].agreement, st::app::Agreement::Disagrees);
+  EXPECT_EQ(report.structures[2].agreement, st::app::Agreement::Reference);
 }
 
 }  // namespace
