@@ -13,6 +13,7 @@
 #include "headless_runner.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 
 namespace {
@@ -329,6 +330,29 @@ TEST(CliAgreement, BruteForceSettlesADisagreement) {
   EXPECT_EQ(report.structures[0].agreement, st::app::Agreement::Agrees);
   EXPECT_EQ(report.structures[1].agreement, st::app::Agreement::Disagrees);
   EXPECT_EQ(report.structures[2].agreement, st::app::Agreement::Reference);
+}
+
+// Seed 002's sparse example, headless: 20,000 points in 1000 x 1000, circle lookups of radius 2 in cells
+// of 4. Every lookup spans two by two cells, most of them empty: nodes/query must say 4, not ~1.
+TEST(CliCounters, GridNodesPerQueryCountEveryCellLookedUpOnASparseScene) {
+  std::string csv = "x,y,radius,static\n";
+  st::Rng rng(2);
+  for (int i = 0; i < 20000; ++i) {
+    csv += std::to_string(rng.uniform(0.0f, 1000.0f)) + "," + std::to_string(rng.uniform(0.0f, 1000.0f)) +
+           ",0,1\n";
+  }
+  const auto scene = tempFile("sparse.csv", csv);
+  Outcome o;
+  const nlohmann::json json =
+      reportOf("sparse",
+               "--structure grid --frames 1 --set grid.cell_size=4 --queries circle:2000 --query-size 2 "
+               "--query-region 100,100,900,900 --scene-file " +
+                   scene.string(),
+               o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const auto& grid = json["structures"][0];
+  EXPECT_NEAR(grid["queries"]["nodes_visited_per_query"].get<double>(), 4.0, 0.02) << grid["queries"];
+  EXPECT_LT(grid["extra"]["occupied_cells_per_query"].get<double>(), 1.5) << grid["extra"];
 }
 
 }  // namespace

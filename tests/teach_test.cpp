@@ -123,9 +123,11 @@ TEST(Claims, Seed002CellsPerLookupMatchTheSeedsTable) {
     // overlaps; the grid reads exactly those when no cell in reach is empty.
     EXPECT_NEAR(row.squareCells, row.seedCells, 0.06);
     EXPECT_NEAR(row.seedCells, (1.0 + 1.0 / row.multiplier) * (1.0 + 1.0 / row.multiplier), 0.006);
-    // A round lookup never reads more than the square around it: its corner cells may be out of reach.
+    // A round lookup never searches more than the square around it: its corner cells may be out of reach.
     EXPECT_LE(row.roundCells, row.squareCells);
   }
+  // At multiplier 1 a circle reaches the fourth cell of its square only with probability pi/4.
+  EXPECT_NEAR(r.rows.front().roundCells, 3.0 + 3.14159265 / 4.0, 0.05) << "skipped corners are not searched";
   EXPECT_NEAR(r.rows.front().squareCells, 4.0, 0.01) << "cell = search diameter: always four cells";
   EXPECT_GT(r.rows.back().itemsPerLookup, r.rows.front().itemsPerLookup * 20.0) << "larger cells are fuller";
   EXPECT_EQ(r.replicatedCells, 1.0) << "the store-in-every-cell variant reads one cell per lookup";
