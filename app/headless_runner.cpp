@@ -126,6 +126,20 @@ std::string fixed(double value, int digits) {
   return s.str();
 }
 
+// A number with thousands separators, so that six-digit and larger figures read at a glance.
+std::string grouped(double value, int digits) {
+  if (!std::isfinite(value)) return "-";
+  const std::string digitsText = fixed(std::fabs(value), digits);
+  const std::size_t point = std::min(digitsText.find('.'), digitsText.size());
+  std::string text;
+  if (value < 0 && digitsText.find_first_not_of("0.") != std::string::npos) text.push_back('-');
+  for (std::size_t i = 0; i < digitsText.size(); ++i) {
+    if (i > 0 && i < point && (point - i) % 3 == 0) text.push_back(',');
+    text.push_back(digitsText[i]);
+  }
+  return text;
+}
+
 // A frame's pair hash, or for the check after the frames, the query results' checksum.
 std::uint64_t checkedHash(const StructureResult& r, std::size_t check) {
   return check < r.frameHashes.size() ? r.frameHashes[check] : r.queries.hitsChecksum;
@@ -260,7 +274,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
   struct Running {
     std::unique_ptr<SpatialIndex> structure;
     std::vector<double> updateMs, pairsMs;
-    std::uint64_t candidates = 0, nodes = 0;
+    std::uint64_t candidates = 0, nodes = 0, pairs = 0;
   };
   std::vector<Running> running;
   const std::vector<Item> items = sim->items();
@@ -303,6 +317,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
       result.frameHashes.push_back(pairSetHash(pairs));
       result.pairsChecksum = foldFrameChecksum(result.pairsChecksum, result.frameHashes.back());
       result.pairsLastFrame = pairs.size();
+      run.pairs += pairs.size();
     }
   }
 
@@ -321,6 +336,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
     result.updateMs = summarize(run.updateMs);
     result.pairsMs = summarize(run.pairsMs);
     result.candidateTestsPerFrame = config.frames ? double(run.candidates) / config.frames : 0.0;
+    result.pairsPerFrame = config.frames ? double(run.pairs) / config.frames : 0.0;
     result.nodesVisitedPerFrame = config.frames ? double(run.nodes) / config.frames : 0.0;
     if (!queries.empty()) runQueries(*run.structure, config, queries, size, result.queries);
     result.stats = run.structure->stats();
@@ -353,19 +369,27 @@ void printReport(const RunReport& report, std::ostream& out) {
   out << "\n";
   std::ostringstream header;
   header << std::left << std::setw(17) << "structure" << std::right << std::setw(10) << "build ms"
-         << std::setw(18) << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(11)
-         << "pairs" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7)
+         << std::setw(18) << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(13)
+         << "pairs/frame" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7)
          << "depth" << std::setw(12) << "memory"
          << "  agrees";
   out << header.str() << "\n" << std::string(header.str().size(), '-') << "\n";
   for (const StructureResult& r : report.structures) {
     out << std::left << std::setw(17) << r.name << std::right << std::setw(10) << fixed(r.buildMs, 2)
         << std::setw(18) << (fixed(r.updateMs.median, 3) + "/" + fixed(r.updateMs.p95, 3)) << std::setw(18)
-        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(11)
-        << r.pairsLastFrame << std::setw(14) << fixed(r.candidateTestsPerFrame, 0)
+        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(13)
+        << grouped(r.pairsPerFrame, 0) << std::setw(14) << grouped(r.candidateTestsPerFrame, 0)
         << std::setw(10) << r.stats.nodes << std::setw(7) << r.stats.maxDepth << std::setw(12)
         << formatBytes(r.stats.memoryBytes) << "  " << agreementCell(r) << "\n";
   }
+  static constexpr const char* kLegend[] = {
+      "build ms: the first build; update ms: moving each frame's circles (updateBatch + maintain);",
+      "pairs ms: the pair search; med/p95: median and 95th percentile over the frames;",
+      "pairs/frame, cand./frame: mean pairs found and exact overlap tests per frame in the pair search;",
+      "nodes, depth, memory: the structure after the last frame; agrees: yes (same results as brute",
+      "force or as a majority of three or more others), reference (brute force), unchecked (nothing to",
+      "check against), NO or DISPUTED (exit 3)"};
+  for (const char* line : kLegend) out << line << "\n";
   if (report.queryKind != QueryKind::None) {
     out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
     if (report.queryKind != QueryKind::Point) out << " of size " << report.querySize;
@@ -414,6 +438,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     s["update_ms"] = {{"median", r.updateMs.median}, {"p95", r.updateMs.p95}};
     s["pairs_ms"] = {{"median", r.pairsMs.median}, {"p95", r.pairsMs.p95}};
     s["pairs_last_frame"] = r.pairsLastFrame;
+    s["pairs_per_frame"] = r.pairsPerFrame;
     s["pairs_checksum"] = r.pairsChecksum;
     s["candidate_tests_per_frame"] = r.candidateTestsPerFrame;
     s["nodes_visited_per_frame"] = r.nodesVisitedPerFrame;

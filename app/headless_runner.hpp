@@ -43,6 +43,7 @@ struct StructureResult {
   TimingSummary updateMs;             ///< updateBatch + maintain per frame
   TimingSummary pairsMs;              ///< findPairs per frame
   std::uint64_t pairsLastFrame = 0;   ///< pairs found on the last frame
+  double pairsPerFrame = 0;           ///< mean pairs found per frame (a mean, as candidateTestsPerFrame)
   std::uint64_t pairsChecksum = 0;    ///< checksum of every frame's pair set
   double candidateTestsPerFrame = 0;  ///< mean exact tests in findPairs per frame
   double nodesVisitedPerFrame = 0;    ///< mean nodes visited in findPairs per frame

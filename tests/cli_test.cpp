@@ -355,4 +355,17 @@ TEST(CliCounters, GridNodesPerQueryCountEveryCellLookedUpOnASparseScene) {
   EXPECT_LT(grid["extra"]["occupied_cells_per_query"].get<double>(), 1.5) << grid["extra"];
 }
 
+// The table's pairs and candidate tests are both means per frame, so they compare.
+TEST(CliCounters, PairsAndCandidatesArePerFrameMeansWithALegend) {
+  Outcome o;
+  const nlohmann::json json = reportOf("perframe", "--structure grid,brute --count 2000 --frames 20", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("pairs/frame"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("mean pairs found"), std::string::npos) << "a legend says what the columns are";
+  for (const auto& s : json["structures"]) {
+    ASSERT_TRUE(s.contains("pairs_per_frame")) << s["name"];
+    EXPECT_GE(s["candidate_tests_per_frame"].get<double>(), s["pairs_per_frame"].get<double>()) << s["name"];
+  }
+}
+
 }  // namespace
