@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "spheretest/atomic_file.hpp"
 #include "spheretest/version.hpp"
 
 namespace st::app {
@@ -268,7 +269,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       throw InvalidInput("--soak runs the window: it excludes --headless and --screenshot");
     }
     config.headless = headless;
-    if (!report.empty()) config.reportPath = report;
+    if (!report.empty()) {
+      // Checked now, so that a long run never ends in a report that cannot be written.
+      if (const std::string why = whyNotWritable(report); !why.empty())
+        throw InvalidInput("--report: cannot write '" + report + "': " + why);
+      config.reportPath = report;
+    }
     if (!screenshot.empty()) config.screenshotPath = screenshot;
     if (!sceneFile.empty()) {
       if (countGiven)

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "spheretest/atomic_file.hpp"
 #include "spheretest/rng.hpp"
 
 namespace st::app {
@@ -479,10 +480,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     list.push_back(std::move(s));
   }
   root["structures"] = std::move(list);
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot write report file '" + path + "'");
-  file << root.dump(2) << "\n";
-  if (!file) throw std::runtime_error("failed writing report file '" + path + "'");
+  writeFileAtomically(path, root.dump(2) + "\n");
 }
 
 }  // namespace st::app

@@ -368,4 +368,41 @@ TEST(CliCounters, PairsAndCandidatesArePerFrameMeansWithALegend) {
   }
 }
 
+// A report that cannot be written fails before the first frame, in one line, as bad input.
+TEST(CliReport, AnUnwritableReportPathFailsBeforeTheRun) {
+  for (const std::string& path :
+       {std::string("/nonexistent/dir/r.json"), std::filesystem::temp_directory_path().string()}) {
+    const Outcome o = run("--headless --count 500 --frames 5 --structure grid --report " + path);
+    EXPECT_EQ(o.exitCode, 2) << o.output;
+    EXPECT_EQ(lineCount(o.output), 1) << o.output;
+    EXPECT_NE(o.output.find("--report"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("build ms"), std::string::npos) << "no frame ran: " << o.output;
+  }
+  const Outcome o = run("--headless --report " + std::filesystem::temp_directory_path().string());
+  EXPECT_NE(o.output.find("is a directory"), std::string::npos) << o.output;
+}
+
+// The report replaces the old file by renaming a complete new one over it: the old file is never truncated
+// in place (a run stopped while writing would otherwise leave half a report), and no temporary is left.
+TEST(CliReport, TheReportReplacesTheOldFileWhole) {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path() / "spheretest_cli_atomic";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory);
+  const std::filesystem::path report = directory / "r.json";
+  std::ofstream(report) << "old report\n";
+  std::filesystem::create_hard_link(report, directory / "old.json");
+  const Outcome o = run("--headless --count 300 --frames 2 --structure grid --report " + report.string());
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(report))["count"], 300);
+  std::string old;
+  std::getline(std::ifstream(directory / "old.json"), old);
+  EXPECT_EQ(old, "old report") << "the old file was rewritten in place";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) files += entry.is_regular_file();
+  EXPECT_EQ(files, 2) << "a temporary file was left behind";
+  // A device is written as it is, never replaced.
+  EXPECT_EQ(run("--headless --count 300 --frames 1 --structure grid --report /dev/null").exitCode, 0);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
 }  // namespace
