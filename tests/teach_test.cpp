@@ -431,6 +431,24 @@ TEST(Export, CsvHoldsTheCurrentStatsAndTheComparison) {
   EXPECT_EQ(csvField("plain"), "plain");
 }
 
+// An export written before the first measured frame (a start-up request) has no timings to give: it says
+// so rather than writing zeros, which would read as phases that cost nothing.
+TEST(Export, TimingsAreWrittenOnlyOnceMeasured) {
+  auto model = makeModel(300, "grid");
+  FrameRecord record;
+  model->advance(record);
+  std::string csv = statsCsv(*model, nullptr);
+  EXPECT_EQ(csv.find("timing_ms,grid,frame"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("timing_ms,grid,absent,no frame measured yet\n"), std::string::npos) << csv;
+  record[Phase::Pairs] = 1.5f;
+  record.frameMs = 4.0f;
+  model->timings.push(record);
+  csv = statsCsv(*model, nullptr);
+  EXPECT_NE(csv.find("timing_ms,grid,pairs,1.5\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("timing_ms,grid,frame,4\n"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("absent"), std::string::npos) << csv;
+}
+
 TEST(Requests, OpenPanelsListAndKeyValueRequests) {
   std::vector<PartSlot> parts = createParts();
   applyOpenPanels(parts, "Claims, Split view,-Pair lines,Attraction points");

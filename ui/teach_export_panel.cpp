@@ -42,7 +42,8 @@ class ExportPanel final : public DemoPart {
     helpMarker(
         "One row per figure: section,structure,figure,value. Sections: scene, structure, parameter, frame "
         "(this frame's pairs and tests, brute force's n(n-1)/2), query, extra (the structure's own figures), "
-        "timing_ms, and compare (every structure) once the Compare panel has run.");
+        "timing_ms (one 'absent' row until a frame has been measured), and compare (every structure) once "
+        "the Compare panel has run.");
     ImGui::Checkbox("include the Compare panel's figures", &includeComparison_);
     if (!teachBoard().comparison) {
       ImGui::SameLine();
