@@ -152,6 +152,20 @@ TEST(Cli, ListingsNameEveryStructureAndScenario) {
   EXPECT_NE(o.output.find("scene.radius_min"), std::string::npos);
 }
 
+TEST(Cli, HelpNamesEachValueAndGivesEachModesDefault) {
+  const Outcome o = run("--help");
+  EXPECT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(o.output.find("TEXT"), std::string::npos) << o.output;
+  for (const char* option : {"--count N ", "--frames N ", "--seed N ", "--structure NAME[,NAME...] ",
+                             "--scene-file FILE ", "--report FILE ", "--queries KIND:COUNT ",
+                             "--set KEY=VALUE", "--screenshot FILE ", "--soak SECONDS "}) {
+    EXPECT_NE(o.output.find(option), std::string::npos) << option;
+  }
+  // Headless runs every structure; the window opens on the grid.
+  EXPECT_NE(o.output.find("Headless: the ones to run (default all)"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("(default grid)"), std::string::npos) << o.output;
+}
+
 TEST(Cli, VersionPrintsTheProjectVersionAndExitsZero) {
   const Outcome o = run("--version");
   EXPECT_EQ(o.exitCode, 0) << o.output;
