@@ -262,7 +262,7 @@ const char* agreementName(Agreement agreement) {
   return "unchecked";
 }
 
-RunReport runHeadless(const RunConfig& config, std::ostream& log) {
+RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* progress) {
   std::unique_ptr<Simulation> sim = makeSimulation(config);
   RunReport report;
   report.count = sim->circles().size();
@@ -296,6 +296,11 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
     run.structure->maintain();
     result.buildMs = msSince(start);
     log << "built " << name << " in " << fixed(result.buildMs, 2) << " ms\n";
+    if (progress && !progress->terminal()) {
+      progress->note("built " + name + " in " + fixed(result.buildMs, 2) + " ms (" +
+                     std::to_string(running.size() + 1) + " of " + std::to_string(config.structures.size()) +
+                     ")");
+    }
     report.structures.push_back(std::move(result));
     running.push_back(std::move(run));
   }
@@ -319,6 +324,12 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
       result.pairsChecksum = foldFrameChecksum(result.pairsChecksum, result.frameHashes.back());
       result.pairsLastFrame = pairs.size();
       run.pairs += pairs.size();
+      if (progress) {
+        progress->update(std::size_t(frame - 1) * running.size() + s + 1,
+                         std::size_t(config.frames) * running.size(),
+                         std::string("frame ") + std::to_string(frame) + "/" + std::to_string(config.frames) +
+                             " " + result.name);
+      }
     }
   }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "progress.hpp"
 #include "run_config.hpp"
 
 namespace st::app {
@@ -69,8 +70,9 @@ struct RunReport {
   std::vector<StructureResult> structures;  ///< one per structure, in run order
 };
 
-/// Runs the configuration headless; throws InvalidInput / SceneFileError for bad input.
-RunReport runHeadless(const RunConfig& config, std::ostream& log);
+/// Runs the configuration headless, reporting the frames done to `progress` when given; throws InvalidInput /
+/// SceneFileError for bad input.
+RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* progress = nullptr);
 
 /// Prints the report as aligned tables.
 void printReport(const RunReport& report, std::ostream& out);

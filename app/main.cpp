@@ -23,9 +23,11 @@ bool displayAvailable() {
 }
 
 int runReport(const st::app::RunConfig& config) {
-  std::ostringstream progress;
-  const st::app::RunReport report = st::app::runHeadless(config, progress);
-  spdlog::debug("{}", progress.str());
+  std::ostringstream log;
+  st::app::ProgressLine progress(std::cerr, st::app::ProgressLine::stderrIsTerminal(), "spheretest");
+  const st::app::RunReport report = st::app::runHeadless(config, log, &progress);
+  progress.finish();
+  spdlog::debug("{}", log.str());
   st::app::printReport(report, std::cout);
   if (config.reportPath) {
     st::app::writeJsonReport(report, *config.reportPath);

@@ -14,6 +14,7 @@
 
 #include "measure.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
@@ -177,6 +178,10 @@ int run(const Options& options) {
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   std::vector<RunResult> results;
+  // Each run prints its line when done; on a terminal a bar also shows the run under way and the time left.
+  const bool terminal = app::ProgressLine::stderrIsTerminal();
+  app::ProgressLine progress(std::cerr, terminal, "spheretest-bench");
+  const std::size_t totalRuns = options.scenes.size() * counts.size() * selected.size();
   for (const std::string& scene : options.scenes) {
     for (std::size_t count : counts) {
       Simulation sim(scene, options.scene, count, options.seed);
@@ -193,8 +198,15 @@ int run(const Options& options) {
           result.status = RunStatus::Skipped;
           result.reason = *reason;
         } else {
+          if (terminal) {
+            progress.update(results.size(), totalRuns,
+                            std::string("run ") + std::to_string(results.size() + 1) + "/" +
+                                std::to_string(totalRuns) + ": " + scene + " " + std::to_string(count) + " " +
+                                info->name);
+          }
           result = runIsolated(*info, sim, queries, plan);
         }
+        progress.finish();
         printRun(result);
         results.push_back(std::move(result));
       }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "headless_runner.hpp"
@@ -417,6 +418,43 @@ TEST(CliReport, TheReportReplacesTheOldFileWhole) {
   // A device is written as it is, never replaced.
   EXPECT_EQ(run("--headless --count 300 --frames 1 --structure grid --report /dev/null").exitCode, 0);
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
+// A long run shows it is alive: a bar redrawn in place on a terminal, a line at every tenth otherwise.
+TEST(CliProgress, PlainLinesAtEveryTenthWhenNotATerminal) {
+  std::ostringstream out;
+  st::app::ProgressLine progress(out, false, "spheretest");
+  for (std::size_t i = 1; i <= 1000; ++i) progress.update(i, 1000, "frame " + std::to_string(i));
+  progress.finish();
+  const std::string text = out.str();
+  EXPECT_EQ(lineCount(text), 10) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos);
+  EXPECT_NE(text.find("spheretest: 100% frame 1000, 0s left\n"), std::string::npos) << text;
+}
+
+TEST(CliProgress, ABarRedrawnInPlaceOnATerminal) {
+  std::ostringstream out;
+  st::app::ProgressLine progress(out, true, "spheretest");
+  progress.update(0, 4, "frame 1/2 grid");
+  EXPECT_NE(out.str().find("\r[------------------------] 0% frame 1/2 grid  estimating"), std::string::npos)
+      << out.str();
+  progress.update(4, 4, "frame 2/2 brute");  // the last step is always drawn
+  EXPECT_NE(out.str().find("] 100% frame 2/2 brute  0s left"), std::string::npos) << out.str();
+  progress.finish();
+  EXPECT_TRUE(out.str().ends_with("\r\x1b[K")) << "the bar is cleared before the results";
+  EXPECT_EQ(lineCount(out.str()), 0);
+  EXPECT_EQ(st::app::ProgressLine::formatDuration(5), "5s");
+  EXPECT_EQ(st::app::ProgressLine::formatDuration(185), "3m05s");
+  EXPECT_EQ(st::app::ProgressLine::formatDuration(3720), "1h02m");
+}
+
+TEST(CliProgress, TheHeadlessRunReportsEachStructureAndItsFrames) {
+  const Outcome o = run("--headless --count 300 --frames 20 --structure grid,quadtree");
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("spheretest: built grid in"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("spheretest: built quadtree in"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("spheretest: 50% frame 10/20 quadtree"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("spheretest: 100% frame 20/20 quadtree"), std::string::npos) << o.output;
 }
 
 }  // namespace
