@@ -141,6 +141,20 @@ std::string grouped(double value, int digits) {
   return text;
 }
 
+// A structure-specific figure as text and its unit, from the conventions of the figure names: counts are
+// whole numbers with thousands separators, ratios and loads are percentages, sizes are world units.
+std::pair<std::string, std::string> formatFigure(const std::string& key, double value) {
+  const auto endsWith = [&](std::string_view suffix) { return key.ends_with(suffix); };
+  if (!std::isfinite(value)) return {"-", ""};
+  if (endsWith("_ratio") || key == "hash_load") return {grouped(100.0 * value, 2), "%"};
+  if (key.find("bytes") != std::string::npos)
+    return {grouped(value, value == std::floor(value) ? 0 : 1), "B"};
+  std::string unit = endsWith("_ms") ? "ms" : endsWith("_size") ? "world units" : "";
+  if (value == std::floor(value) && std::fabs(value) < 1e15) return {grouped(value, 0), unit};
+  const double magnitude = std::fabs(value);
+  return {grouped(value, magnitude >= 1000 ? 0 : magnitude >= 10 ? 2 : 3), unit};
+}
+
 // A frame's pair hash, or for the check after the frames, the query results' checksum.
 std::uint64_t checkedHash(const StructureResult& r, std::size_t check) {
   return check < r.frameHashes.size() ? r.frameHashes[check] : r.queries.hitsChecksum;
@@ -420,14 +434,27 @@ void printReport(const RunReport& report, std::ostream& out) {
   }
   bool anyExtra = false;
   for (const StructureResult& r : report.structures) anyExtra = anyExtra || !r.extra.empty();
-  if (anyExtra) {
-    out << "\nstructure-specific figures\n";
-    for (const StructureResult& r : report.structures) {
-      if (r.extra.empty()) continue;
-      out << "  " << std::left << std::setw(16) << r.name << " ";
-      for (std::size_t i = 0; i < r.extra.size(); ++i) {
-        out << (i ? ", " : "") << r.extra[i].first << "=" << std::setprecision(6) << r.extra[i].second;
-      }
+  if (!anyExtra) return;
+  std::size_t keyWidth = 6, valueWidth = 5;
+  for (const StructureResult& r : report.structures) {
+    for (const auto& [key, value] : r.extra) {
+      keyWidth = std::max(keyWidth, key.size());
+      valueWidth = std::max(valueWidth, formatFigure(key, value).first.size());
+    }
+  }
+  out << "\nstructure-specific figures (last_*: the last frame, query or batch; the rest: the structure "
+         "now)\n";
+  std::ostringstream xheader;
+  xheader << std::left << std::setw(17) << "structure" << std::setw(int(keyWidth) + 2) << "figure"
+          << std::right << std::setw(int(valueWidth)) << "value"
+          << "  unit";
+  out << xheader.str() << "\n" << std::string(xheader.str().size(), '-') << "\n";
+  for (const StructureResult& r : report.structures) {
+    for (std::size_t i = 0; i < r.extra.size(); ++i) {
+      const auto [text, unit] = formatFigure(r.extra[i].first, r.extra[i].second);
+      out << std::left << std::setw(17) << (i == 0 ? r.name : "") << std::setw(int(keyWidth) + 2)
+          << r.extra[i].first << std::right << std::setw(int(valueWidth)) << text;
+      if (!unit.empty()) out << "  " << unit;
       out << "\n";
     }
   }

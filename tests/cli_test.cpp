@@ -457,4 +457,38 @@ TEST(CliProgress, TheHeadlessRunReportsEachStructureAndItsFrames) {
   EXPECT_NE(o.output.find("spheretest: 100% frame 20/20 quadtree"), std::string::npos) << o.output;
 }
 
+// The structure-specific figures read as a table: one aligned row per figure, thousands separators, units,
+// never a number like 4.30976e+06.
+TEST(CliFigures, StructureSpecificFiguresAreAnAlignedTableWithUnits) {
+  const Outcome o = run("--headless --count 5000 --frames 5 --structure grid,sphere-tree");
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const std::size_t table = o.output.find("structure-specific figures");
+  ASSERT_NE(table, std::string::npos) << o.output;
+  const std::string figures = o.output.substr(table);
+  EXPECT_EQ(figures.find("e+"), std::string::npos) << figures;
+  EXPECT_EQ(figures.find('='), std::string::npos) << figures;
+  std::istringstream lines(figures);
+  std::string line;
+  std::size_t valueEnd = 0;
+  int rows = 0;
+  bool sawSeparator = false, sawPercent = false, sawBytes = false;
+  while (std::getline(lines, line)) {
+    if (line.find("last_pairs_pretests") != std::string::npos) {
+      EXPECT_NE(line.find(','), std::string::npos) << "thousands separators: " << line;
+    }
+    if (line.find("fast_path_ratio") != std::string::npos) sawPercent = line.ends_with(" %");
+    if (line.find("bytes_per_item") != std::string::npos) sawBytes = line.ends_with(" B");
+    if (line.starts_with("---")) sawSeparator = true;
+    if (!sawSeparator || line.starts_with("---") || line.empty()) continue;
+    // Values end in the same column, whatever the unit after them.
+    const std::size_t end = line.find_last_of("0123456789") + 1;
+    if (valueEnd == 0) valueEnd = end;
+    EXPECT_EQ(end, valueEnd) << line;
+    ++rows;
+  }
+  EXPECT_GT(rows, 20);
+  EXPECT_TRUE(sawPercent) << figures;
+  EXPECT_TRUE(sawBytes) << figures;
+}
+
 }  // namespace
