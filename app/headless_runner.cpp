@@ -246,13 +246,12 @@ void checkAgreement(RunReport& report) {
           break;
         }
       }
+      // With three or more others and no majority, some other differs: the dispute above already says so.
       if (others < 3) {
         note(Agreement::Unchecked, others == 0
                                        ? "nothing to compare with: run brute or three other structures"
                                        : "no brute force and only " + std::to_string(others) +
                                              " other structure(s): a majority needs three");
-      } else {
-        note(Agreement::Unchecked, checkedWhat(report, k, frames) + " among the others: no majority");
       }
     }
     r.agreement = outcome;

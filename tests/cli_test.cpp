@@ -294,7 +294,10 @@ TEST(CliAgreement, FourStructuresCheckEachOtherByMajority) {
       reportOf("majority", "--structure grid,quadtree,aabb-tree,hgrid --count 800 --frames 5", o);
   ASSERT_EQ(o.exitCode, 0) << o.output;
   EXPECT_EQ(json["reference"], "consensus");
-  for (const auto& s : json["structures"]) EXPECT_EQ(s["agrees_with_oracle"], true) << s["name"];
+  for (const auto& s : json["structures"]) {
+    EXPECT_EQ(s["agrees_with_oracle"], true) << s["name"];
+    EXPECT_EQ(s["agreement"], "yes") << s["name"];
+  }
 }
 
 st::app::RunReport syntheticReport(const std::vector<std::vector<std::uint64_t>>& hashes) {
