@@ -409,12 +409,15 @@ TEST(CliReport, TheReportReplacesTheOldFileWhole) {
   const std::filesystem::path report = directory / "r.json";
   std::ofstream(report) << "old report\n";
   std::filesystem::create_hard_link(report, directory / "old.json");
+  const auto ownerOnly = std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
+  std::filesystem::permissions(report, ownerOnly);
   const Outcome o = run("--headless --count 300 --frames 2 --structure grid --report " + report.string());
   ASSERT_EQ(o.exitCode, 0) << o.output;
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(report))["count"], 300);
   std::string old;
   std::getline(std::ifstream(directory / "old.json"), old);
   EXPECT_EQ(old, "old report") << "the old file was rewritten in place";
+  EXPECT_EQ(std::filesystem::status(report).permissions(), ownerOnly) << "the new file keeps the old's mode";
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(directory)) files += entry.is_regular_file();
   EXPECT_EQ(files, 2) << "a temporary file was left behind";

@@ -74,6 +74,10 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
     }
   }
   std::error_code error;
+  // A replaced file keeps its permissions: the temporary was created with the default ones.
+  const fs::file_status old = fs::status(target, error);
+  if (!error && fs::is_regular_file(old)) fs::permissions(temporary, old.permissions(), error);
+  error.clear();
   fs::rename(temporary, target, error);
   if (error) {
     std::error_code ignored;
