@@ -300,6 +300,8 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
       continue;
     }
     Running run;
+    // On a terminal the bar shows the builds too: at a million circles they take seconds each.
+    if (progress && progress->terminal()) progress->update(0, 1, std::string("building ") + name);
     run.structure = makeStructure(config, name);
     run.structure->setWorldHint(sim->world());
     StructureResult result;
@@ -319,6 +321,8 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
   }
 
   std::vector<Pair> pairs;
+  const std::size_t steps = std::size_t(config.frames) * running.size();
+  if (progress) progress->update(0, steps, std::string("frame 1/") + std::to_string(config.frames));
   for (int frame = 1; frame <= config.frames; ++frame) {
     sim->step();
     for (std::size_t s = 0; s < running.size(); ++s) {
@@ -338,8 +342,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
       result.pairsLastFrame = pairs.size();
       run.pairs += pairs.size();
       if (progress) {
-        progress->update(std::size_t(frame - 1) * running.size() + s + 1,
-                         std::size_t(config.frames) * running.size(),
+        progress->update(std::size_t(frame - 1) * running.size() + s + 1, steps,
                          std::string("frame ") + std::to_string(frame) + "/" + std::to_string(config.frames) +
                              " " + result.name);
       }

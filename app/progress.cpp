@@ -30,6 +30,12 @@ void ProgressLine::update(std::size_t done, std::size_t total, const std::string
   if (total == 0) return;
   done = std::min(done, total);
   const Clock::time_point now = Clock::now();
+  if (total != total_) {
+    // A new run of steps (the frames after the builds): its rate starts now.
+    total_ = total;
+    start_ = now;
+    lastTenth_ = 0;
+  }
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   // A rate is only known once a step has finished; until then the time left is not guessed.
   const std::string left =

@@ -22,7 +22,8 @@ class ProgressLine {
   /// Whether this line draws the redrawn bar.
   bool terminal() const { return terminal_; }
 
-  /// Reports `done` of `total` steps; `what` names the current one (e.g. "frame 12/300 brute").
+  /// Reports `done` of `total` steps; `what` names the current one (e.g. "frame 12/300 brute"). A new
+  /// `total` starts a new run of steps, timed from this call.
   void update(std::size_t done, std::size_t total, const std::string& what);
 
   /// Writes a line that stays; on a terminal the bar is cleared first and redrawn at the next update.
@@ -46,6 +47,7 @@ class ProgressLine {
   Clock::time_point lastDraw_;
   bool drawn_ = false;
   std::size_t lastTenth_ = 0;
+  std::size_t total_ = 0;
 };
 
 }  // namespace st::app
