@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "spheretest/atomic_file.hpp"
 #include "spheretest/version.hpp"
 
 namespace st::app {
@@ -188,30 +189,58 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   std::string soakText, switchEveryText;
   std::vector<std::string> settings;
   bool headless = false, listStructures = false, listScenarios = false, countGiven = false;
+  // Value names say what each option takes; CLI11 would print TEXT for all of them.
   cli.add_option("--count", countText, "Number of circles, 1..10000000 (default 2000)")
+      ->type_name("N")
       ->each([&](const std::string&) { countGiven = true; });
-  cli.add_option("--structure", structureText, "NAME[,NAME...] or all (default all)");
-  cli.add_option("--scenario", scenario, "Scene name (default spheretest); see --list-scenarios");
+  // The window opens on the first structure with nodes to show (brute force has none).
+  std::string windowDefault = "brute";
+  for (const StructureInfo& info : appRegistry().all()) {
+    if (info.name != "brute") {
+      windowDefault = info.name;
+      break;
+    }
+  }
+  cli.add_option("--structure", structureText,
+                 "Structures, comma-separated, or all. Headless: the ones to run (default all). Window: the "
+                 "first named that is not brute opens (default " +
+                     windowDefault + "); the others are a click away")
+      ->type_name("NAME[,NAME...]");
+  cli.add_option("--scenario", scenario, "Scene (default spheretest); see --list-scenarios")
+      ->type_name("NAME");
   cli.add_option("--scene-file", sceneFile,
-                 "CSV with header x,y,radius[,static]: circles start where it puts them");
-  cli.add_option("--seed", seedText, "Random seed (default 1): same seed, same frames");
-  cli.add_option("--frames", framesText, "Frames to run, 1..1000000 (default 300)");
+                 "CSV with header x,y,radius[,static]: circles start where it puts them (excludes --count)")
+      ->type_name("FILE");
+  cli.add_option("--seed", seedText, "Random seed, >= 0 (default 1): same seed, same frames")->type_name("N");
+  cli.add_option("--frames", framesText,
+                 "Frames to run headless or before --screenshot, 1..1000000 (default 300); the window "
+                 "otherwise runs until closed")
+      ->type_name("N");
   cli.add_flag("--headless", headless, "No window: run the frames and print the report");
-  cli.add_option("--report", report, "Also write the report as JSON to this file");
+  cli.add_option("--report", report, "Headless: also write the report as JSON to this file (checked first)")
+      ->type_name("FILE");
   cli.add_option("--set", settings,
-                 "KEY=VALUE structure or scene parameter, e.g. grid.cell_scale=1.5 (repeatable)");
+                 "Structure or scene parameter, e.g. grid.cell_scale=1.5 (repeatable); see --list-structures")
+      ->type_name("KEY=VALUE");
   cli.add_option("--queries", queriesText,
-                 "KIND:COUNT random queries after the last frame (point, circle, box, ray)");
-  cli.add_option("--query-size", querySizeText, "Query radius, box half-extent or ray length");
-  cli.add_option("--query-region", regionText,
-                 "X0,Y0,X1,Y1 where query positions fall (default: the scene's)");
-  cli.add_option("--screenshot", screenshot,
-                 "Window mode: render --frames frames, save the window as PNG, exit");
-  cli.add_option(
-      "--soak", soakText,
-      "Window long run: SECONDS of switching structures, each switch checked (exit 3 on a failure)");
+                 "Headless: COUNT random queries after the last frame, KIND point, circle, box or ray "
+                 "(default none)")
+      ->type_name("KIND:COUNT");
+  cli.add_option("--query-size", querySizeText,
+                 "Query radius, box half-extent or ray length (default twice the largest radius; rays an "
+                 "eighth of the region's width)")
+      ->type_name("R");
+  cli.add_option("--query-region", regionText, "Where query positions fall (default: the scene's)")
+      ->type_name("X0,Y0,X1,Y1");
+  cli.add_option("--screenshot", screenshot, "Window: render --frames frames, save the window as PNG, exit")
+      ->type_name("FILE");
+  cli.add_option("--soak", soakText,
+                 "Window long run: switch structures for this many seconds, each switch checked (exit 3 on a "
+                 "failure)")
+      ->type_name("SECONDS");
   cli.add_option("--switch-every", switchEveryText,
-                 "Seconds between structure switches in --soak (default 1)");
+                 "Seconds between structure switches in --soak (default 1)")
+      ->type_name("SECONDS");
   cli.add_flag("--list-structures", listStructures, "List structures and their parameters");
   cli.add_flag("--list-scenarios", listScenarios, "List scenarios and scene parameters");
   try {
@@ -268,7 +297,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       throw InvalidInput("--soak runs the window: it excludes --headless and --screenshot");
     }
     config.headless = headless;
-    if (!report.empty()) config.reportPath = report;
+    if (!report.empty()) {
+      // Checked now, so that a long run never ends in a report that cannot be written.
+      if (const std::string why = whyNotWritable(report); !why.empty())
+        throw InvalidInput("--report: cannot write '" + report + "': " + why);
+      config.reportPath = report;
+    }
     if (!screenshot.empty()) config.screenshotPath = screenshot;
     if (!sceneFile.empty()) {
       if (countGiven)

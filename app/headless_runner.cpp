@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "spheretest/atomic_file.hpp"
 #include "spheretest/rng.hpp"
 
 namespace st::app {
@@ -126,55 +127,155 @@ std::string fixed(double value, int digits) {
   return s.str();
 }
 
-// Marks every structure that differs from the reference; the reference is brute force when it ran, else the
-// per-frame majority of the others.
-void checkAgreement(RunReport& report) {
-  std::vector<StructureResult>& results = report.structures;
-  if (results.empty()) return;
-  const auto brute = std::find_if(results.begin(), results.end(),
-                                  [](const StructureResult& r) { return r.name == "brute"; });
-  report.reference = brute != results.end() ? "brute" : "consensus";
-  const std::size_t frames = results.front().frameHashes.size();
-  for (std::size_t f = 0; f < frames; ++f) {
-    std::uint64_t expected = 0;
-    if (brute != results.end()) {
-      expected = brute->frameHashes[f];
-    } else {
-      std::map<std::uint64_t, int> votes;
-      for (const StructureResult& r : results) ++votes[r.frameHashes[f]];
-      expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
-                   return a.second < b.second;
-                 })->first;
-    }
-    for (StructureResult& r : results) {
-      if (r.agrees && r.frameHashes[f] != expected) {
-        r.agrees = false;
-        r.disagreement = "pairs differ on frame " + std::to_string(f + 1);
-      }
-    }
+// A number with thousands separators, so that six-digit and larger figures read at a glance.
+std::string grouped(double value, int digits) {
+  if (!std::isfinite(value)) return "-";
+  const std::string digitsText = fixed(std::fabs(value), digits);
+  const std::size_t point = std::min(digitsText.find('.'), digitsText.size());
+  std::string text;
+  if (value < 0 && digitsText.find_first_not_of("0.") != std::string::npos) text.push_back('-');
+  for (std::size_t i = 0; i < digitsText.size(); ++i) {
+    if (i > 0 && i < point && (point - i) % 3 == 0) text.push_back(',');
+    text.push_back(digitsText[i]);
   }
-  if (report.queryKind == QueryKind::None) return;
-  std::uint64_t expected = 0;
-  if (brute != results.end()) {
-    expected = brute->queries.hitsChecksum;
-  } else {
-    std::map<std::uint64_t, int> votes;
-    for (const StructureResult& r : results) ++votes[r.queries.hitsChecksum];
-    expected = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
-                 return a.second < b.second;
-               })->first;
+  return text;
+}
+
+// A structure-specific figure as text and its unit, from the conventions of the figure names: counts are
+// whole numbers with thousands separators, ratios and loads are percentages, sizes are world units.
+std::pair<std::string, std::string> formatFigure(const std::string& key, double value) {
+  const auto endsWith = [&](std::string_view suffix) { return key.ends_with(suffix); };
+  if (!std::isfinite(value)) return {"-", ""};
+  if (endsWith("_ratio") || key == "hash_load") return {grouped(100.0 * value, 2), "%"};
+  if (key.find("bytes") != std::string::npos)
+    return {grouped(value, value == std::floor(value) ? 0 : 1), "B"};
+  std::string unit = endsWith("_ms") ? "ms" : endsWith("_size") ? "world units" : "";
+  if (value == std::floor(value) && std::fabs(value) < 1e15) return {grouped(value, 0), unit};
+  const double magnitude = std::fabs(value);
+  return {grouped(value, magnitude >= 1000 ? 0 : magnitude >= 10 ? 2 : 3), unit};
+}
+
+// A frame's pair hash, or for the check after the frames, the query results' checksum.
+std::uint64_t checkedHash(const StructureResult& r, std::size_t check) {
+  return check < r.frameHashes.size() ? r.frameHashes[check] : r.queries.hitsChecksum;
+}
+
+std::string checkedWhat(const RunReport& report, std::size_t check, std::size_t frames) {
+  if (check < frames) return "pairs differ on frame " + std::to_string(check + 1);
+  return std::string(queryKindName(report.queryKind)) + " query results differ";
+}
+
+// Worse outcomes win when a structure's checks end differently.
+int severity(Agreement agreement) {
+  switch (agreement) {
+    case Agreement::Disagrees:
+      return 3;
+    case Agreement::Disputed:
+      return 2;
+    case Agreement::Unchecked:
+      return 1;
+    case Agreement::Agrees:
+    case Agreement::Reference:
+      return 0;
   }
-  for (StructureResult& r : results) {
-    if (r.agrees && r.queries.hitsChecksum != expected) {
-      r.agrees = false;
-      r.disagreement = std::string(queryKindName(report.queryKind)) + " query results differ";
-    }
+  return 0;
+}
+
+std::string agreementCell(const StructureResult& r) {
+  switch (r.agreement) {
+    case Agreement::Disagrees:
+      return "NO: " + r.disagreement;
+    case Agreement::Disputed:
+      return "DISPUTED: " + r.disagreement;
+    default:
+      return agreementName(r.agreement);
   }
 }
 
 }  // namespace
 
-RunReport runHeadless(const RunConfig& config, std::ostream& log) {
+void checkAgreement(RunReport& report) {
+  std::vector<StructureResult>& results = report.structures;
+  const auto brute = std::find_if(results.begin(), results.end(),
+                                  [](const StructureResult& r) { return r.name == "brute"; });
+  const bool haveBrute = brute != results.end();
+  const std::size_t others = results.empty() ? 0 : results.size() - 1;
+  // Fewer than three others leave no majority: two structures outvote nobody, and a tie has no winner.
+  report.reference = haveBrute ? "brute" : others >= 3 ? "consensus" : "none";
+  if (results.empty()) return;
+  const std::size_t frames = results.front().frameHashes.size();
+  const std::size_t checks = frames + (report.queryKind == QueryKind::None ? 0 : 1);
+  for (std::size_t s = 0; s < results.size(); ++s) {
+    StructureResult& r = results[s];
+    if (r.agreement == Agreement::Disagrees) continue;  // validate() failed: nothing to add
+    if (haveBrute && s == std::size_t(brute - results.begin())) {
+      r.agreement = Agreement::Reference;
+      continue;
+    }
+    Agreement outcome = Agreement::Agrees;
+    std::string reason;
+    const auto note = [&](Agreement found, std::string why) {
+      if (severity(found) <= severity(outcome)) return;
+      outcome = found;
+      reason = std::move(why);
+    };
+    for (std::size_t k = 0; k < checks && outcome != Agreement::Disagrees; ++k) {
+      const std::uint64_t mine = checkedHash(r, k);
+      if (haveBrute) {
+        if (mine != checkedHash(*brute, k))
+          note(Agreement::Disagrees, checkedWhat(report, k, frames) + " from brute");
+        continue;
+      }
+      std::map<std::uint64_t, std::size_t> votes;
+      for (std::size_t o = 0; o < results.size(); ++o) {
+        if (o != s) ++votes[checkedHash(results[o], k)];
+      }
+      const auto top = std::max_element(votes.begin(), votes.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+      if (others >= 3 && top->second * 2 > others) {
+        if (mine != top->first) {
+          note(Agreement::Disagrees, checkedWhat(report, k, frames) + " from " + std::to_string(top->second) +
+                                         " of the " + std::to_string(others) + " others");
+        }
+        continue;
+      }
+      for (std::size_t o = 0; o < results.size(); ++o) {
+        if (o != s && checkedHash(results[o], k) != mine) {
+          note(Agreement::Disputed, checkedWhat(report, k, frames) + " from " + results[o].name +
+                                        " (no brute force or majority of three others to settle it)");
+          break;
+        }
+      }
+      // With three or more others and no majority, some other differs: the dispute above already says so.
+      if (others < 3) {
+        note(Agreement::Unchecked, others == 0
+                                       ? "nothing to compare with: run brute or three other structures"
+                                       : "no brute force and only " + std::to_string(others) +
+                                             " other structure(s): a majority needs three");
+      }
+    }
+    r.agreement = outcome;
+    r.disagreement = reason;
+  }
+}
+
+const char* agreementName(Agreement agreement) {
+  switch (agreement) {
+    case Agreement::Agrees:
+      return "yes";
+    case Agreement::Disagrees:
+      return "no";
+    case Agreement::Disputed:
+      return "disputed";
+    case Agreement::Unchecked:
+      return "unchecked";
+    case Agreement::Reference:
+      return "reference";
+  }
+  return "unchecked";
+}
+
+RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* progress) {
   std::unique_ptr<Simulation> sim = makeSimulation(config);
   RunReport report;
   report.count = sim->circles().size();
@@ -187,7 +288,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
   struct Running {
     std::unique_ptr<SpatialIndex> structure;
     std::vector<double> updateMs, pairsMs;
-    std::uint64_t candidates = 0, nodes = 0;
+    std::uint64_t candidates = 0, nodes = 0, pairs = 0;
   };
   std::vector<Running> running;
   const std::vector<Item> items = sim->items();
@@ -199,6 +300,8 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
       continue;
     }
     Running run;
+    // On a terminal the bar shows the builds too: at a million circles they take seconds each.
+    if (progress && progress->terminal()) progress->update(0, 1, std::string("building ") + name);
     run.structure = makeStructure(config, name);
     run.structure->setWorldHint(sim->world());
     StructureResult result;
@@ -208,11 +311,18 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
     run.structure->maintain();
     result.buildMs = msSince(start);
     log << "built " << name << " in " << fixed(result.buildMs, 2) << " ms\n";
+    if (progress && !progress->terminal()) {
+      progress->note("built " + name + " in " + fixed(result.buildMs, 2) + " ms (" +
+                     std::to_string(running.size() + 1) + " of " + std::to_string(config.structures.size()) +
+                     ")");
+    }
     report.structures.push_back(std::move(result));
     running.push_back(std::move(run));
   }
 
   std::vector<Pair> pairs;
+  const std::size_t steps = std::size_t(config.frames) * running.size();
+  if (progress) progress->update(0, steps, std::string("frame 1/") + std::to_string(config.frames));
   for (int frame = 1; frame <= config.frames; ++frame) {
     sim->step();
     for (std::size_t s = 0; s < running.size(); ++s) {
@@ -230,6 +340,12 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
       result.frameHashes.push_back(pairSetHash(pairs));
       result.pairsChecksum = foldFrameChecksum(result.pairsChecksum, result.frameHashes.back());
       result.pairsLastFrame = pairs.size();
+      run.pairs += pairs.size();
+      if (progress) {
+        progress->update(std::size_t(frame - 1) * running.size() + s + 1, steps,
+                         std::string("frame ") + std::to_string(frame) + "/" + std::to_string(config.frames) +
+                             " " + result.name);
+      }
     }
   }
 
@@ -248,12 +364,13 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
     result.updateMs = summarize(run.updateMs);
     result.pairsMs = summarize(run.pairsMs);
     result.candidateTestsPerFrame = config.frames ? double(run.candidates) / config.frames : 0.0;
+    result.pairsPerFrame = config.frames ? double(run.pairs) / config.frames : 0.0;
     result.nodesVisitedPerFrame = config.frames ? double(run.nodes) / config.frames : 0.0;
     if (!queries.empty()) runQueries(*run.structure, config, queries, size, result.queries);
     result.stats = run.structure->stats();
     run.structure->extra(result.extra);
     if (std::string problem = run.structure->validate(); !problem.empty()) {
-      result.agrees = false;
+      result.agreement = Agreement::Disagrees;
       result.disagreement = "validate: " + problem;
     }
   }
@@ -262,31 +379,45 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log) {
 }
 
 bool allAgree(const RunReport& report) {
-  return std::all_of(report.structures.begin(), report.structures.end(),
-                     [](const StructureResult& r) { return r.agrees; });
+  return std::all_of(report.structures.begin(), report.structures.end(), [](const StructureResult& r) {
+    return r.agreement != Agreement::Disagrees && r.agreement != Agreement::Disputed;
+  });
 }
 
 void printReport(const RunReport& report, std::ostream& out) {
   out << "spheretest: " << report.count << " circles, scenario " << report.scenario << ", seed "
-      << report.seed << ", " << report.frames << " frames; agreement checked against " << report.reference
-      << "\n";
+      << report.seed << ", " << report.frames << " frames; ";
+  if (report.reference == "brute")
+    out << "agreement checked against brute force\n";
+  else if (report.reference == "consensus")
+    out << "agreement checked against the majority of the other structures\n";
+  else
+    out << "agreement unchecked: no brute force and fewer than three other structures to outvote a result\n";
   for (const std::string& line : report.skipped) out << "  " << line << "\n";
   out << "\n";
   std::ostringstream header;
   header << std::left << std::setw(17) << "structure" << std::right << std::setw(10) << "build ms"
-         << std::setw(18) << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(11)
-         << "pairs" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7) << "depth"
-         << std::setw(12) << "memory"
+         << std::setw(18) << "update ms med/p95" << std::setw(18) << "pairs ms med/p95" << std::setw(13)
+         << "pairs/frame" << std::setw(14) << "cand./frame" << std::setw(10) << "nodes" << std::setw(7)
+         << "depth" << std::setw(12) << "memory"
          << "  agrees";
   out << header.str() << "\n" << std::string(header.str().size(), '-') << "\n";
   for (const StructureResult& r : report.structures) {
     out << std::left << std::setw(17) << r.name << std::right << std::setw(10) << fixed(r.buildMs, 2)
         << std::setw(18) << (fixed(r.updateMs.median, 3) + "/" + fixed(r.updateMs.p95, 3)) << std::setw(18)
-        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(11) << r.pairsLastFrame
-        << std::setw(14) << fixed(r.candidateTestsPerFrame, 0) << std::setw(10) << r.stats.nodes
-        << std::setw(7) << r.stats.maxDepth << std::setw(12) << formatBytes(r.stats.memoryBytes) << "  "
-        << (r.agrees ? "yes" : "NO: " + r.disagreement) << "\n";
+        << (fixed(r.pairsMs.median, 3) + "/" + fixed(r.pairsMs.p95, 3)) << std::setw(13)
+        << grouped(r.pairsPerFrame, 0) << std::setw(14) << grouped(r.candidateTestsPerFrame, 0)
+        << std::setw(10) << r.stats.nodes << std::setw(7) << r.stats.maxDepth << std::setw(12)
+        << formatBytes(r.stats.memoryBytes) << "  " << agreementCell(r) << "\n";
   }
+  static constexpr const char* kLegend[] = {
+      "build ms: the first build; update ms: moving each frame's circles (updateBatch + maintain);",
+      "pairs ms: the pair search; med/p95: median and 95th percentile over the frames;",
+      "pairs/frame, cand./frame: mean pairs found and exact overlap tests per frame in the pair search;",
+      "nodes, depth, memory: the structure after the last frame; agrees: yes (same results as brute",
+      "force or as a majority of three or more others), reference (brute force), unchecked (nothing to",
+      "check against), NO or DISPUTED (exit 3)"};
+  for (const char* line : kLegend) out << line << "\n";
   if (report.queryKind != QueryKind::None) {
     out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
     if (report.queryKind != QueryKind::Point) out << " of size " << report.querySize;
@@ -305,14 +436,27 @@ void printReport(const RunReport& report, std::ostream& out) {
   }
   bool anyExtra = false;
   for (const StructureResult& r : report.structures) anyExtra = anyExtra || !r.extra.empty();
-  if (anyExtra) {
-    out << "\nstructure-specific figures\n";
-    for (const StructureResult& r : report.structures) {
-      if (r.extra.empty()) continue;
-      out << "  " << std::left << std::setw(16) << r.name << " ";
-      for (std::size_t i = 0; i < r.extra.size(); ++i) {
-        out << (i ? ", " : "") << r.extra[i].first << "=" << std::setprecision(6) << r.extra[i].second;
-      }
+  if (!anyExtra) return;
+  std::size_t keyWidth = 6, valueWidth = 5;
+  for (const StructureResult& r : report.structures) {
+    for (const auto& [key, value] : r.extra) {
+      keyWidth = std::max(keyWidth, key.size());
+      valueWidth = std::max(valueWidth, formatFigure(key, value).first.size());
+    }
+  }
+  out << "\nstructure-specific figures (last_*: the last frame, query or batch; the rest: the structure "
+         "now)\n";
+  std::ostringstream xheader;
+  xheader << std::left << std::setw(17) << "structure" << std::setw(int(keyWidth) + 2) << "figure"
+          << std::right << std::setw(int(valueWidth)) << "value"
+          << "  unit";
+  out << xheader.str() << "\n" << std::string(xheader.str().size(), '-') << "\n";
+  for (const StructureResult& r : report.structures) {
+    for (std::size_t i = 0; i < r.extra.size(); ++i) {
+      const auto [text, unit] = formatFigure(r.extra[i].first, r.extra[i].second);
+      out << std::left << std::setw(17) << (i == 0 ? r.name : "") << std::setw(int(keyWidth) + 2)
+          << r.extra[i].first << std::right << std::setw(int(valueWidth)) << text;
+      if (!unit.empty()) out << "  " << unit;
       out << "\n";
     }
   }
@@ -335,14 +479,30 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     s["update_ms"] = {{"median", r.updateMs.median}, {"p95", r.updateMs.p95}};
     s["pairs_ms"] = {{"median", r.pairsMs.median}, {"p95", r.pairsMs.p95}};
     s["pairs_last_frame"] = r.pairsLastFrame;
+    s["pairs_per_frame"] = r.pairsPerFrame;
     s["pairs_checksum"] = r.pairsChecksum;
     s["candidate_tests_per_frame"] = r.candidateTestsPerFrame;
     s["nodes_visited_per_frame"] = r.nodesVisitedPerFrame;
     s["nodes"] = r.stats.nodes;
     s["max_depth"] = r.stats.maxDepth;
     s["memory_bytes"] = r.stats.memoryBytes;
-    s["agrees_with_oracle"] = r.agrees;
-    if (!r.agrees) s["disagreement"] = r.disagreement;
+    switch (r.agreement) {
+      case Agreement::Agrees:
+      case Agreement::Reference:
+        s["agrees_with_oracle"] = true;
+        break;
+      case Agreement::Disagrees:
+        s["agrees_with_oracle"] = false;
+        break;
+      case Agreement::Disputed:
+      case Agreement::Unchecked:
+        s["agrees_with_oracle"] = nullptr;
+        break;
+    }
+    s["agreement"] = agreementName(r.agreement);
+    if (r.agreement == Agreement::Unchecked) s["unchecked_reason"] = r.disagreement;
+    if (r.agreement == Agreement::Disagrees || r.agreement == Agreement::Disputed)
+      s["disagreement"] = r.disagreement;
     if (report.queryKind != QueryKind::None) {
       s["queries"] = {{"kind", queryKindName(report.queryKind)},
                       {"count", report.queryCount},
@@ -360,10 +520,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     list.push_back(std::move(s));
   }
   root["structures"] = std::move(list);
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot write report file '" + path + "'");
-  file << root.dump(2) << "\n";
-  if (!file) throw std::runtime_error("failed writing report file '" + path + "'");
+  writeFileAtomically(path, root.dump(2) + "\n");
 }
 
 }  // namespace st::app

@@ -23,17 +23,21 @@ bool displayAvailable() {
 }
 
 int runReport(const st::app::RunConfig& config) {
-  std::ostringstream progress;
-  const st::app::RunReport report = st::app::runHeadless(config, progress);
-  spdlog::debug("{}", progress.str());
+  std::ostringstream log;
+  st::app::ProgressLine progress(std::cerr, st::app::ProgressLine::stderrIsTerminal(), "spheretest");
+  const st::app::RunReport report = st::app::runHeadless(config, log, &progress);
+  progress.finish();
+  spdlog::debug("{}", log.str());
   st::app::printReport(report, std::cout);
   if (config.reportPath) {
     st::app::writeJsonReport(report, *config.reportPath);
     spdlog::info("report written to {}", *config.reportPath);
   }
   if (!st::app::allAgree(report)) {
-    spdlog::error("a structure disagreed with the {}",
-                  report.reference == "brute" ? "brute-force oracle" : "others");
+    spdlog::error("{}", report.reference == "brute" ? "a structure disagreed with the brute-force oracle"
+                        : report.reference == "consensus"
+                            ? "a structure disagreed with the others"
+                            : "structures disagreed and nothing settles which is right");
     return st::app::kExitDisagreement;
   }
   return 0;

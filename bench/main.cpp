@@ -14,6 +14,7 @@
 
 #include "measure.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
@@ -109,26 +110,43 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
   return s.str();
 }
 
-// Brute force is the reference when it ran; otherwise the answer most structures gave.
-void markAgreement(std::vector<RunResult>& results, std::size_t first) {
-  std::map<std::pair<std::uint64_t, std::uint64_t>, int> votes;
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> reference;
+// Brute force is the reference when it ran. Without it a run is checked against the answer of more than half
+// of the other runs, and only when there are at least three others; with fewer, a run that matches the others
+// is left unchecked (agrees empty) and runs that differ are all marked as disagreeing, as nothing settles
+// which is right. Returns what the runs were checked against, for the report.
+std::string markAgreement(std::vector<RunResult>& results, std::size_t first) {
+  using Answer = std::pair<std::uint64_t, std::uint64_t>;
+  const auto answer = [](const RunResult& r) { return Answer(r.pairsChecksum, r.queryChecksum); };
+  std::vector<RunResult*> ran;
+  const RunResult* brute = nullptr;
   for (std::size_t i = first; i < results.size(); ++i) {
-    const RunResult& r = results[i];
-    if (r.status != RunStatus::Ok) continue;
-    const auto key = std::make_pair(r.pairsChecksum, r.queryChecksum);
-    ++votes[key];
-    if (r.structure == "brute") reference = key;
+    if (results[i].status != RunStatus::Ok) continue;
+    ran.push_back(&results[i]);
+    if (results[i].structure == "brute") brute = &results[i];
   }
-  if (!reference && !votes.empty()) {
-    reference = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-                  return a.second < b.second;
-                })->first;
+  const std::size_t others = ran.empty() ? 0 : ran.size() - 1;
+  for (RunResult* r : ran) {
+    if (brute) {
+      r->agrees = answer(*r) == answer(*brute);
+      continue;
+    }
+    std::map<Answer, std::size_t> votes;
+    for (const RunResult* o : ran) {
+      if (o != r) ++votes[answer(*o)];
+    }
+    const auto top = std::max_element(votes.begin(), votes.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (others >= 3 && top->second * 2 > others) {
+      r->agrees = answer(*r) == top->first;
+      continue;
+    }
+    const bool differs =
+        std::any_of(ran.begin(), ran.end(), [&](const RunResult* o) { return answer(*o) != answer(*r); });
+    r->agrees = differs ? std::optional<bool>(false) : std::nullopt;
   }
-  for (std::size_t i = first; i < results.size(); ++i) {
-    RunResult& r = results[i];
-    if (r.status == RunStatus::Ok) r.agrees = std::make_pair(r.pairsChecksum, r.queryChecksum) == *reference;
-  }
+  if (brute) return "brute";
+  return others >= 3 ? "the majority of the other runs"
+                     : "another run, with nothing to settle which is right";
 }
 
 void printRun(const RunResult& r) {
@@ -177,6 +195,10 @@ int run(const Options& options) {
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   std::vector<RunResult> results;
+  // Each run prints its line when done; on a terminal a bar also shows the run under way and the time left.
+  const bool terminal = app::ProgressLine::stderrIsTerminal();
+  app::ProgressLine progress(std::cerr, terminal, "spheretest-bench");
+  const std::size_t totalRuns = options.scenes.size() * counts.size() * selected.size();
   for (const std::string& scene : options.scenes) {
     for (std::size_t count : counts) {
       Simulation sim(scene, options.scene, count, options.seed);
@@ -193,18 +215,23 @@ int run(const Options& options) {
           result.status = RunStatus::Skipped;
           result.reason = *reason;
         } else {
+          if (terminal) {
+            progress.update(results.size(), totalRuns,
+                            std::string("run ") + std::to_string(results.size() + 1) + "/" +
+                                std::to_string(totalRuns) + ": " + scene + " " + std::to_string(count) + " " +
+                                info->name);
+          }
           result = runIsolated(*info, sim, queries, plan);
         }
+        progress.finish();
         printRun(result);
         results.push_back(std::move(result));
       }
-      markAgreement(results, first);
+      const std::string reference = markAgreement(results, first);
       for (std::size_t i = first; i < results.size(); ++i) {
         if (results[i].agrees == false) {
-          std::printf(
-              "  DISAGREES: %s found other pairs or query answers than %s\n", results[i].structure.c_str(),
-              results[first].structure == "brute" && results[first].status == RunStatus::Ok ? "brute"
-                                                                                            : "the majority");
+          std::printf("  DISAGREES: %s found other pairs or query answers than %s\n",
+                      results[i].structure.c_str(), reference.c_str());
         }
       }
     }

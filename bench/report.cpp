@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "spheretest/atomic_file.hpp"
+
 namespace st::bench {
 namespace {
 
@@ -86,11 +88,16 @@ const char* statusName(RunStatus status) {
   return "?";
 }
 
-std::ofstream openOutput(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  return out;
-}
+// A result file's text, written whole by commit() (a temporary beside it, then renamed over it), so that a
+// run stopped while writing leaves the previous results or the new ones, never half a file.
+class WholeFile : public std::ostringstream {
+ public:
+  explicit WholeFile(std::string path) : path_(std::move(path)) {}
+  void commit() { writeFileAtomically(path_, str()); }
+
+ private:
+  std::string path_;
+};
 
 std::string readFileField(const char* path, const std::string& field) {
   std::ifstream in(path);
@@ -308,7 +315,7 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
 // ---------------------------------------------------------------------------------------------------------
 
 void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
-  std::ofstream out = openOutput(path);
+  WholeFile out(path);
   out << "scene,count,structure,peer,status,reason,frames,build_ms_median,build_ms_p95,update_ms_median,"
          "update_ms_p95,pairs_ms_median,pairs_ms_p95,frame_ms_median,frame_ms_p95,point_ms_median,point_ms_"
          "p95,"
@@ -331,11 +338,12 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
         << (r.agrees ? (*r.agrees ? "yes" : "NO") : "n/a") << ',' << r.pairsChecksum << ',' << r.queryChecksum
         << ',' << number(r.wallSeconds, 4) << '\n';
   }
+  out.commit();
 }
 
 void writeJson(const std::string& path, const MachineInfo& machine, const Options& options,
                const std::vector<RunResult>& results, const std::vector<TargetCheck>& targets) {
-  std::ofstream out = openOutput(path);
+  WholeFile out(path);
   out << "{\n  \"machine\": {\"cpu\": " << jsonString(machine.cpu) << ", \"cores\": " << machine.cores
       << ", \"memory\": " << jsonString(machine.memory) << ", \"system\": " << jsonString(machine.system)
       << ", \"compiler\": " << jsonString(machine.compiler)
@@ -392,6 +400,7 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
     out << "}}";
   }
   out << "\n  ]\n}\n";
+  out.commit();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -400,7 +409,7 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
 
 void writeSummary(const std::string& path, const MachineInfo& machine, const Options& options,
                   const std::vector<RunResult>& results, const std::vector<TargetCheck>& targets) {
-  std::ofstream out = openOutput(path);
+  WholeFile out(path);
   out << "Measured on " << machine.cpu << " (" << machine.cores << " cores), " << machine.memory << ", "
       << machine.system << ", " << machine.compiler << ", " << machine.buildType << " build, started "
       << machine.startedUtc << "; load average " << machine.loadBefore << " at the start, "
@@ -491,6 +500,7 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
     out << "- " << r.scene << ' ' << countLabel(r.count) << ' ' << r.structure << ": " << statusName(r.status)
         << ", " << r.reason << '\n';
   }
+  out.commit();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -505,7 +515,7 @@ std::string writePlot(const std::string& dir, const std::vector<RunResult>& resu
       orderedNames(results, [](const RunResult& r) { return r.structure; });
   const std::string script = dir + "/frame_ms.gp";
   {
-    std::ofstream out = openOutput(script);
+    WholeFile out(script);
     out << "# Drawn by spheretest-bench from results.csv's frame_cpu_ms_median; run with: gnuplot "
            "frame_ms.gp\n"
         << "set terminal pngcairo size " << 560 * std::max<std::size_t>(1, scenes.size())
@@ -544,6 +554,7 @@ std::string writePlot(const std::string& dir, const std::vector<RunResult>& resu
       out << '\n';
     }
     out << "unset multiplot\n";
+    out.commit();
   }
   if (mode == PlotMode::Off) return "plot script " + script + " (not drawn: --plot off)";
   const bool haveGnuplot = std::system("command -v gnuplot >/dev/null 2>&1") == 0;

@@ -8,10 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
+#include "headless_runner.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 
 namespace {
@@ -150,6 +153,20 @@ TEST(Cli, ListingsNameEveryStructureAndScenario) {
   EXPECT_NE(o.output.find("scene.radius_min"), std::string::npos);
 }
 
+TEST(Cli, HelpNamesEachValueAndGivesEachModesDefault) {
+  const Outcome o = run("--help");
+  EXPECT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(o.output.find("TEXT"), std::string::npos) << o.output;
+  for (const char* option : {"--count N ", "--frames N ", "--seed N ", "--structure NAME[,NAME...] ",
+                             "--scene-file FILE ", "--report FILE ", "--queries KIND:COUNT ",
+                             "--set KEY=VALUE", "--screenshot FILE ", "--soak SECONDS "}) {
+    EXPECT_NE(o.output.find(option), std::string::npos) << option;
+  }
+  // Headless runs every structure; the window opens on the grid.
+  EXPECT_NE(o.output.find("Headless: the ones to run (default all)"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("(default grid)"), std::string::npos) << o.output;
+}
+
 TEST(Cli, VersionPrintsTheProjectVersionAndExitsZero) {
   const Outcome o = run("--version");
   EXPECT_EQ(o.exitCode, 0) << o.output;
@@ -228,6 +245,256 @@ TEST(Cli, WithoutADisplayTheWindowFallsBackToTheReport) {
   EXPECT_EQ(o.exitCode, 0) << o.output;
   EXPECT_NE(o.output.find("no display"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("pairs ms"), std::string::npos) << o.output;
+}
+
+// Agreement: claimed only against brute force or a majority of three or more others.
+
+nlohmann::json reportOf(const std::string& name, const std::string& arguments, Outcome& outcome) {
+  const auto path = std::filesystem::temp_directory_path() / ("spheretest_cli_" + name + ".json");
+  std::filesystem::remove(path);
+  outcome = run("--headless " + arguments + " --report " + path.string());
+  return std::filesystem::exists(path) ? nlohmann::json::parse(std::ifstream(path)) : nlohmann::json();
+}
+
+TEST(CliAgreement, OneStructureAloneIsUncheckedNotAgreeing) {
+  Outcome o;
+  const nlohmann::json json = reportOf("alone", "--structure grid --count 1000 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const std::size_t row = o.output.find("\ngrid ");
+  ASSERT_NE(row, std::string::npos) << o.output;
+  const std::string line = o.output.substr(row + 1, o.output.find('\n', row + 1) - row - 1);
+  EXPECT_TRUE(line.ends_with("  unchecked")) << line;
+  EXPECT_EQ(json["reference"], "none");
+  const auto& grid = json["structures"][0];
+  EXPECT_TRUE(grid["agrees_with_oracle"].is_null()) << grid;
+  EXPECT_EQ(grid["agreement"], "unchecked");
+  EXPECT_FALSE(grid["unchecked_reason"].get<std::string>().empty());
+}
+
+TEST(CliAgreement, TwoAgreeingStructuresWithoutBruteForceAreUnchecked) {
+  Outcome o;
+  const nlohmann::json json = reportOf("pair", "--structure grid,quadtree --count 800 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  for (const auto& s : json["structures"]) EXPECT_TRUE(s["agrees_with_oracle"].is_null()) << s["name"];
+}
+
+TEST(CliAgreement, BruteForceIsTheReference) {
+  Outcome o;
+  const nlohmann::json json = reportOf("brute", "--structure grid,brute --count 800 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(json["reference"], "brute");
+  EXPECT_EQ(json["structures"][0]["agreement"], "yes");
+  EXPECT_EQ(json["structures"][0]["agrees_with_oracle"], true);
+  EXPECT_EQ(json["structures"][1]["agreement"], "reference");
+}
+
+TEST(CliAgreement, FourStructuresCheckEachOtherByMajority) {
+  Outcome o;
+  const nlohmann::json json =
+      reportOf("majority", "--structure grid,quadtree,aabb-tree,hgrid --count 800 --frames 5", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(json["reference"], "consensus");
+  for (const auto& s : json["structures"]) {
+    EXPECT_EQ(s["agrees_with_oracle"], true) << s["name"];
+    EXPECT_EQ(s["agreement"], "yes") << s["name"];
+  }
+}
+
+st::app::RunReport syntheticReport(const std::vector<std::vector<std::uint64_t>>& hashes) {
+  st::app::RunReport report;
+  for (std::size_t i = 0; i < hashes.size(); ++i) {
+    st::app::StructureResult r;
+    r.name = std::to_string(i) + "th";
+    r.frameHashes = hashes[i];
+    report.structures.push_back(r);
+  }
+  return report;
+}
+
+TEST(CliAgreement, TwoStructuresThatDisagreeAreBothDisputed) {
+  st::app::RunReport report = syntheticReport({{1, 2, 3}, {1, 9, 3}});
+  st::app::checkAgreement(report);
+  for (const st::app::StructureResult& r : report.structures) {
+    EXPECT_EQ(r.agreement, st::app::Agreement::Disputed) << r.name;
+    EXPECT_NE(r.disagreement.find("frame 2"), std::string::npos) << r.disagreement;
+  }
+  EXPECT_FALSE(st::app::allAgree(report)) << "a dispute fails the run (exit 3)";
+  // Swapping the order must not pick another winner: nothing settles it.
+  report = syntheticReport({{1, 9, 3}, {1, 2, 3}});
+  st::app::checkAgreement(report);
+  for (const st::app::StructureResult& r : report.structures)
+    EXPECT_EQ(r.agreement, st::app::Agreement::Disputed);
+}
+
+TEST(CliAgreement, AMajorityOfThreeOthersOutvotesTheOddOneOut) {
+  st::app::RunReport report = syntheticReport({{1, 2}, {1, 2}, {1, 2}, {1, 7}});
+  st::app::checkAgreement(report);
+  EXPECT_EQ(report.reference, "consensus");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(report.structures[i].agreement, st::app::Agreement::Agrees) << i;
+  EXPECT_EQ(report.structures[3].agreement, st::app::Agreement::Disagrees);
+  EXPECT_FALSE(st::app::allAgree(report));
+  // Three structures: each has only two others, so no result is checked, and the odd one is disputed.
+  report = syntheticReport({{1, 2}, {1, 2}, {1, 7}});
+  st::app::checkAgreement(report);
+  EXPECT_EQ(report.reference, "none");
+  EXPECT_EQ(report.structures[2].agreement, st::app::Agreement::Disputed);
+  EXPECT_EQ(report.structures[0].agreement, st::app::Agreement::Disputed);
+}
+
+TEST(CliAgreement, BruteForceSettlesADisagreement) {
+  st::app::RunReport report = syntheticReport({{1, 2}, {1, 7}, {1, 2}});
+  report.structures[2].name = "brute";
+  st::app::checkAgreement(report);
+  EXPECT_EQ(report.structures[0].agreement, st::app::Agreement::Agrees);
+  EXPECT_EQ(report.structures[1].agreement, st::app::Agreement::Disagrees);
+  EXPECT_EQ(report.structures[2].agreement, st::app::Agreement::Reference);
+}
+
+// Seed 002's sparse example, headless: 20,000 points in 1000 x 1000, circle lookups of radius 2 in cells
+// of 4. Every lookup spans two by two cells, most of them empty: nodes/query must say 4, not ~1.
+TEST(CliCounters, GridNodesPerQueryCountEveryCellLookedUpOnASparseScene) {
+  std::string csv = "x,y,radius,static\n";
+  st::Rng rng(2);
+  for (int i = 0; i < 20000; ++i) {
+    csv += std::to_string(rng.uniform(0.0f, 1000.0f)) + "," + std::to_string(rng.uniform(0.0f, 1000.0f)) +
+           ",0,1\n";
+  }
+  const auto scene = tempFile("sparse.csv", csv);
+  Outcome o;
+  const nlohmann::json json =
+      reportOf("sparse",
+               "--structure grid --frames 1 --set grid.cell_size=4 --queries circle:2000 --query-size 2 "
+               "--query-region 100,100,900,900 --scene-file " +
+                   scene.string(),
+               o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const auto& grid = json["structures"][0];
+  EXPECT_NEAR(grid["queries"]["nodes_visited_per_query"].get<double>(), 4.0, 0.02) << grid["queries"];
+  EXPECT_LT(grid["extra"]["occupied_cells_per_query"].get<double>(), 1.5) << grid["extra"];
+}
+
+// The table's pairs and candidate tests are both means per frame, so they compare.
+TEST(CliCounters, PairsAndCandidatesArePerFrameMeansWithALegend) {
+  Outcome o;
+  const nlohmann::json json = reportOf("perframe", "--structure grid,brute --count 2000 --frames 20", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("pairs/frame"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("mean pairs found"), std::string::npos) << "a legend says what the columns are";
+  for (const auto& s : json["structures"]) {
+    ASSERT_TRUE(s.contains("pairs_per_frame")) << s["name"];
+    EXPECT_GE(s["candidate_tests_per_frame"].get<double>(), s["pairs_per_frame"].get<double>()) << s["name"];
+  }
+}
+
+// A report that cannot be written fails before the first frame, in one line, as bad input.
+TEST(CliReport, AnUnwritableReportPathFailsBeforeTheRun) {
+  for (const std::string& path :
+       {std::string("/nonexistent/dir/r.json"), std::filesystem::temp_directory_path().string()}) {
+    const Outcome o = run("--headless --count 500 --frames 5 --structure grid --report " + path);
+    EXPECT_EQ(o.exitCode, 2) << o.output;
+    EXPECT_EQ(lineCount(o.output), 1) << o.output;
+    EXPECT_NE(o.output.find("--report"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("build ms"), std::string::npos) << "no frame ran: " << o.output;
+  }
+  const Outcome o = run("--headless --report " + std::filesystem::temp_directory_path().string());
+  EXPECT_NE(o.output.find("is a directory"), std::string::npos) << o.output;
+}
+
+// The report replaces the old file by renaming a complete new one over it: the old file is never truncated
+// in place (a run stopped while writing would otherwise leave half a report), and no temporary is left.
+TEST(CliReport, TheReportReplacesTheOldFileWhole) {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path() / "spheretest_cli_atomic";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory);
+  const std::filesystem::path report = directory / "r.json";
+  std::ofstream(report) << "old report\n";
+  std::filesystem::create_hard_link(report, directory / "old.json");
+  const auto ownerOnly = std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
+  std::filesystem::permissions(report, ownerOnly);
+  const Outcome o = run("--headless --count 300 --frames 2 --structure grid --report " + report.string());
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(report))["count"], 300);
+  std::string old;
+  std::getline(std::ifstream(directory / "old.json"), old);
+  EXPECT_EQ(old, "old report") << "the old file was rewritten in place";
+  EXPECT_EQ(std::filesystem::status(report).permissions(), ownerOnly) << "the new file keeps the old's mode";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) files += entry.is_regular_file();
+  EXPECT_EQ(files, 2) << "a temporary file was left behind";
+  // A device is written as it is, never replaced.
+  EXPECT_EQ(run("--headless --count 300 --frames 1 --structure grid --report /dev/null").exitCode, 0);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
+// A long run shows it is alive: a bar redrawn in place on a terminal, a line at every tenth otherwise.
+TEST(CliProgress, PlainLinesAtEveryTenthWhenNotATerminal) {
+  std::ostringstream out;
+  st::app::ProgressLine progress(out, false, "spheretest");
+  for (std::size_t i = 1; i <= 1000; ++i) progress.update(i, 1000, "frame " + std::to_string(i));
+  progress.finish();
+  const std::string text = out.str();
+  EXPECT_EQ(lineCount(text), 10) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos);
+  EXPECT_NE(text.find("spheretest: 100% frame 1000, 0s left\n"), std::string::npos) << text;
+}
+
+TEST(CliProgress, ABarRedrawnInPlaceOnATerminal) {
+  std::ostringstream out;
+  st::app::ProgressLine progress(out, true, "spheretest");
+  progress.update(0, 4, "frame 1/2 grid");
+  EXPECT_NE(out.str().find("\r[------------------------] 0% frame 1/2 grid  estimating"), std::string::npos)
+      << out.str();
+  progress.update(4, 4, "frame 2/2 brute");  // the last step is always drawn
+  EXPECT_NE(out.str().find("] 100% frame 2/2 brute  0s left"), std::string::npos) << out.str();
+  progress.finish();
+  EXPECT_TRUE(out.str().ends_with("\r\x1b[K")) << "the bar is cleared before the results";
+  EXPECT_EQ(lineCount(out.str()), 0);
+  EXPECT_EQ(st::app::ProgressLine::formatDuration(5), "5s");
+  EXPECT_EQ(st::app::ProgressLine::formatDuration(185), "3m05s");
+  EXPECT_EQ(st::app::ProgressLine::formatDuration(3720), "1h02m");
+}
+
+TEST(CliProgress, TheHeadlessRunReportsEachStructureAndItsFrames) {
+  const Outcome o = run("--headless --count 300 --frames 20 --structure grid,quadtree");
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("spheretest: built grid in"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("spheretest: built quadtree in"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("spheretest: 50% frame 10/20 quadtree"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("spheretest: 100% frame 20/20 quadtree"), std::string::npos) << o.output;
+}
+
+// The structure-specific figures read as a table: one aligned row per figure, thousands separators, units,
+// never a number like 4.30976e+06.
+TEST(CliFigures, StructureSpecificFiguresAreAnAlignedTableWithUnits) {
+  const Outcome o = run("--headless --count 5000 --frames 5 --structure grid,sphere-tree");
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  const std::size_t table = o.output.find("structure-specific figures");
+  ASSERT_NE(table, std::string::npos) << o.output;
+  const std::string figures = o.output.substr(table);
+  EXPECT_EQ(figures.find("e+"), std::string::npos) << figures;
+  EXPECT_EQ(figures.find('='), std::string::npos) << figures;
+  std::istringstream lines(figures);
+  std::string line;
+  std::size_t valueEnd = 0;
+  int rows = 0;
+  bool sawSeparator = false, sawPercent = false, sawBytes = false;
+  while (std::getline(lines, line)) {
+    if (line.find("last_pairs_pretests") != std::string::npos) {
+      EXPECT_NE(line.find(','), std::string::npos) << "thousands separators: " << line;
+    }
+    if (line.find("fast_path_ratio") != std::string::npos) sawPercent = line.ends_with(" %");
+    if (line.find("bytes_per_item") != std::string::npos) sawBytes = line.ends_with(" B");
+    if (line.starts_with("---")) sawSeparator = true;
+    if (!sawSeparator || line.starts_with("---") || line.empty()) continue;
+    // Values end in the same column, whatever the unit after them.
+    const std::size_t end = line.find_last_of("0123456789") + 1;
+    if (valueEnd == 0) valueEnd = end;
+    EXPECT_EQ(end, valueEnd) << line;
+    ++rows;
+  }
+  EXPECT_GT(rows, 20);
+  EXPECT_TRUE(sawPercent) << figures;
+  EXPECT_TRUE(sawBytes) << figures;
 }
 
 }  // namespace

@@ -714,8 +714,8 @@ TEST(GridFamily, HandlesAllPointsAndStackedPoints) {
   }
 }
 
-// Queries are traced step by step: every visited cell and every exact test shows up in the trace, and the
-// counters agree with it.
+// Queries are traced step by step: every searched cell and every exact test shows up in the trace, and the
+// counters agree with it (nodesVisited also counts the cells looked up and found empty or out of reach).
 TEST(GridFamily, TracesMatchTheCounters) {
   Simulation sim("uniform", SceneConfig{}, 2000, 61);
   for (const char* name : kGridFamily) {
@@ -734,10 +734,47 @@ TEST(GridFamily, TracesMatchTheCounters) {
       tests += e.kind == TraceEventKind::Candidate || e.kind == TraceEventKind::Hit;
       hits += e.kind == TraceEventKind::Hit;
     }
-    EXPECT_EQ(visits, subject->lastCounters().nodesVisited) << name;
+    EXPECT_EQ(double(visits), extraValue(*subject, "last_query_occupied_cells")) << name;
+    EXPECT_GE(subject->lastCounters().nodesVisited, visits) << name;
     EXPECT_EQ(tests, subject->lastCounters().candidates) << name;
     EXPECT_EQ(hits, out.size()) << name;
     EXPECT_GT(visits, 0u) << name;
+  }
+}
+
+// A lookup of an empty cell is work: nodesVisited counts every cell a query looks up, so on a sparse scene
+// (seed 002's example: 20,000 points in 1000 x 1000, circle queries of radius 2, cells of 4) it reads the
+// seed's four cells per lookup, while the occupied cells searched stay an extra figure near one.
+TEST(GridFamily, LookupsCountEveryCellLookedUpEmptyOnesIncluded) {
+  Rng rng(2);
+  std::vector<Item> points(20000);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    points[i] = {ItemId(i), {{rng.uniform(0.0f, 1000.0f), rng.uniform(0.0f, 1000.0f)}, 0.0f}};
+  const std::vector<Vec2> centres = probesIn({{100, 100}, {900, 900}}, 2000, 3);
+  for (const char* name : kGridFamily) {
+    SCOPED_TRACE(name);
+    auto subject = make(name);
+    subject->setWorldHint({{0, 0}, {1000, 1000}});
+    subject->setParam("cell_size", 4.0);
+    subject->build(points);
+    std::vector<ItemId> out;
+    double looked = 0, searched = 0;
+    for (Vec2 c : centres) {
+      subject->queryCircle({c, 2.0f}, out);
+      const double occupied = extraValue(*subject, "last_query_occupied_cells");
+      EXPECT_GE(double(subject->lastCounters().nodesVisited), occupied);
+      looked += double(subject->lastCounters().nodesVisited);
+      searched += occupied;
+    }
+    const double n = double(centres.size());
+    EXPECT_NEAR(extraValue(*subject, "occupied_cells_per_query"), searched / n, 1e-9);
+    if (std::string(name) == "hgrid") {
+      // Its level for points has cells twice the fit size (8), about three in four occupied.
+      EXPECT_GT(looked / n, 1.3 * searched / n);
+    } else {
+      EXPECT_NEAR(looked / n, 4.0, 0.01) << "a search diameter of one cell always spans two by two cells";
+      EXPECT_LT(searched / n, 1.5) << "about one cell in four holds a point";
+    }
   }
 }
 

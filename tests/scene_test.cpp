@@ -285,6 +285,29 @@ TEST(SceneFile, ParsesHeaderColumnsAndStatic) {
   EXPECT_EQ(sim.movedIds().size(), 1u);
 }
 
+TEST(SceneFile, AcceptsTheByteOrderMarkASpreadsheetWrites) {
+  const auto circles = loadSceneFile(writeFile("bom.csv", "\xEF\xBB\xBFx,y,radius\r\n1,2,3\r\n"));
+  ASSERT_EQ(circles.size(), 1u);
+  EXPECT_EQ(circles[0].circle, (Circle{{1, 2}, 3}));
+  // Only in front of the header: elsewhere it is not a number.
+  EXPECT_THROW(loadSceneFile(writeFile("bom2.csv",
+                                       "x,y,radius\n\xEF\xBB\xBF"
+                                       "1,2,3\n")),
+               SceneFileError);
+}
+
+TEST(SceneFile, ADirectoryIsNamedAsOne) {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path() / "spheretest_scene_dir.csv";
+  std::filesystem::create_directories(directory);
+  try {
+    loadSceneFile(directory.string());
+    ADD_FAILURE() << "no error";
+  } catch (const SceneFileError& error) {
+    EXPECT_NE(std::string(error.what()).find("is a directory"), std::string::npos) << error.what();
+    EXPECT_EQ(std::string(error.what()).find("empty file"), std::string::npos) << error.what();
+  }
+}
+
 TEST(SceneFile, ErrorsNameFileAndLine) {
   const auto expectError = [](const std::string& path, const std::string& fragment) {
     try {

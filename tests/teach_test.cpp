@@ -123,9 +123,11 @@ TEST(Claims, Seed002CellsPerLookupMatchTheSeedsTable) {
     // overlaps; the grid reads exactly those when no cell in reach is empty.
     EXPECT_NEAR(row.squareCells, row.seedCells, 0.06);
     EXPECT_NEAR(row.seedCells, (1.0 + 1.0 / row.multiplier) * (1.0 + 1.0 / row.multiplier), 0.006);
-    // A round lookup never reads more than the square around it: its corner cells may be out of reach.
+    // A round lookup never searches more than the square around it: its corner cells may be out of reach.
     EXPECT_LE(row.roundCells, row.squareCells);
   }
+  // At multiplier 1 a circle reaches the fourth cell of its square only with probability pi/4.
+  EXPECT_NEAR(r.rows.front().roundCells, 3.0 + 3.14159265 / 4.0, 0.05) << "skipped corners are not searched";
   EXPECT_NEAR(r.rows.front().squareCells, 4.0, 0.01) << "cell = search diameter: always four cells";
   EXPECT_GT(r.rows.back().itemsPerLookup, r.rows.front().itemsPerLookup * 20.0) << "larger cells are fuller";
   EXPECT_EQ(r.replicatedCells, 1.0) << "the store-in-every-cell variant reads one cell per lookup";
@@ -427,6 +429,24 @@ TEST(Export, CsvHoldsTheCurrentStatsAndTheComparison) {
   EXPECT_EQ(csvField("a,b"), "\"a,b\"");
   EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
   EXPECT_EQ(csvField("plain"), "plain");
+}
+
+// An export written before the first measured frame (a start-up request) has no timings to give: it says
+// so rather than writing zeros, which would read as phases that cost nothing.
+TEST(Export, TimingsAreWrittenOnlyOnceMeasured) {
+  auto model = makeModel(300, "grid");
+  FrameRecord record;
+  model->advance(record);
+  std::string csv = statsCsv(*model, nullptr);
+  EXPECT_EQ(csv.find("timing_ms,grid,frame"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("timing_ms,grid,absent,no frame measured yet\n"), std::string::npos) << csv;
+  record[Phase::Pairs] = 1.5f;
+  record.frameMs = 4.0f;
+  model->timings.push(record);
+  csv = statsCsv(*model, nullptr);
+  EXPECT_NE(csv.find("timing_ms,grid,pairs,1.5\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("timing_ms,grid,frame,4\n"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("absent"), std::string::npos) << csv;
 }
 
 TEST(Requests, OpenPanelsListAndKeyValueRequests) {

@@ -93,14 +93,18 @@ CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::siz
     grid->setParam("cell_size", seedRow.multiplier * diameter);
     grid->build(items);
     CellsPerLookupRow row = seedRow;
-    double squareCells = 0, roundCells = 0, tested = 0;
+    double squareCells = 0, tested = 0;
     for (const Vec2& c : centres) {
       grid->queryBox(boxFromCenter(c, half, half), out);
       squareCells += double(grid->lastCounters().nodesVisited);
       tested += double(grid->lastCounters().candidates);
-      grid->queryCircle({c, half}, out);
-      roundCells += double(grid->lastCounters().nodesVisited);
     }
+    // A circle looks up the same cells as its square but searches only those it can reach: the grid's
+    // occupied-cell tally (every cell in reach is occupied here) counts those, over the queries since build.
+    const double afterSquares = extraValue(*grid, "occupied_cells_per_query") * double(centres.size());
+    for (const Vec2& c : centres) grid->queryCircle({c, half}, out);
+    const double roundCells =
+        extraValue(*grid, "occupied_cells_per_query") * 2.0 * double(centres.size()) - afterSquares;
     const double n = lookups > 0 ? double(lookups) : 1.0;
     row.squareCells = squareCells / n;
     row.roundCells = roundCells / n;
@@ -145,10 +149,10 @@ std::vector<std::string> findings(const CellsPerLookup& r) {
       "Largest difference from the seed's column: %.3f cells (multiplier %.3g).",
       first.squareCells, first.multiplier, last.squareCells, last.multiplier, first.seedCells, last.seedCells,
       worst, worstAt));
-  lines.push_back(
-      format("Circle lookups read fewer cells (%.2f at multiplier %.3g): the grid skips the corner cells a "
-             "circle of that diameter cannot reach, which the seed's square count does not.",
-             first.roundCells, first.multiplier));
+  lines.push_back(format(
+      "Circle lookups search fewer cells (%.2f at multiplier %.3g): the grid looks up the corner cells "
+      "a circle of that diameter cannot reach but skips them, which the seed's square count does not.",
+      first.roundCells, first.multiplier));
   lines.push_back(format(
       "Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), as the seed's columns "
       "predict (cells x cell area: x%.0f): fewer cells, but %.0f times fuller ones.",

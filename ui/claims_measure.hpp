@@ -32,7 +32,7 @@ struct CellsPerLookupRow {
   double seedCells = 0.0;       ///< the seed's "avg. cells to search"
   double seedArea = 0.0;        ///< the seed's "cell area" (in search-diameter squares)
   double squareCells = 0.0;     ///< measured: cells read by a square lookup as wide as the search diameter
-  double roundCells = 0.0;      ///< measured: cells read by a circle lookup of that diameter
+  double roundCells = 0.0;      ///< measured: cells searched by a circle lookup of that diameter
   double itemsPerLookup = 0.0;  ///< measured: exact tests per square lookup
 };
 

@@ -68,7 +68,8 @@ constexpr Claim kClaims[] = {
      "\"Multiplier / Avg. cells to search / Cell area: 1.0 4.00 1.00, 1.5 2.78 2.25, 2.0 2.25 4.00, 3.0 1.78 "
      "9.00, 5.0 1.44 25.00, 10.0 1.21 100.00\" (cell size = multiplier x search diameter).",
      "60,000 points; a grid with grid.cell_size = multiplier x the search diameter; 4,000 lookups at random "
-     "places, square (the seed's count) and round; mean cells read per lookup (the grid's nodes visited)."},
+     "places, square (the seed's count) and round; mean cells per lookup: looked up (the grid's nodes "
+     "visited) for squares, searched (skipped corners left out) for circles."},
     {"seed-001", "001_ecbeb7c72bb815d1.txt", "The sphere tree's fast path on the SphereTest scene",
      "\"The design goal for this algorithm has been to make the 99-percentile case spend almost no CPU time "
      "updating an object in motion\": NewPos compares one squared distance with the parent super-sphere.",

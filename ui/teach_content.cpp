@@ -166,11 +166,16 @@ std::string statsCsv(const DemoModel& model, const CompareResult* comparison) {
   index.extra(extra);
   for (const auto& [key, value] : extra) csv.row("extra", name, key, value);
 
-  const FrameRecord mean = model.timings.average(60);
-  for (std::size_t p = 0; p < kPhaseCount; ++p) {
-    csv.row("timing_ms", name, phaseName(static_cast<Phase>(p)), double(mean.ms[p]));
+  // Before the first measured frame there are no timings: a row of zeros would read as "free".
+  if (model.timings.size() == 0) {
+    csv.row("timing_ms", name, "absent", "no frame measured yet");
+  } else {
+    const FrameRecord mean = model.timings.average(60);
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+      csv.row("timing_ms", name, phaseName(static_cast<Phase>(p)), double(mean.ms[p]));
+    }
+    csv.row("timing_ms", name, "frame", double(mean.frameMs));
   }
-  csv.row("timing_ms", name, "frame", double(mean.frameMs));
 
   if (comparison != nullptr) {
     csv.row("compare", "", "frame", double(comparison->frame));

@@ -2,10 +2,11 @@
 // panel's figures for every structure when it has run.
 
 #include <ctime>
-#include <fstream>
+#include <exception>
 
 #include <imgui.h>
 
+#include "spheretest/atomic_file.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
 #include "ui/teach_content.hpp"
@@ -41,7 +42,8 @@ class ExportPanel final : public DemoPart {
     helpMarker(
         "One row per figure: section,structure,figure,value. Sections: scene, structure, parameter, frame "
         "(this frame's pairs and tests, brute force's n(n-1)/2), query, extra (the structure's own figures), "
-        "timing_ms, and compare (every structure) once the Compare panel has run.");
+        "timing_ms (one 'absent' row until a frame has been measured), and compare (every structure) once "
+        "the Compare panel has run.");
     ImGui::Checkbox("include the Compare panel's figures", &includeComparison_);
     if (!teachBoard().comparison) {
       ImGui::SameLine();
@@ -59,14 +61,12 @@ class ExportPanel final : public DemoPart {
   void write(DemoContext& ctx, const std::string& path) {
     const std::optional<CompareResult>& comparison = teachBoard().comparison;
     const std::string csv = statsCsv(ctx.model, includeComparison_ && comparison ? &*comparison : nullptr);
-    std::ofstream out(path, std::ios::binary);
-    out << csv;
-    out.close();
-    if (!out) {
-      message_ = "could not write " + path;
-    } else {
+    try {
+      writeFileAtomically(path, csv);
       message_ = "saved " + path;
       ctx.view.status = message_;
+    } catch (const std::exception& error) {
+      message_ = error.what();
     }
     preview_ = csv;
   }

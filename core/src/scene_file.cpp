@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -36,6 +37,9 @@ bool parseField(const std::string& field, double& value) {
 std::vector<SceneCircle> loadSceneFile(const std::string& path) {
   constexpr std::size_t kMaxLine = 4096;
   constexpr std::size_t kMaxCircles = 10'000'000;
+  std::error_code typeError;
+  if (std::filesystem::is_directory(path, typeError))
+    throw SceneFileError(fileError(path, 0, "is a directory, not a scene file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneFileError(fileError(path, 0, "cannot open file"));
   std::vector<SceneCircle> out;
@@ -63,6 +67,8 @@ std::vector<SceneCircle> loadSceneFile(const std::string& path) {
     ++lineNumber;
     if (!readLine(line)) break;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // Spreadsheets save UTF-8 with a byte-order mark in front of the header.
+    if (lineNumber == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines are allowed
     std::vector<std::string> fields;
     std::stringstream split(line);

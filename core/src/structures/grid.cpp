@@ -127,6 +127,7 @@ class HashedGrid final : public SpatialIndex {
     out.push_back({"refile_batches", double(refileBatches_)});
     out.push_back({"incremental_batches", double(incrementalBatches_)});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
+    occupied_.report(out);
   }
 
  protected:
@@ -138,6 +139,7 @@ class HashedGrid final : public SpatialIndex {
   // -- mutation -----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
+    occupied_ = {};
     retune(items);
     NodeArray& nodes = lists_.nodes();
     nodes.clear();
@@ -223,6 +225,7 @@ class HashedGrid final : public SpatialIndex {
   }
 
   void doClear() override {
+    occupied_ = {};
     lists_.release();
     oversize_.clear();
     std::vector<std::uint32_t>().swap(index_);
@@ -240,18 +243,21 @@ class HashedGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    occupied_.begin();
     queryAround(p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    occupied_.begin();
     queryAround(query.center, query.radius, out, [&](const Circle& c) { return circlesOverlap(c, query); });
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    occupied_.begin();
     const double reach = maxRegularRadius_;
     const CellRange range = centreRange(map_, box.min.x, box.min.y, box.max.x, box.max.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-    visitRange(range, [&](std::uint32_t slot) {
+    counters_.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
       // The range is the box widened by the largest radius; its rounded corners leave some cells out.
       const CellBounds cell = cellBounds(slot);
       const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
@@ -266,6 +272,7 @@ class HashedGrid final : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    occupied_.begin();
     const Vec2 delta = segment.end - segment.start;
     auto hitTest = [&](ItemId id, const Circle& c) {
       ++counters_.candidates;
@@ -275,10 +282,10 @@ class HashedGrid final : public SpatialIndex {
       if (hit) out.push_back({id, t, segment.start + delta * t});
     };
     const NodeArray& nodes = lists_.nodes();
-    visitSegmentCells(
+    counters_.nodesVisited += visitSegmentCells(
         lists_.table(), map_, segment, maxRegularRadius_, rowScratch_,
         [&](std::uint32_t slot) {
-          ++counters_.nodesVisited;
+          occupied_.add();
           if (tracing()) traceVisit(slotInfo(slot));
           lists_.forEachInCell(slot, [&](std::uint32_t n) { hitTest(nodes[n].id, nodes[n].circle); });
         },
@@ -529,15 +536,15 @@ class HashedGrid final : public SpatialIndex {
   }
 
   template <class Fn>
-  void visitRange(const CellRange& range, Fn&& fn) const {
-    grid_detail::visitRange(lists_.table(), range, fn);
+  std::uint64_t visitRange(const CellRange& range, Fn&& fn) const {
+    return grid_detail::visitRange(lists_.table(), range, fn);
   }
 
   /// Tests every item of one cell with `predicate`.
   template <class Predicate>
   void scanCell(std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
     const NodeArray& nodes = lists_.nodes();
-    ++counters_.nodesVisited;
+    occupied_.add();  // nodesVisited counts the lookup, in visitRange
     if (tracing()) traceVisit(slotInfo(slot));
     lists_.forEachInCell(slot, [&](std::uint32_t n) {
       ++counters_.candidates;
@@ -559,7 +566,7 @@ class HashedGrid final : public SpatialIndex {
     const double reach = radius + maxRegularRadius_;
     const CellRange range = centreRange(map_, centre.x, centre.y, centre.x, centre.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-    visitRange(range, [&](std::uint32_t slot) {
+    counters_.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
       const CellBounds cell = cellBounds(slot);
       if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
         if (tracing()) tracePrune(slotInfo(slot), "cell farther than query radius + largest radius");
@@ -576,6 +583,7 @@ class HashedGrid final : public SpatialIndex {
   float maxRegularRadius_ = 0.0f;  // an upper bound of the radii in cells (exact after a sort)
   int reach_ = 1;                  // pair neighbourhood half-width in cells
   std::vector<ItemId> oversize_;
+  OccupiedCellTally occupied_;
   std::vector<std::uint32_t> index_;  // id -> node (or kOversizeBit | position); the sort's scratch
   bool indexValid_ = false;
   std::vector<CellRange> rowScratch_;

@@ -1201,30 +1201,34 @@ inline bool cellMayMeetSegment(const CellMapping& map, std::int32_t x, std::int3
 }
 
 /// Calls fn(slot) for every occupied cell of `table` in `range`: by lookup when the range is small, by
-/// walking the table when the range holds more cells than are occupied.
+/// walking the table when the range holds more cells than are occupied. Returns the cells looked up, empty
+/// ones included (a lookup that finds nothing still costs a probe), or the occupied cells the walk checked.
 template <class Fn>
-void visitRange(const CellTable& table, const CellRange& range, Fn&& fn) {
+std::uint64_t visitRange(const CellTable& table, const CellRange& range, Fn&& fn) {
   if (range.count() > 2.0 * double(table.used()) + 16.0) {
     for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
       if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
     }
-    return;
+    return table.used();
   }
+  const auto lookedUp = static_cast<std::uint64_t>(range.count());
   for (std::int64_t y = range.y0; y <= range.y1; ++y) {
     for (std::int64_t x = range.x0; x <= range.x1; ++x) {
       const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
       if (slot != kNone) fn(slot);
     }
   }
+  return lookedUp;
 }
 
 /// Visits the occupied cells of the segment's rows within `range` (the segment widened by `reach`, row by
-/// row) when they number at most 2 x the occupied cells + 64, and returns true; returns false without
-/// visiting when there would be more (a long segment over a sparse table: the caller scans the table).
-/// `rows` is the caller's scratch.
+/// row) when they number at most 2 x the occupied cells + 64, adds the cells looked up (empty ones
+/// included) to `lookedUp` and returns true; returns false without visiting when there would be more (a
+/// long segment over a sparse table: the caller scans the table). `rows` is the caller's scratch.
 template <class Visit>
 bool visitSegmentRows(const CellTable& table, const CellMapping& map, const Segment& segment, double reach,
-                      const CellRange& range, std::vector<CellRange>& rows, Visit&& visit) {
+                      const CellRange& range, std::vector<CellRange>& rows, std::uint64_t& lookedUp,
+                      Visit&& visit) {
   const double budget = 2.0 * double(table.used()) + 64.0;
   if (double(range.y1) - range.y0 + 1 > budget) return false;
   rows.clear();
@@ -1238,6 +1242,7 @@ bool visitSegmentRows(const CellTable& table, const CellMapping& map, const Segm
                         cellsToVisit += double(b) - a + 1;
                       });
   if (cellsToVisit > budget) return false;
+  lookedUp += static_cast<std::uint64_t>(cellsToVisit);
   for (const CellRange& r : rows) {
     for (std::int64_t x = r.x0; x <= r.x1; ++x) {
       const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
@@ -1250,14 +1255,16 @@ bool visitSegmentRows(const CellTable& table, const CellMapping& map, const Segm
 /// Calls visit(slot) for every occupied cell that may hold the centre of a circle of radius <= `reach`
 /// the segment meets, and prune(slot) for occupied cells of the segment's bounding range it skips. Walks
 /// the rows the thick segment crosses, each over the columns it can touch there, or the occupied cells when
-/// that would enumerate more cells than are occupied. `rows` is the caller's scratch.
+/// that would enumerate more cells than are occupied. `rows` is the caller's scratch. Returns the cells
+/// looked up, empty ones included, or the occupied cells the walk checked.
 template <class Visit, class Prune>
-void visitSegmentCells(const CellTable& table, const CellMapping& map, const Segment& segment, double reach,
-                       std::vector<CellRange>& rows, Visit&& visit, Prune&& prune) {
+std::uint64_t visitSegmentCells(const CellTable& table, const CellMapping& map, const Segment& segment,
+                                double reach, std::vector<CellRange>& rows, Visit&& visit, Prune&& prune) {
   const double loX = std::min(segment.start.x, segment.end.x), hiX = std::max(segment.start.x, segment.end.x);
   const double loY = std::min(segment.start.y, segment.end.y), hiY = std::max(segment.start.y, segment.end.y);
   const CellRange range = centreRange(map, loX, loY, hiX, hiY, reach);
-  if (visitSegmentRows(table, map, segment, reach, range, rows, visit)) return;
+  std::uint64_t lookedUp = 0;
+  if (visitSegmentRows(table, map, segment, reach, range, rows, lookedUp, visit)) return lookedUp;
   for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
     if (!table.occupied(slot) || !range.contains(table[slot].x, table[slot].y)) continue;
     if (cellMayMeetSegment(map, table[slot].x, table[slot].y, segment, reach)) {
@@ -1266,7 +1273,32 @@ void visitSegmentCells(const CellTable& table, const CellMapping& map, const Seg
       prune(slot);
     }
   }
+  return table.used();
 }
+
+/// The occupied cells a grid's queries searched, kept for extra() beside nodesVisited (which counts every
+/// cell looked up, empty ones included): their ratio shows how much of a lookup's work finds nothing.
+struct OccupiedCellTally {
+  std::uint64_t last = 0;     ///< searched by the last query
+  std::uint64_t total = 0;    ///< searched by every query since the last build
+  std::uint64_t queries = 0;  ///< queries since the last build
+
+  /// Starts a query.
+  void begin() {
+    last = 0;
+    ++queries;
+  }
+  /// Counts one occupied cell searched.
+  void add() {
+    ++last;
+    ++total;
+  }
+  /// Appends the figures to `out`.
+  void report(ExtraCounters& out) const {
+    out.push_back({"last_query_occupied_cells", double(last)});
+    out.push_back({"occupied_cells_per_query", queries ? double(total) / double(queries) : 0.0});
+  }
+};
 
 // ---------------------------------------------------------------------------------------------------------
 // Pair output

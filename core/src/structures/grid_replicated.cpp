@@ -94,6 +94,7 @@ class ReplicatedGrid final : public SpatialIndex {
     out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
+    occupied_.report(out);
   }
 
  protected:
@@ -105,6 +106,7 @@ class ReplicatedGrid final : public SpatialIndex {
   // -- mutation -----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
+    occupied_ = {};
     const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
     map_ = shape.map;
     originX_ = shape.originX;
@@ -153,6 +155,7 @@ class ReplicatedGrid final : public SpatialIndex {
   void doRemove(ItemId id, const Circle& c) override { removeCopies(id, c); }
 
   void doClear() override {
+    occupied_ = {};
     lists_.release();
     edgesValid_ = false;
     NodeArray().swap(stage_);
@@ -167,9 +170,11 @@ class ReplicatedGrid final : public SpatialIndex {
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
     // Every circle containing p covers p's cell: one cell to read, no copy seen twice.
+    occupied_.begin();
     const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
+    ++counters_.nodesVisited;
     if (slot != kNone) {
-      ++counters_.nodesVisited;
+      occupied_.add();
       if (tracing()) traceVisit(slotInfo(slot));
       const NodeArray& nodes = lists_.nodes();
       lists_.forEachInCell(
@@ -196,8 +201,9 @@ class ReplicatedGrid final : public SpatialIndex {
     const NodeArray& nodes = lists_.nodes();
     std::vector<ItemId>& found = candidates_;
     found.clear();
+    occupied_.begin();
     auto gather = [&](std::uint32_t slot) {
-      ++counters_.nodesVisited;
+      occupied_.add();
       if (tracing()) traceVisit(slotInfo(slot));
       lists_.forEachInCell(slot, [&](std::uint32_t n) { found.push_back(nodes[n].id); });
     };
@@ -206,11 +212,14 @@ class ReplicatedGrid final : public SpatialIndex {
             {std::max(segment.start.x, segment.end.x), std::max(segment.start.y, segment.end.y)}});
     const CellRange range{map_.cellOf(bounds.min.x), map_.cellOf(bounds.min.y), map_.cellOf(bounds.max.x),
                           map_.cellOf(bounds.max.y)};
-    if (!visitSegmentRows(table, map_, segment, 0.0, range, rows_, gather)) {
+    std::uint64_t lookedUp = 0;
+    if (!visitSegmentRows(table, map_, segment, 0.0, range, rows_, lookedUp, gather)) {
       for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
         if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) gather(slot);
       }
+      lookedUp = table.used();
     }
+    counters_.nodesVisited += lookedUp;
     for (ItemId id : oversize_) found.push_back(id);
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
@@ -383,8 +392,9 @@ class ReplicatedGrid final : public SpatialIndex {
   void queryCovered(const CellRange& range, std::vector<ItemId>& out, Predicate&& predicate) {
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
-    visitRange(range, [&](std::uint32_t slot) {
-      ++counters_.nodesVisited;
+    occupied_.begin();
+    counters_.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
+      occupied_.add();
       if (tracing()) traceVisit(slotInfo(slot));
       const std::int32_t cx = table[slot].x, cy = table[slot].y;
       // A copy is tested only in the first cell its item's range shares with the query's: the first column
@@ -399,8 +409,8 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   template <class Fn>
-  void visitRange(const CellRange& range, Fn&& fn) const {
-    grid_detail::visitRange(lists_.table(), range, fn);
+  std::uint64_t visitRange(const CellRange& range, Fn&& fn) const {
+    return grid_detail::visitRange(lists_.table(), range, fn);
   }
 
   // -- building and moving copies ---------------------------------------------------------------------------
@@ -515,6 +525,7 @@ class ReplicatedGrid final : public SpatialIndex {
   std::vector<std::uint8_t> edgeScratch_;  // edge flags of each copy during a rebuild
   bool edgesValid_ = false;                // the layout is the one the last fill() made
   std::vector<ItemId> oversize_;
+  OccupiedCellTally occupied_;
   std::vector<Member> members_;
   std::vector<ItemId> candidates_;
   std::vector<CellRange> rows_;

@@ -113,6 +113,7 @@ class HierarchicalGrid final : public SpatialIndex {
     out.push_back({"last_pairs_cross_level_candidates", double(lastCrossCandidates_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
+    occupied_.report(out);
   }
 
  protected:
@@ -124,6 +125,7 @@ class HierarchicalGrid final : public SpatialIndex {
   // -- mutation -----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
+    occupied_ = {};
     const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
     reference_ = std::max(shape.map.size / kCellPadding, kMinReference);
     region_ = shape.region;
@@ -191,6 +193,7 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   void doClear() override {
+    occupied_ = {};
     levels_.clear();
     levelIndex_.fill(-1);
     std::vector<std::uint32_t>().swap(index_);
@@ -200,19 +203,22 @@ class HierarchicalGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+    occupied_.begin();
     queryAround(p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+    occupied_.begin();
     queryAround(query.center, query.radius, out, [&](const Circle& c) { return circlesOverlap(c, query); });
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+    occupied_.begin();
     for (const Level& level : levels_) {
       const double reach = level.maxRadius;
       const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
       const CellRange range = centreRange(level.shape.map, box.min.x, box.min.y, box.max.x, box.max.y, reach);
-      visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+      counters_.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
         const CellBounds cell =
             cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
         const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
@@ -228,13 +234,14 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+    occupied_.begin();
     const Vec2 delta = segment.end - segment.start;
     for (const Level& level : levels_) {
       const NodeArray& nodes = level.lists.nodes();
-      visitSegmentCells(
+      counters_.nodesVisited += visitSegmentCells(
           level.lists.table(), level.shape.map, segment, level.maxRadius, rows_,
           [&](std::uint32_t slot) {
-            ++counters_.nodesVisited;
+            occupied_.add();
             if (tracing()) traceVisit(slotInfo(level, slot));
             level.lists.forEachInCell(slot, [&](std::uint32_t n) {
               ++counters_.candidates;
@@ -506,7 +513,7 @@ class HierarchicalGrid final : public SpatialIndex {
   template <class Predicate>
   void scanCell(const Level& level, std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
     const NodeArray& nodes = level.lists.nodes();
-    ++counters_.nodesVisited;
+    occupied_.add();  // nodesVisited counts the lookup, in visitRange
     if (tracing()) traceVisit(slotInfo(level, slot));
     level.lists.forEachInCell(slot, [&](std::uint32_t n) {
       ++counters_.candidates;
@@ -523,7 +530,7 @@ class HierarchicalGrid final : public SpatialIndex {
       const double reach = radius + level.maxRadius;
       const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
       const CellRange range = centreRange(level.shape.map, centre.x, centre.y, centre.x, centre.y, reach);
-      visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+      counters_.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
         const CellBounds cell =
             cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
         if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
@@ -574,6 +581,7 @@ class HierarchicalGrid final : public SpatialIndex {
   int minExponent_ = kMinExponent;
   Box region_;                 // where the levels' hash windows lie
   std::vector<Level> levels_;  // non-empty levels, finest first
+  OccupiedCellTally occupied_;
   std::array<std::int16_t, kMaxExponent - kMinExponent + 1> levelIndex_{};  // exponent -> index in levels_
   std::vector<std::uint32_t> index_;  // id -> node within its level; the sorts' scratch
   bool indexValid_ = false;
