@@ -177,6 +177,26 @@ TEST(RadiusTree, RootGrowsForCirclesItCannotHold) {
 // Enneatree
 // -----------------------------------------------------------------------------------------------------------
 
+// Over a long run the circles stay where a build would put them (the centre child first on the whole path
+// from the root), so boxes reached through two paths do not fill up: after 1500 frames of swarms the tree
+// has no more nodes sharing a box than a build of the same circles.
+TEST(Enneatree, ALongRunKeepsEveryCircleOnItsPathFromTheRoot) {
+  Simulation sim("spheretest", SceneConfig{}, 3000, 9);
+  auto tree = registry().create("enneatree");
+  tree->setWorldHint(sim.world());
+  tree->build(sim.items());
+  for (int frame = 0; frame < 1500; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+  }
+  ASSERT_EQ(tree->validate(), "");
+  auto built = registry().create("enneatree");
+  built->setWorldHint(sim.world());
+  built->build(sim.items());
+  EXPECT_LE(extraValue(*tree, "nodes_sharing_a_box"), extraValue(*built, "nodes_sharing_a_box"));
+}
+
 TEST(Enneatree, StaysLogarithmicOnTheCentreLinesWhereTheFitQuadtreeDoesNot) {
   std::map<std::string, QueryCost> small, large;
   std::vector<std::string> names{"enneatree"};

@@ -14,8 +14,11 @@
 //   CellBox reach(cell)                   a box holding everything in the node's subtree
 //   CellBox drawBox(cell)                 what visitNodes shows
 //   bool keeps(cell, depth, circle)       whether the node may hold the circle (placement walks up while not)
+//   int chosenDepth(key, depth, circle)   how deep the down() walk from the root follows the node's path for
+//                                         the circle (its depth where children do not overlap)
 //   int down(key, cell, depth, circle)    the child slot a circle held here goes on to, or -1 if it stays
-//   StayTest stayTest(key, cell, depth)   keeps() && down() < 0 for many circles of one node, set up once
+//   StayTest stayTest(key, cell, depth)   keeps() && chosenDepth() == depth && down() < 0, set up once per
+//                                         node for its circles
 //   int growToCover(circle)               widens the root to hold the circle; the number of doublings
 //   void startRoot(region)                the first root, around `region` (centres or bounds, as it needs)
 //   CellBox initialRegion(items)          the region a build starts from
@@ -496,6 +499,14 @@ class BandedTree : public SpatialIndex {
       key = Codec::ancestor(key, --depth);
       cell = self().cell(key);
       ++steps;
+    }
+    // Where children overlap, the walk from the root may leave this path above here: go back up to where
+    // it still agrees.
+    if (const int agreed = self().chosenDepth(key, depth, c); agreed < depth) {
+      steps += std::uint32_t(depth - agreed);
+      depth = agreed;
+      key = Codec::ancestor(key, depth);
+      cell = self().cell(key);
     }
     for (int slot = self().down(key, cell, depth, c); slot >= 0; slot = self().down(key, cell, depth, c)) {
       key = Codec::child(key, unsigned(slot));

@@ -165,23 +165,92 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
     return cx < 0 || cy < 0 ? -1 : (cy << 2) | cx;
   }
 
-  // keeps() && down() < 0 for the circles of one node, the node's half worked out once: the rare circle small
-  // enough to go down takes the full test.
+  // Where, along one axis, a circle's extent [lo, hi] must lie for the walk down from the root (the centre
+  // half first at every level) to reach a node. Per level the choice is an interval test: the centre half
+  // when lo >= e1 and hi <= e3; the low half when e0 <= lo < e1 and hi <= e2; the high half when lo >= e2 and
+  // e3 < hi <= e4 (e0 .. e4: the parent's quarter lines, computed as chooseHalf does). Their intersection is
+  // four bounds, worked out once per node.
+  struct PathWindow {
+    double loMin = -INFINITY, loBelow = INFINITY, hiAbove = -INFINITY, hiMax = INFINITY;
+    bool admits(double lo, double hi) const {
+      return lo >= loMin && lo < loBelow && hi > hiAbove && hi <= hiMax;
+    }
+  };
+
+  // The window of the node `key` along one axis: `index` is its column (or row), `slotShift` 0 for x, 2 for
+  // y.
+  PathWindow pathWindow(std::uint64_t key, std::uint64_t index, int depth, double origin,
+                        int slotShift) const {
+    PathWindow w;
+    for (int level = depth; level > 0; --level) {
+      const unsigned half = (KeyCodec::slotAt(key, level) >> slotShift) & 3u;
+      index = (index - half) / 2;
+      const double unit = units_[level];
+      const auto edge = [&](std::uint64_t k) { return origin + double(2 * index + k) * unit; };
+      if (half == 1) {
+        w.loMin = std::max(w.loMin, edge(1));
+        w.hiMax = std::min(w.hiMax, edge(3));
+      } else if (half == 0) {
+        w.loMin = std::max(w.loMin, edge(0));
+        w.loBelow = std::min(w.loBelow, edge(1));
+        w.hiMax = std::min(w.hiMax, edge(2));
+      } else {
+        w.loMin = std::max(w.loMin, edge(2));
+        w.hiAbove = std::max(w.hiAbove, edge(3));
+        w.hiMax = std::min(w.hiMax, edge(4));
+      }
+    }
+    return w;
+  }
+
+  // How deep the walk down from the root follows this node's path for the circle: its depth when the walk
+  // reaches the node. Neighbouring children share half their box, and a box deeper down is reached through
+  // several paths: a circle left on another path after it moved would stay where a build would not put it,
+  // and over a long run the boxes reached twice fill up and the pair search tests them against each other.
+  int chosenDepth(std::uint64_t key, int depth, const Circle& c) const {
+    const double r = c.radius;
+    const double xl = double(c.center.x) - r, xh = double(c.center.x) + r;
+    const double yl = double(c.center.y) - r, yh = double(c.center.y) + r;
+    std::uint64_t column = 0, row = 0;
+    for (int level = 1; level <= depth; ++level) {
+      const unsigned slot = KeyCodec::slotAt(key, level), cx = slot & 3u, cy = slot >> 2;
+      if (chooseHalf(xl, xh, x0_, column, level - 1) != int(cx) ||
+          chooseHalf(yl, yh, y0_, row, level - 1) != int(cy))
+        return level - 1;
+      column = 2 * column + cx;
+      row = 2 * row + cy;
+    }
+    return depth;
+  }
+
+  // keeps() && chosenDepth() == depth && down() < 0 for the circles of one node, the node's windows worked
+  // out once: the rare circle small enough to go down takes the full test.
   struct StayTest {
     const Enneatree* tree;
     const Cell* cell;
+    PathWindow x, y;           // chosenDepth() == depth, and the node's own box
     double largest, smallest;  // diameters: below `largest` to stay, below `smallest` to go down
     bool operator()(const Circle& c) const {
       const double r = c.radius, d = 2.0 * r;
-      if (!(double(c.center.x) - r >= cell->x0 && double(c.center.x) + r <= cell->x1 &&
-            double(c.center.y) - r >= cell->y0 && double(c.center.y) + r <= cell->y1 && d < largest))
+      if (!(x.admits(double(c.center.x) - r, double(c.center.x) + r) &&
+            y.admits(double(c.center.y) - r, double(c.center.y) + r) && d < largest))
         return false;
       return !(d < smallest) || tree->down(0, *cell, cell->depth, c) < 0;
     }
   };
 
-  StayTest stayTest(std::uint64_t, const Cell& cell, int depth) const {
-    return {this, &cell, depth == 0 ? INFINITY : cell.width * 0.5, maySplit(cell) ? cell.width * 0.25 : -1.0};
+  StayTest stayTest(std::uint64_t key, const Cell& cell, int depth) const {
+    PathWindow x = pathWindow(key, cell.column, depth, x0_, 0), y = pathWindow(key, cell.row, depth, y0_, 2);
+    x.loMin = std::max(x.loMin, cell.x0);
+    x.hiMax = std::min(x.hiMax, cell.x1);
+    y.loMin = std::max(y.loMin, cell.y0);
+    y.hiMax = std::min(y.hiMax, cell.y1);
+    return {this,
+            &cell,
+            x,
+            y,
+            depth == 0 ? INFINITY : cell.width * 0.5,
+            maySplit(cell) ? cell.width * 0.25 : -1.0};
   }
 
   static bool belowBand(const Cell& cell, int, const Circle& c) {
@@ -194,6 +263,8 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
       return "has a diameter too large for its depth";
     if (down(key, cell, depth, c) >= 0)
       return "is small enough for a child it fits in, but was not sent down";
+    if (chosenDepth(key, depth, c) < depth)
+      return "is in a child its parent would not choose (the centre one first)";
     return {};
   }
 

@@ -132,6 +132,9 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
 
   static bool keeps(const Cell& cell, int, const Circle& c) { return holds(cell, c); }
 
+  // Quadrants do not overlap: a centre has one path.
+  static int chosenDepth(std::uint64_t, int depth, const Circle&) { return depth; }
+
   // The quadrant of the centre, while the circle is below the node's band and the node may split.
   int down(std::uint64_t, const Cell& cell, int depth, const Circle& c) const {
     if (!(double(c.radius) < cell.size * 0.25 && maySplit(cell, depth))) return -1;
