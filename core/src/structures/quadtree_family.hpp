@@ -212,6 +212,7 @@ class QuadtreeFamily : public SpatialIndex {
   bool rootPlaced_ = false;
   std::vector<StackEntry> stack_;
   std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
+  std::vector<std::uint32_t> ownAt_;      // the hand-over's slot of each node's own items
   pair_view::PairView view_;              // the tree as the pair search reads it
   pair_view::ItemCopy viewItems_;         // the items in the view's depth-first order
   pair_view::WalkScratch viewWalk_;
