@@ -1,0 +1,68 @@
+# Drawn by spheretest-bench from results.csv's frame_cpu_ms_median; run with: gnuplot frame_ms.gp
+set terminal pngcairo size 560,620 font 'Sans,10'
+set output 'frame_ms.png'
+set multiplot layout 1,1 title 'ms per frame (update of moved circles + all pairs; CPU time, median); dashed: peers'
+set logscale xy
+set grid
+set xlabel 'circles'
+set ylabel 'CPU ms per frame'
+set format x '%.0s%c'
+set key top left font ',8'
+set xrange [*:*]
+$d0_0 << EOD
+10000 0.7154305
+100000 7.40696
+EOD
+$d0_1 << EOD
+10000 1.6749365
+100000 16.8941135
+EOD
+$d0_2 << EOD
+10000 2.038315
+100000 16.5190785
+EOD
+$d0_3 << EOD
+10000 1.5779945
+100000 19.7079155
+EOD
+$d0_4 << EOD
+10000 2.2781915
+100000 29.964584
+EOD
+$d0_5 << EOD
+10000 1.3473545
+100000 24.1957675
+EOD
+$d0_6 << EOD
+10000 1.7727985
+100000 19.721846
+EOD
+$d0_7 << EOD
+10000 3.02959
+100000 33.0476355
+EOD
+$d0_8 << EOD
+10000 2.077368
+100000 25.9801785
+EOD
+$d0_9 << EOD
+10000 2.786376
+100000 29.578454
+EOD
+$d0_10 << EOD
+10000 5.7936245
+100000 62.046662
+EOD
+set title 'spheretest'
+plot $d0_0 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#1f77b4' title 'grid', \
+     $d0_1 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#d62728' title 'grid-replicated', \
+     $d0_2 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#2ca02c' title 'hgrid', \
+     $d0_3 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#9467bd' title 'quadtree', \
+     $d0_4 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#ff7f0e' title 'fit-quadtree', \
+     $d0_5 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#17becf' title 'loose-quadtree', \
+     $d0_6 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#8c564b' title 'radius-tree', \
+     $d0_7 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#e377c2' title 'enneatree', \
+     $d0_8 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#7f7f7f' title 'sphere-tree', \
+     $d0_9 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#bcbd22' title 'aabb-tree', \
+     $d0_10 using 1:2 with linespoints lw 2 pt 6 dt 2 lc rgb '#393b79' title 'boost-rtree'
+unset multiplot
