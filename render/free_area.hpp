@@ -18,7 +18,7 @@ struct ScreenRect {
 
 /// The rectangle of `screen` that overlaps no panel and shows a `boxWidth` x `boxHeight` box largest (of
 /// equal scales, the larger). Panels cut the window into few pieces, so every rectangle whose edges are the
-/// screen's or a panel's is tried. Where the panels leave less than a quarter of the scale the whole screen
+/// screen's or a panel's is tried. Where the panels leave less than half the scale the whole screen
 /// gives (or no strip 100 pixels wide), the whole screen: a world drawn behind panels beats a postage stamp.
 inline ScreenRect freeAreaFor(const ScreenRect& screen, std::span<const ScreenRect> panels, float boxWidth,
                               float boxHeight) {
@@ -55,7 +55,7 @@ inline ScreenRect freeAreaFor(const ScreenRect& screen, std::span<const ScreenRe
       }
     }
   }
-  if (bestScale < 0.25f * scaleOf(screen) || best.width() < 100.0f || best.height() < 100.0f) return screen;
+  if (bestScale < 0.5f * scaleOf(screen) || best.width() < 100.0f || best.height() < 100.0f) return screen;
   return best;
 }
 

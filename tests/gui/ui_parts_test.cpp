@@ -104,6 +104,12 @@ TEST(Camera, FitsTheWorldBesideThePanels) {
   const render::ScreenRect fallback = render::freeAreaFor(screen, crowded, 100, 100);
   EXPECT_EQ(fallback.x0, 0);
   EXPECT_EQ(fallback.x1, 1600);
+  // A wide panel in the middle leaves two strips that would show the world at less than half the size the
+  // whole screen gives: the whole screen.
+  const std::vector<render::ScreenRect> middle = {{0, 0, 1600, 20}, {400, 30, 1200, 880}};
+  const render::ScreenRect behind = render::freeAreaFor(screen, middle, 100, 100);
+  EXPECT_EQ(behind.x0, 0);
+  EXPECT_EQ(behind.x1, 1600);
   // No panels: the whole screen.
   EXPECT_EQ(render::freeAreaFor(screen, {}, 100, 100).x0, 0);
 }
