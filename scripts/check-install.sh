@@ -95,7 +95,7 @@ g++ -std=c++20 -O2 -Wall -Wextra -Werror "$work/readme.cpp" $(pkg-config --cflag
 echo "== the installed programs, run from outside the source tree"
 cd "$work"
 "$prefix/bin/spheretest" --version | expect version "^spheretest [0-9]+\.[0-9]+\.[0-9]+$"
-"$prefix/bin/spheretest" --headless --count 1000 --frames 5 --structure grid,aabb-tree |
+"$prefix/bin/spheretest" --headless --count 1000 --frames 5 --structure brute,grid,aabb-tree |
   expect headless '^aabb-tree .* yes$'
 "$prefix/bin/spheretest-bench" --help > /dev/null || fail "spheretest-bench --help"
 # The window, reading the installed assets/.
