@@ -388,11 +388,7 @@ TEST(SphereTree, FastPathDominatesTheSphereTestScene) {
   Simulation sim("spheretest", SceneConfig{}, 2000, 3);
   tree->setWorldHint(sim.world());
   tree->build(sim.items());
-  for (int frame = 0; frame < 120; ++frame) {
-    sim.step();
-    tree->updateBatch(sim.movedIds(), sim.movedCircles());
-    tree->maintain();
-  }
+  liveThrough(*tree, sim, 120);
   // The seed designs for ~99%; with the default sizes this scene stays well above nine in ten.
   EXPECT_GT(extraValue(*tree, "fast_path_ratio"), 0.9);
   EXPECT_EQ(tree->validate(), "");
@@ -406,11 +402,7 @@ TEST(SphereTree, SuperSpheresStayWithinTheirLimitsThroughALongRun) {
   Simulation sim("spheretest", SceneConfig{}, 3000, 5);
   tree->setWorldHint(sim.world());
   tree->build(sim.items());
-  for (int frame = 0; frame < 2000; ++frame) {
-    sim.step();
-    tree->updateBatch(sim.movedIds(), sim.movedCircles());
-    tree->maintain();
-  }
+  liveThrough(*tree, sim, 2000);
   ASSERT_EQ(tree->validate(), "");
   const double leafLimit = tree->param("leaf_size") + tree->param("gravity");
   const double rootLimit = tree->param("root_size") + tree->param("gravity");
@@ -553,11 +545,7 @@ TEST(AabbTree, ReinsertionsKeepTheTreeNearABuiltOneInALongRun) {
   Simulation sim("spheretest", SceneConfig{}, 3000, 7);
   auto tree = make("aabb-tree");
   tree->build(sim.items());
-  for (int frame = 0; frame < 1500; ++frame) {
-    sim.step();
-    tree->updateBatch(sim.movedIds(), sim.movedCircles());
-    tree->maintain();
-  }
+  liveThrough(*tree, sim, 1500);
   ASSERT_EQ(tree->validate(), "");
   auto built = make("aabb-tree");
   built->build(sim.items());

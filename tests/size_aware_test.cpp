@@ -185,11 +185,7 @@ TEST(Enneatree, ALongRunKeepsEveryCircleOnItsPathFromTheRoot) {
   auto tree = registry().create("enneatree");
   tree->setWorldHint(sim.world());
   tree->build(sim.items());
-  for (int frame = 0; frame < 1500; ++frame) {
-    sim.step();
-    tree->updateBatch(sim.movedIds(), sim.movedCircles());
-    tree->maintain();
-  }
+  liveThrough(*tree, sim, 1500);
   ASSERT_EQ(tree->validate(), "");
   auto built = registry().create("enneatree");
   built->setWorldHint(sim.world());

@@ -139,4 +139,12 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
   return {};
 }
 
+void liveThrough(SpatialIndex& index, Simulation& sim, int frames) {
+  for (int frame = 0; frame < frames; ++frame) {
+    sim.step();
+    index.updateBatch(sim.movedIds(), sim.movedCircles());
+    index.maintain();
+  }
+}
+
 }  // namespace st::testing

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "spheretest/rng.hpp"
+#include "spheretest/scene.hpp"
 #include "spheretest/spatial_index.hpp"
 
 namespace st::testing {
@@ -28,5 +29,9 @@ Circle randomCircle(Rng& rng, const QueryArea& area);
 /// A batch moving every item of `reference` with an id below `idLimit` by `dx` along x.
 void shiftedBatch(const SpatialIndex& reference, ItemId idLimit, float dx, std::vector<ItemId>& ids,
                   std::vector<Circle>& circles);
+
+/// Lets `index` live through `frames` steps of `sim` as a long run does: step, batched update of the
+/// moved circles, maintain (no pair search, which changes nothing in a structure).
+void liveThrough(SpatialIndex& index, Simulation& sim, int frames);
 
 }  // namespace st::testing
