@@ -176,6 +176,14 @@ class AabbTree final : public SpatialIndex {
     if (key != "rebuild_fraction" && key != "rebuild_quality") rebuildFromTable();
   }
 
+  // Rebuilds the tree top-down from the circles it holds, keeping the per-id arrays.
+  void rebuildTopDown() {
+    std::vector<BuildEntry> entries;
+    entries.reserve(size());
+    forEachItem([&](ItemId id, const Circle& c) { entries.push_back(buildEntry(id, c)); });
+    buildTopDown(entries);
+  }
+
   // The tree's SAH cost, scale-free: the internal nodes' box perimeters over the leaves' (0 when empty).
   double quality() const {
     double internalPerimeter = 0.0, leafPerimeter = 0.0;
@@ -229,10 +237,7 @@ class AabbTree final : public SpatialIndex {
     if (escaped_.empty()) return;
     if (rebuildFraction_ < 1.0 && double(escaped_.size()) > rebuildFraction_ * double(size())) {
       ++rebuilds_;
-      std::vector<BuildEntry> entries;
-      entries.reserve(size());
-      forEachItem([&](ItemId id, const Circle& c) { entries.push_back(buildEntry(id, c)); });
-      buildTopDown(entries);
+      rebuildTopDown();
       return;
     }
     // Reinserted in the Morton order of where the circles are now, so that consecutive descents share
@@ -761,10 +766,7 @@ void AabbTree::doMaintain() {
     } else if (now > rebuildQuality_ * builtQuality_) {
       ++rebuilds_;
       ++qualityRebuilds_;
-      std::vector<BuildEntry> entries;
-      entries.reserve(size());
-      forEachItem([&](ItemId id, const Circle& c) { entries.push_back(buildEntry(id, c)); });
-      buildTopDown(entries);
+      rebuildTopDown();
       builtQuality_ = quality();
       return;
     }
