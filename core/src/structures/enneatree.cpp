@@ -224,7 +224,8 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
   }
 
   // keeps() && chosenDepth() == depth && down() < 0 for the circles of one node, the node's windows worked
-  // out once: the rare circle small enough to go down takes the full test.
+  // out once: the rare circle small enough to go down takes the full test. The windows restate chooseHalf
+  // as intervals; validate() checks every circle with chosenDepth(), so the two cannot drift apart unseen.
   struct StayTest {
     const Enneatree* tree;
     const Cell* cell;
@@ -264,7 +265,7 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
     if (down(key, cell, depth, c) >= 0)
       return "is small enough for a child it fits in, but was not sent down";
     if (chosenDepth(key, depth, c) < depth)
-      return "is in a child its parent would not choose (the centre one first)";
+      return "is off the path a placement from the root takes (the centre child first at every level)";
     return {};
   }
 
