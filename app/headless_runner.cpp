@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "spheretest/agreement.hpp"
 #include "spheretest/atomic_file.hpp"
 #include "spheretest/rng.hpp"
 
@@ -198,64 +199,59 @@ void checkAgreement(RunReport& report) {
   std::vector<StructureResult>& results = report.structures;
   const auto brute = std::find_if(results.begin(), results.end(),
                                   [](const StructureResult& r) { return r.name == "brute"; });
-  const bool haveBrute = brute != results.end();
+  const std::optional<std::size_t> reference =
+      brute != results.end() ? std::optional<std::size_t>(std::size_t(brute - results.begin()))
+                             : std::nullopt;
   const std::size_t others = results.empty() ? 0 : results.size() - 1;
-  // Fewer than three others leave no majority: two structures outvote nobody, and a tie has no winner.
-  report.reference = haveBrute ? "brute" : others >= 3 ? "consensus" : "none";
+  report.reference = reference ? "brute" : others >= 3 ? "consensus" : "none";
   if (results.empty()) return;
   const std::size_t frames = results.front().frameHashes.size();
   const std::size_t checks = frames + (report.queryKind == QueryKind::None ? 0 : 1);
-  for (std::size_t s = 0; s < results.size(); ++s) {
-    StructureResult& r = results[s];
-    if (r.agreement == Agreement::Disagrees) continue;  // validate() failed: nothing to add
-    if (haveBrute && s == std::size_t(brute - results.begin())) {
-      r.agreement = Agreement::Reference;
-      continue;
-    }
-    Agreement outcome = Agreement::Agrees;
-    std::string reason;
-    const auto note = [&](Agreement found, std::string why) {
-      if (severity(found) <= severity(outcome)) return;
-      outcome = found;
-      reason = std::move(why);
-    };
-    for (std::size_t k = 0; k < checks && outcome != Agreement::Disagrees; ++k) {
-      const std::uint64_t mine = checkedHash(r, k);
-      if (haveBrute) {
-        if (mine != checkedHash(*brute, k))
-          note(Agreement::Disagrees, checkedWhat(report, k, frames) + " from brute");
-        continue;
-      }
-      std::map<std::uint64_t, std::size_t> votes;
-      for (std::size_t o = 0; o < results.size(); ++o) {
-        if (o != s) ++votes[checkedHash(results[o], k)];
-      }
-      const auto top = std::max_element(votes.begin(), votes.end(),
-                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-      if (others >= 3 && top->second * 2 > others) {
-        if (mine != top->first) {
-          note(Agreement::Disagrees, checkedWhat(report, k, frames) + " from " + std::to_string(top->second) +
-                                         " of the " + std::to_string(others) + " others");
-        }
-        continue;
-      }
-      for (std::size_t o = 0; o < results.size(); ++o) {
-        if (o != s && checkedHash(results[o], k) != mine) {
-          note(Agreement::Disputed, checkedWhat(report, k, frames) + " from " + results[o].name +
+  std::vector<Agreement> outcome(results.size(), Agreement::Agrees);
+  std::vector<std::string> reason(results.size());
+  std::vector<std::uint64_t> answers(results.size());
+  for (std::size_t k = 0; k < checks; ++k) {
+    for (std::size_t s = 0; s < results.size(); ++s) answers[s] = checkedHash(results[s], k);
+    const std::vector<Judgement> judged = judgeAnswers(answers, reference);
+    for (std::size_t s = 0; s < results.size(); ++s) {
+      // Worse outcomes win when a structure's checks end differently; the first reason of the worst stays.
+      const auto note = [&](Agreement found, std::string why) {
+        if (severity(found) <= severity(outcome[s])) return;
+        outcome[s] = found;
+        reason[s] = std::move(why);
+      };
+      const Judgement& j = judged[s];
+      switch (j.verdict) {
+        case Verdict::Agrees:
+        case Verdict::Reference:
+          break;
+        case Verdict::Disagrees:
+          note(Agreement::Disagrees, checkedWhat(report, k, frames) +
+                                         (reference ? std::string(" from brute")
+                                                    : " from " + std::to_string(j.supporters) + " of the " +
+                                                          std::to_string(others) + " others"));
+          break;
+        case Verdict::Disputed:
+          note(Agreement::Disputed, checkedWhat(report, k, frames) + " from " + results[j.differing].name +
                                         " (no brute force or majority of three others to settle it)");
           break;
-        }
+        case Verdict::Unchecked:
+          break;
       }
-      // With three or more others and no majority, some other differs: the dispute above already says so.
-      if (others < 3) {
+      // Fewer than three others and no brute force: whatever matched is unchecked.
+      if (!reference && others < 3) {
         note(Agreement::Unchecked, others == 0
                                        ? "nothing to compare with: run brute or three other structures"
                                        : "no brute force and only " + std::to_string(others) +
                                              " other structure(s): a majority needs three");
       }
     }
-    r.agreement = outcome;
-    r.disagreement = reason;
+  }
+  for (std::size_t s = 0; s < results.size(); ++s) {
+    StructureResult& r = results[s];
+    if (r.agreement == Agreement::Disagrees) continue;  // validate() failed: nothing to add
+    r.agreement = reference && s == *reference ? Agreement::Reference : outcome[s];
+    r.disagreement = reason[s];
   }
 }
 

@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "report.hpp"
+#include "spheretest/agreement.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 
@@ -110,40 +111,40 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
   return s.str();
 }
 
-// Brute force is the reference when it ran. Without it a run is checked against the answer of more than half
-// of the other runs, and only when there are at least three others; with fewer, a run that matches the others
-// is left unchecked (agrees empty) and runs that differ are all marked as disagreeing, as nothing settles
-// which is right. Returns what the runs were checked against, for the report.
+// Runs are judged by the headless runner's rule (spheretest/agreement.hpp) on their (pairs, queries)
+// answers: a run that matches with too few to check against is left unchecked (agrees empty), and runs that
+// differ with nothing to settle which is right are all marked as disagreeing. Returns what the runs were
+// checked against, for the report.
 std::string markAgreement(std::vector<RunResult>& results, std::size_t first) {
-  using Answer = std::pair<std::uint64_t, std::uint64_t>;
-  const auto answer = [](const RunResult& r) { return Answer(r.pairsChecksum, r.queryChecksum); };
   std::vector<RunResult*> ran;
-  const RunResult* brute = nullptr;
+  std::vector<std::uint64_t> answers;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> distinct;  // (pairs, queries) -> answer
+  std::optional<std::size_t> brute;
   for (std::size_t i = first; i < results.size(); ++i) {
-    if (results[i].status != RunStatus::Ok) continue;
-    ran.push_back(&results[i]);
-    if (results[i].structure == "brute") brute = &results[i];
+    RunResult& r = results[i];
+    if (r.status != RunStatus::Ok) continue;
+    if (r.structure == "brute") brute = ran.size();
+    ran.push_back(&r);
+    answers.push_back(
+        distinct.try_emplace({r.pairsChecksum, r.queryChecksum}, distinct.size()).first->second);
+  }
+  const std::vector<Judgement> judged = judgeAnswers(answers, brute);
+  for (std::size_t k = 0; k < ran.size(); ++k) {
+    switch (judged[k].verdict) {
+      case Verdict::Agrees:
+      case Verdict::Reference:
+        ran[k]->agrees = true;
+        break;
+      case Verdict::Disagrees:
+      case Verdict::Disputed:
+        ran[k]->agrees = false;
+        break;
+      case Verdict::Unchecked:
+        ran[k]->agrees = std::nullopt;
+        break;
+    }
   }
   const std::size_t others = ran.empty() ? 0 : ran.size() - 1;
-  for (RunResult* r : ran) {
-    if (brute) {
-      r->agrees = answer(*r) == answer(*brute);
-      continue;
-    }
-    std::map<Answer, std::size_t> votes;
-    for (const RunResult* o : ran) {
-      if (o != r) ++votes[answer(*o)];
-    }
-    const auto top = std::max_element(votes.begin(), votes.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (others >= 3 && top->second * 2 > others) {
-      r->agrees = answer(*r) == top->first;
-      continue;
-    }
-    const bool differs =
-        std::any_of(ran.begin(), ran.end(), [&](const RunResult* o) { return answer(*o) != answer(*r); });
-    r->agrees = differs ? std::optional<bool>(false) : std::nullopt;
-  }
   if (brute) return "brute";
   return others >= 3 ? "the majority of the other runs"
                      : "another run, with nothing to settle which is right";
