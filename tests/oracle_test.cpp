@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "spheretest/agreement.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "support/oracle_check.hpp"
@@ -154,6 +155,31 @@ TEST(PairChecksum, DependsOnTheSetNotTheOrder) {
   EXPECT_EQ(pairSetHash(a), pairSetHash(b));
   EXPECT_NE(pairSetHash(a), pairSetHash(c));
   EXPECT_NE(pairSetHash({}), pairSetHash(a));
+}
+
+// Agreement is claimed only against brute force or a majority of at least three others.
+TEST(Agreement, BruteForceOrAMajorityOfThreeOthersOrNothing) {
+  const std::vector<std::uint64_t> withBrute = {7, 7, 8};
+  const auto byBrute = judgeAnswers(withBrute, 0);
+  EXPECT_EQ(byBrute[0].verdict, Verdict::Reference);
+  EXPECT_EQ(byBrute[1].verdict, Verdict::Agrees);
+  EXPECT_EQ(byBrute[2].verdict, Verdict::Disagrees);
+  const std::vector<std::uint64_t> fourOneOdd = {5, 5, 5, 6};
+  const auto byMajority = judgeAnswers(fourOneOdd, std::nullopt);
+  EXPECT_EQ(byMajority[0].verdict, Verdict::Agrees);
+  EXPECT_EQ(byMajority[3].verdict, Verdict::Disagrees);
+  EXPECT_EQ(byMajority[3].supporters, 3u);
+  const std::vector<std::uint64_t> twoAlike = {1, 1}, twoApart = {1, 2}, alone = {4};
+  EXPECT_EQ(judgeAnswers(twoAlike, std::nullopt)[0].verdict, Verdict::Unchecked);
+  EXPECT_EQ(judgeAnswers(alone, std::nullopt)[0].verdict, Verdict::Unchecked);
+  const auto apart = judgeAnswers(twoApart, std::nullopt);
+  EXPECT_EQ(apart[0].verdict, Verdict::Disputed);
+  EXPECT_EQ(apart[0].differing, 1u);
+  EXPECT_EQ(apart[1].verdict, Verdict::Disputed);
+  // Two against two: each answer's three others hold two of the opposite answer, a majority, so each side
+  // is outvoted (a disagreement either way, as nothing settles it).
+  const std::vector<std::uint64_t> split = {1, 1, 2, 2};
+  for (const Judgement& j : judgeAnswers(split, std::nullopt)) EXPECT_EQ(j.verdict, Verdict::Disagrees);
 }
 
 }  // namespace
