@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +21,9 @@ namespace st {
 /// Above this many circles brute force is left out unless named: its pair search tests every pair, about
 /// 200 million tests per frame at 20,000 circles.
 inline constexpr std::size_t kBrutePairLimit = 20'000;
+
+/// `n` with its thousands separated by commas ("20,000"), as reports print counts.
+std::string formatCount(std::uint64_t n);
 
 // ---------------------------------------------------------------------------------------------------------
 // One query of any shape
@@ -83,14 +88,21 @@ void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answ
 struct FrameResult {
   double updateMs = 0.0;       ///< wall time of updateBatch + maintain
   double pairsMs = 0.0;        ///< wall time of the pair search (0 when it was not run)
+  double updateCpuMs = 0.0;    ///< CPU time of the process (every thread) during the update
+  double pairsCpuMs = 0.0;     ///< CPU time of the process during the pair search
   QueryCounters update;        ///< work of updateBatch + maintain, summed
   QueryCounters pairs;         ///< work of the pair search
   bool pairsSearched = false;  ///< whether the pair search ran
 };
 
-/// Hands the circles the simulation's last step moved to the structure (updateBatch + maintain), then, when
-/// `findPairs` is set, finds every overlapping pair into `pairs`. Steps nothing: callers that run several
-/// structures on one simulation step it once and call this for each.
+/// Hands moved circles to the structure (updateBatch + maintain), then, when `findPairs` is set, finds
+/// every overlapping pair into `pairs`.
+FrameResult advanceStructure(SpatialIndex& index, std::span<const ItemId> movedIds,
+                             std::span<const Circle> movedCircles, std::vector<Pair>& pairs,
+                             bool findPairs = true);
+
+/// advanceStructure with the circles the simulation's last step moved. Steps nothing: callers that run
+/// several structures on one simulation step it once and call this for each.
 FrameResult advanceStructure(SpatialIndex& index, const Simulation& simulation, std::vector<Pair>& pairs,
                              bool findPairs = true);
 
