@@ -22,6 +22,7 @@
 
 #include "spheretest/geometry.hpp"
 #include "spheretest/large_pages.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st {
 
@@ -260,6 +261,11 @@ class SpatialIndex {
   const std::optional<Box>& worldHint() const { return worldHint_; }
   /// Attaches a trace that queries fill step by step (nullptr detaches).
   void setTrace(QueryTrace* trace) { trace_ = trace; }
+  /// The scheduler the pair search and batched updates may spread their work over (nullptr: the calling
+  /// thread only). Results are the same for any scheduler; it must outlive its use here.
+  void setScheduler(TaskScheduler* scheduler) { scheduler_ = scheduler; }
+  /// The scheduler set by setScheduler, or the serial one.
+  TaskScheduler& scheduler() const { return scheduler_ ? *scheduler_ : serialScheduler(); }
 
   /// Number of items present.
   std::size_t size() const { return count_; }
@@ -354,6 +360,7 @@ class SpatialIndex {
   LargeVector<Circle> circles_;  // by id; an absent id has a NaN radius
   std::size_t count_ = 0;
   QueryTrace* trace_ = nullptr;
+  TaskScheduler* scheduler_ = nullptr;
   std::optional<Box> worldHint_;
   std::vector<ItemId> scratchIds_;
   QueryDetail lastDetail_;

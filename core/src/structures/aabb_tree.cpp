@@ -153,7 +153,7 @@ class AabbTree final : public SpatialIndex {
     s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + fat_.capacity() * sizeof(Box) +
                     up_.capacity() * sizeof(std::uint32_t) + escaped_.capacity() * sizeof(std::uint32_t) +
                     order_.capacity() * sizeof(std::uint64_t) + walkStack_.capacity() * sizeof(Ref) +
-                    view_.bytes() + items_.bytes() + scratch_.bytes();
+                    view_.bytes() + items_.bytes() + pair_view::scratchBytes(scratch_);
     return s;
   }
 
@@ -745,7 +745,7 @@ class AabbTree final : public SpatialIndex {
   std::vector<std::uint32_t> rank_;  // a relayout's new index of each pool slot
   pair_view::PairView view_;
   pair_view::ItemCopy items_;
-  pair_view::WalkScratch scratch_;
+  std::vector<pair_view::WalkScratch> scratch_;  // one per worker
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -995,7 +995,7 @@ std::uint64_t AabbTree::handOver() {
 void AabbTree::doFindPairs(std::vector<Pair>& out) {
   if (root_ == kNull) return;
   counters_.nodesVisited += handOver();
-  pair_view::findPairsInto(view_, out, scratch_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), scratch_, counters_, pretests_);
 }
 
 // Boxes are classified by their circumscribed circle; a wholly visible subtree adds its items untested.

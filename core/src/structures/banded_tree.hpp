@@ -226,7 +226,8 @@ class BandedTree : public SpatialIndex {
     int deepest = 0;
     for (std::uint32_t i = 0; i < dir_.size(); ++i) deepest = std::max(deepest, Codec::depth(dir_[i].key));
     const std::size_t bytes = items_.bytes() + dir_.bytes() + moves_.capacity() * sizeof(linear::Move) +
-                              removed_.capacity() * 4 + view_.bytes() + walk_.bytes() + tableBytes();
+                              removed_.capacity() * 4 + view_.bytes() + pair_view::scratchBytes(walk_) +
+                              tableBytes();
     return {hasRoot_ ? std::size_t(dir_.size()) : 0u, deepest, bytes};
   }
 
@@ -381,7 +382,7 @@ class BandedTree : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override {
     if (!hasRoot_) return;
     counters_.nodesVisited += dir_.fillView(view_, items_);
-    pair_view::findPairsInto(view_, out, walk_, counters_, pretests_);
+    pair_view::findPairsInto(view_, out, scheduler(), walk_, counters_, pretests_);
   }
 
   // -- validation -----------------------------------------------------------------------------------------
@@ -609,7 +610,7 @@ class BandedTree : public SpatialIndex {
   std::vector<linear::Move> moves_;
   std::vector<std::uint32_t> removed_;
   pair_view::PairView view_;
-  pair_view::WalkScratch walk_;
+  std::vector<pair_view::WalkScratch> walk_;  // one per worker
   std::uint64_t pretests_ = 0;
   std::uint64_t rootGrowths_ = 0;
   std::uint64_t updates_ = 0;

@@ -448,7 +448,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       [&](std::uint32_t n) { view_.leaveNode(ownAt_[n] - nodes_[n].directCount + nodes_[n].subtreeCount); });
   view_.finish();
   counters_.nodesVisited += read;
-  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), viewWalk_, counters_, pretests_);
 }
 
 int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const {
@@ -486,7 +486,7 @@ IndexStats QuadtreeFamily::stats() const {
       nodes_.capacity() * sizeof(QuadNode) +
       (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
       viewStack_.capacity() * sizeof(std::uint32_t) + ownAt_.capacity() * sizeof(std::uint32_t) +
-      view_.bytes() + viewItems_.bytes() + viewWalk_.bytes() + tableBytes();
+      view_.bytes() + viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + tableBytes();
   return s;
 }
 

@@ -209,11 +209,11 @@ class QuadtreeFamily : public SpatialIndex {
   std::uint32_t freeBlocks_ = kNone;     // first dead child block; each links the next through firstChild
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
-  std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
-  std::vector<std::uint32_t> ownAt_;      // the hand-over's slot of each node's own items
-  pair_view::PairView view_;              // the tree as the pair search reads it
-  pair_view::ItemCopy viewItems_;         // the items in the view's depth-first order
-  pair_view::WalkScratch viewWalk_;
+  std::vector<std::uint32_t> viewStack_;          // the hand-over's walk
+  std::vector<std::uint32_t> ownAt_;              // the hand-over's slot of each node's own items
+  pair_view::PairView view_;                      // the tree as the pair search reads it
+  pair_view::ItemCopy viewItems_;                 // the items in the view's depth-first order
+  std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
   std::uint64_t pretests_ = 0;                  // last pair search: circle pairs the float pre-test looked at
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;

@@ -289,7 +289,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
   pair_view::PairView view_;
   pair_view::ItemCopy viewItems_;
-  pair_view::WalkScratch viewWalk_;
+  std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
   std::uint64_t pretests_ = 0;
 };
 

@@ -202,7 +202,7 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
         for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) push(c);
       },
       sphereStack_);
-  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), viewWalk_, counters_, pretests_);
 }
 
 // ---------------------------------------------------------------------------------------------------------
