@@ -7,9 +7,7 @@
 
 #include "spheretest/assert.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "structures/simd_support.hpp"
 
 namespace st {
 namespace {
@@ -32,31 +30,29 @@ std::uint64_t mix64(std::uint64_t x) {
 }
 
 /// Whether every circle of a span passes isValidCircle. Busy frames check every item this way, so four
-/// circles (three vectors) are checked at a time where SSE is available: each lane against the bounds of
-/// its field, [-max, max] for a coordinate and [0, max] for a radius (a NaN fails both comparisons).
+/// circles (three vectors) are checked at a time: each lane against the bounds of its field, [-max, max]
+/// for a coordinate and [0, max] for a radius (a NaN fails both comparisons).
 bool allValidCircles(std::span<const Circle> circles) {
-  std::size_t i = 0;
-  bool valid = true;
-#if defined(__SSE2__)
   static_assert(sizeof(Circle) == 3 * sizeof(float), "circles are read as packed floats");
   const float m = kMaxCoordinate;
-  const __m128 high = _mm_set1_ps(m);
+  const simd::FloatW4 high = simd::splatF4(m);
   // Field of each lane over four circles: x y r x | y r x y | r x y r.
-  const __m128 low0 = _mm_setr_ps(-m, -m, 0.0f, -m), low1 = _mm_setr_ps(-m, 0.0f, -m, -m),
-               low2 = _mm_setr_ps(0.0f, -m, -m, 0.0f);
-  __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
+  const simd::FloatW4 low0 = simd::setF4(-m, -m, 0.0f, -m), low1 = simd::setF4(-m, 0.0f, -m, -m),
+                      low2 = simd::setF4(0.0f, -m, -m, 0.0f);
+  auto inBounds = [&](simd::FloatW4 v, simd::FloatW4 low) {
+    return simd::bitAnd(simd::greaterEqual(v, low), simd::lessEqual(v, high));
+  };
+  simd::FloatW4 inside = simd::allTrueF4();
+  std::size_t i = 0;
   for (; i + 4 <= circles.size(); i += 4) {
     const char* bytes = reinterpret_cast<const char*>(circles.data() + i);
-    const __m128 v0 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes)),
-                 v1 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes + 16)),
-                 v2 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes + 32));
-    const __m128 in0 = _mm_and_ps(_mm_cmpge_ps(v0, low0), _mm_cmple_ps(v0, high));
-    const __m128 in1 = _mm_and_ps(_mm_cmpge_ps(v1, low1), _mm_cmple_ps(v1, high));
-    const __m128 in2 = _mm_and_ps(_mm_cmpge_ps(v2, low2), _mm_cmple_ps(v2, high));
-    inside = _mm_and_ps(inside, _mm_and_ps(in0, _mm_and_ps(in1, in2)));
+    const simd::FloatW4 v0 = simd::loadF4(reinterpret_cast<const float*>(bytes)),
+                        v1 = simd::loadF4(reinterpret_cast<const float*>(bytes + 16)),
+                        v2 = simd::loadF4(reinterpret_cast<const float*>(bytes + 32));
+    inside = simd::bitAnd(
+        inside, simd::bitAnd(inBounds(v0, low0), simd::bitAnd(inBounds(v1, low1), inBounds(v2, low2))));
   }
-  valid = _mm_movemask_ps(inside) == 0xf;
-#endif
+  bool valid = simd::signMask(inside) == 0xf;
   for (; i < circles.size(); ++i) valid &= isValidCircle(circles[i]);
   return valid;
 }
