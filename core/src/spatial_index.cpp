@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "spheretest/assert.hpp"
+#include "spheretest/hash.hpp"
 
 #include "structures/simd_support.hpp"
 
@@ -18,15 +19,6 @@ std::string describe(const Circle& c) {
   std::ostringstream s;
   s << "(" << c.center.x << ", " << c.center.y << ") r=" << c.radius;
   return s.str();
-}
-
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
 }
 
 /// Whether every circle of a span passes isValidCircle. Busy frames check every item this way, so four

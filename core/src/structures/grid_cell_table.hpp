@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "spheretest/hash.hpp"
 #include "spheretest/large_pages.hpp"
 
 #include "grid_cell_mapping.hpp"
@@ -14,16 +15,6 @@ namespace st::grid_detail {
 
 /// Marks "no node" in links and lookups.
 inline constexpr std::uint32_t kNone = 0xffffffffu;
-
-/// splitmix64 finaliser: the hash of cells outside the window.
-inline std::uint64_t mixBits(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
 
 /// Smallest power of two >= n (n >= 1).
 inline std::size_t nextPowerOfTwo(std::size_t n) {
@@ -250,7 +241,7 @@ class CellTable {
     const std::uint32_t ux = static_cast<std::uint32_t>(x) - originX_,
                         uy = static_cast<std::uint32_t>(y) - originY_;
     if (ux < width_ && uy < height_) return uy * width_ + ux;
-    return static_cast<std::uint32_t>(mixBits((std::uint64_t(uy) << 32) | ux) >> 20) & mask_;
+    return static_cast<std::uint32_t>(mix64((std::uint64_t(uy) << 32) | ux) >> 20) & mask_;
   }
 
   /// Home of the first of `width` cells (x .. x + width - 1, y) and whether their homes are consecutive
