@@ -11,6 +11,7 @@
 
 #include "grid_cell_mapping.hpp"
 #include "grid_cell_table.hpp"
+#include "segment_box.hpp"
 
 namespace st::grid_detail {
 
@@ -78,22 +79,7 @@ inline bool cellMayMeetSegment(const CellMapping& map, std::int32_t x, std::int3
   const double pad =
       reach * (1.0 + kRangeSlack) +
       (std::fabs(s.start.x) + std::fabs(s.start.y) + std::fabs(s.end.x) + std::fabs(s.end.y)) * kRangeSlack;
-  const double lo[2] = {cell.x0 - pad, cell.y0 - pad};
-  const double hi[2] = {cell.x1 + pad, cell.y1 + pad};
-  const double from[2] = {s.start.x, s.start.y};
-  const double d[2] = {double(s.end.x) - s.start.x, double(s.end.y) - s.start.y};
-  double t0 = 0.0, t1 = 1.0;
-  for (int axis = 0; axis < 2; ++axis) {
-    if (d[axis] == 0.0) {
-      if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
-      continue;
-    }
-    double ta = (lo[axis] - from[axis]) / d[axis], tb = (hi[axis] - from[axis]) / d[axis];
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
-  }
-  return t0 <= t1 + 1e-12;
+  return segmentMeetsBox(s, cell.x0 - pad, cell.y0 - pad, cell.x1 + pad, cell.y1 + pad, 1e-12);
 }
 
 /// Calls fn(slot) for every occupied cell of `table` in `range`: by lookup when the range is small, by
