@@ -13,6 +13,7 @@
 
 #include "spheretest/agreement.hpp"
 #include "spheretest/atomic_file.hpp"
+#include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
 
 namespace st::app {
@@ -36,15 +37,6 @@ TimingSummary summarize(std::vector<double> samples) {
   return {median, at(0.95)};
 }
 
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  x ^= x >> 33;
-  return x;
-}
-
 // One random query, generated once and replayed on every structure.
 struct QuerySpec {
   Vec2 at;
@@ -52,7 +44,7 @@ struct QuerySpec {
 };
 
 std::vector<QuerySpec> makeQueries(const RunConfig& config, const Box& region) {
-  Rng rng(config.seed * 0x9e3779b97f4a7c15ull + 12345);
+  Rng rng(config.seed * kGoldenGamma + 12345);
   std::vector<QuerySpec> queries(static_cast<std::size_t>(config.queryCount));
   for (QuerySpec& q : queries) {
     q.at = {rng.uniform(region.min.x, region.max.x), rng.uniform(region.min.y, region.max.y)};
@@ -79,12 +71,12 @@ void runQueries(const SpatialIndex& structure, const RunConfig& config, const st
     nodes += answer.counters.nodesVisited;
     candidates += answer.counters.candidates;
     if (ordered) {
-      for (ItemId id : answer.ids) queryHash = mix(queryHash ^ (id + 1));  // in hit order
+      for (ItemId id : answer.ids) queryHash = mix64(queryHash ^ (id + 1));  // in hit order
     } else {
-      for (ItemId id : answer.ids) queryHash += mix(id + 1);  // order-independent
+      for (ItemId id : answer.ids) queryHash += mix64(id + 1);  // order-independent
     }
     result.hits += answer.ids.size();
-    checksum = mix(checksum ^ queryHash ^ (i * 0x9e3779b97f4a7c15ull));
+    checksum = mix64(checksum ^ queryHash ^ (i * kGoldenGamma));
   }
   const double n = queries.empty() ? 1.0 : double(queries.size());
   result.hitsChecksum = checksum;

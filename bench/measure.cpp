@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "spheretest/frame.hpp"
+#include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
 
 namespace st::bench {
@@ -36,15 +37,6 @@ double threadCpuMs() {
   timespec now{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
-}
-
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
 }
 
 // Order-independent hash of one query's ids.
@@ -337,7 +329,7 @@ Stat summarize(std::vector<double> samples) {
 }
 
 QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_t seed) {
-  Rng rng(seed * 0x9e3779b97f4a7c15ull + sim.circles().size());
+  Rng rng(seed * kGoldenGamma + sim.circles().size());
   const Box& region = sim.queryRegion();
   auto randomPoint = [&] {
     return Vec2{rng.uniform(region.min.x, region.max.x), rng.uniform(region.min.y, region.max.y)};

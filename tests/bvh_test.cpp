@@ -16,6 +16,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
+#include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
 namespace st::testing {
@@ -24,16 +25,6 @@ namespace {
 std::unique_ptr<SpatialIndex> make(const std::string& name) {
   static const StructureRegistry registry = StructureRegistry::withCoreStructures();
   return registry.create(name);
-}
-
-double extraValue(const SpatialIndex& s, const std::string& key) {
-  ExtraCounters figures;
-  s.extra(figures);
-  for (const auto& [name, value] : figures) {
-    if (name == key) return value;
-  }
-  ADD_FAILURE() << s.name() << " reports no extra figure '" << key << "'";
-  return std::nan("");
 }
 
 // A scene of `n` circles on a jittered lattice in [0, side]^2 with radii in [0.5, 2].

@@ -21,22 +21,13 @@
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/grid_common.hpp"
+#include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
 namespace st::testing {
 namespace {
 
 const char* const kGridFamily[] = {"grid", "grid-replicated", "hgrid"};
-
-double extraValue(const SpatialIndex& index, const std::string& key) {
-  ExtraCounters figures;
-  index.extra(figures);
-  for (const auto& [name, value] : figures) {
-    if (name == key) return value;
-  }
-  ADD_FAILURE() << index.name() << " reports no figure named " << key;
-  return 0.0;
-}
 
 std::unique_ptr<SpatialIndex> make(const std::string& name) {
   return StructureRegistry::withCoreStructures().create(name);

@@ -1,15 +1,18 @@
 // The oracle is checked on its own, independently of the structures it judges: brute force against a
 // loop written here, and the exact predicates against hand-computed geometry.
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "spheretest/agreement.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
+#include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
 namespace st::testing {
@@ -180,6 +183,15 @@ TEST(Agreement, BruteForceOrAMajorityOfThreeOthersOrNothing) {
   // is outvoted (a disagreement either way, as nothing settles it).
   const std::vector<std::uint64_t> split = {1, 1, 2, 2};
   for (const Judgement& j : judgeAnswers(split, std::nullopt)) EXPECT_EQ(j.verdict, Verdict::Disagrees);
+}
+
+TEST(ExtraFigures, AMissingFigureFailsTheTestAndNamesIt) {
+  const std::unique_ptr<SpatialIndex> grid = StructureRegistry::withCoreStructures().create("grid");
+  grid->build(std::vector<Item>{{0, {{1, 1}, 1}}});
+  double value = 0.0;
+  EXPECT_NONFATAL_FAILURE(value = extraValue(*grid, "no_such_figure"), "no_such_figure");
+  EXPECT_TRUE(std::isnan(value));
+  EXPECT_GE(extraValue(*grid, "vector_lanes"), 4.0);
 }
 
 }  // namespace

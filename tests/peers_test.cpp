@@ -13,6 +13,7 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
+#include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
 namespace st::testing {
@@ -22,16 +23,6 @@ std::unique_ptr<SpatialIndex> makePeer(const std::string& name) {
   StructureRegistry registry;
   registerPeerStructures(registry);
   return registry.create(name);
-}
-
-double extraValue(const SpatialIndex& index, const std::string& key) {
-  ExtraCounters extra;
-  index.extra(extra);
-  for (const auto& [name, value] : extra) {
-    if (name == key) return value;
-  }
-  ADD_FAILURE() << index.name() << " reports no extra figure " << key;
-  return -1.0;
 }
 
 std::vector<Pair> sortedPairs(SpatialIndex& index) {

@@ -14,17 +14,10 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/structures.hpp"
 
+#include "support/extra_figures.hpp"
+
 namespace st::testing {
 namespace {
-
-double extraValue(const SpatialIndex& index, const std::string& key) {
-  ExtraCounters figures;
-  index.extra(figures);
-  for (const auto& [name, value] : figures) {
-    if (name == key) return value;
-  }
-  return 0.0;  // per-depth figures are only listed for depths that hold something
-}
 
 std::vector<ItemId> sorted(std::vector<ItemId> ids) {
   std::sort(ids.begin(), ids.end());

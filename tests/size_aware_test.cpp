@@ -15,6 +15,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
+#include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
 namespace st::testing {
@@ -23,16 +24,6 @@ namespace {
 const StructureRegistry& registry() {
   static const StructureRegistry reg = StructureRegistry::withCoreStructures();
   return reg;
-}
-
-double extraValue(const SpatialIndex& index, const std::string& key) {
-  ExtraCounters out;
-  index.extra(out);
-  for (const auto& [name, value] : out) {
-    if (name == key) return value;
-  }
-  ADD_FAILURE() << index.name() << " reports no '" << key << "'";
-  return std::nan("");
 }
 
 // Nodes a traced point query entered, by depth.

@@ -192,6 +192,23 @@ TEST(Claims, Seed001MostMovesTakeTheSphereTreesFastPath) {
   }
 }
 
+TEST(Claims, AFigureAStructureDoesNotReportShowsAsMissingNotZero) {
+  EXPECT_EQ(figureText("%.2f%%", std::nan("")), "missing");
+  EXPECT_EQ(figureText("%.2f%%", 0.0), "0.00%");
+  FastPath r;
+  r.frames = 1;
+  r.perFrame = {std::nan("")};
+  r.overall = std::nan("");
+  r.settled = std::nan("");
+  r.moves = 10.0;
+  r.peers.push_back({"aabb-tree", "fat_path_ratio", std::nan("")});
+  const std::vector<std::string> lines = findings(r);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("missing of 10 moves", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("the worst frame missing"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("missing of moves"), std::string::npos) << lines[1];
+}
+
 TEST(Claims, Seed004EveryStructureChecksFarFewerPairsThanBruteForceAndFindsTheSame) {
   const Simulation start("spheretest", SceneConfig{}, 1500, 3);
   const CollisionChecks r = measureCollisionChecks(registry(), start, 10, 20000);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -25,13 +26,15 @@ std::unique_ptr<SpatialIndex> buildOver(const StructureRegistry& registry, const
   return index;
 }
 
+// A figure the structure does not report is NaN, which figureText shows as missing and every sum or
+// product carries along.
 double extraValue(const SpatialIndex& index, const std::string& key) {
   ExtraCounters extra;
   index.extra(extra);
   for (const auto& [name, value] : extra) {
     if (name == key) return value;
   }
-  return 0.0;
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 Vec2 randomPointIn(Rng& rng, const Box& box) {
@@ -55,6 +58,13 @@ constexpr CellsPerLookupRow kSeedCellTable[] = {
 };
 
 }  // namespace
+
+std::string figureText(const char* pattern, double value) {
+  if (std::isnan(value)) return "missing";
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Seed 002
@@ -150,21 +160,21 @@ std::vector<std::string> findings(const CellsPerLookup& r) {
       "Largest difference from the seed's column: %.3f cells (multiplier %.3g).",
       first.squareCells, first.multiplier, last.squareCells, last.multiplier, first.seedCells, last.seedCells,
       worst, worstAt));
-  lines.push_back(format(
-      "Circle lookups search fewer cells (%.2f at multiplier %.3g): the grid looks up the corner cells "
-      "a circle of that diameter cannot reach but skips them, which the seed's square count does not.",
-      first.roundCells, first.multiplier));
+  lines.push_back(
+      format("Circle lookups search fewer cells (%s at multiplier %.3g): the grid looks up the corner cells "
+             "a circle of that diameter cannot reach but skips them, which the seed's square count does not.",
+             figureText("%.2f", first.roundCells).c_str(), first.multiplier));
   lines.push_back(format(
       "Meanwhile the points tested per lookup grow from %.1f to %.1f (x%.0f), as the seed's columns "
       "predict (cells x cell area: x%.0f): fewer cells, but %.0f times fuller ones.",
       first.itemsPerLookup, last.itemsPerLookup,
       first.itemsPerLookup > 0 ? last.itemsPerLookup / first.itemsPerLookup : 0.0,
       (last.seedCells * last.seedArea) / (first.seedCells * first.seedArea), last.seedArea / first.seedArea));
-  if (r.replicatedCopies > 0) {
+  if (!(r.replicatedCopies <= 0)) {
     lines.push_back(
         format("The seed's variant (grid-replicated, each item in every cell its disc overlaps): a lookup "
-               "reads %.2f cells and every item is stored %.2f times (the seed: one cell, four copies).",
-               r.replicatedCells, r.replicatedCopies));
+               "reads %.2f cells and every item is stored %s times (the seed: one cell, four copies).",
+               r.replicatedCells, figureText("%.2f", r.replicatedCopies).c_str()));
   }
   return lines;
 }
@@ -235,9 +245,9 @@ std::vector<std::string> findings(const CentreLineCost& r) {
   auto shape = [](double k) { return k > 0.75 ? "linear" : (k < 0.25 ? "flat" : "sub-linear"); };
   lines.push_back(
       format("center-lines, %zu -> %zu circles (x%.0f): the fit-entirely quadtree's tests per query go %.1f "
-             "-> %.1f, growth exponent %.2f (%s); it holds %.0f%% of the circles in its root.",
+             "-> %.1f, growth exponent %.2f (%s); it holds %s of the circles in its root.",
              a.count, b.count, double(b.count) / double(a.count), a.fitLines.candidates,
-             b.fitLines.candidates, fitK, shape(fitK), 100.0 * b.fitRootShare));
+             b.fitLines.candidates, fitK, shape(fitK), figureText("%.0f%%", 100.0 * b.fitRootShare).c_str()));
   lines.push_back(
       format("The enneatree's go %.1f -> %.1f, growth exponent %.2f (%s): its circles sit at the depth their "
              "diameter gives, whatever line they cross.",
@@ -403,16 +413,22 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
 std::vector<std::string> findings(const FastPath& r) {
   std::vector<std::string> lines;
   if (r.frames == 0) return lines;
+  // A frame whose figure is missing makes the worst frame missing too, rather than skipped.
   double lowest = 1.0;
-  for (double v : r.perFrame) lowest = std::min(lowest, v);
+  for (double v : r.perFrame) {
+    if (!std::isnan(lowest) && !(v >= lowest)) lowest = v;
+  }
   lines.push_back(
-      format("%.2f%% of %.0f moves cost one distance test against the parent super-sphere (%.2f%% after the "
-             "first second; the worst frame %.2f%%); %.0f moves pierced their parent and were queued for "
+      format("%s of %s moves cost one distance test against the parent super-sphere (%s after the "
+             "first second; the worst frame %s); %s moves pierced their parent and were queued for "
              "reintegration.",
-             100.0 * r.overall, r.moves, 100.0 * r.settled, 100.0 * lowest, r.detached));
+             figureText("%.2f%%", 100.0 * r.overall).c_str(), figureText("%.0f", r.moves).c_str(),
+             figureText("%.2f%%", 100.0 * r.settled).c_str(), figureText("%.2f%%", 100.0 * lowest).c_str(),
+             figureText("%.0f", r.detached).c_str()));
   for (const FastPathPeer& peer : r.peers) {
-    lines.push_back(format("Same scene, %s (%s): %.2f%% of moves stay on its constant-time path.",
-                           peer.structure.c_str(), peer.figure.c_str(), 100.0 * peer.ratio));
+    lines.push_back(format("Same scene, %s (%s): %s of moves stay on its constant-time path.",
+                           peer.structure.c_str(), peer.figure.c_str(),
+                           figureText("%.2f%%", 100.0 * peer.ratio).c_str()));
   }
   return lines;
 }

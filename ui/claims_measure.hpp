@@ -28,11 +28,11 @@ struct QueryCost {
 
 /// One multiplier of the seed's table with what the grid did.
 struct CellsPerLookupRow {
-  double multiplier = 0.0;      ///< cell size / search diameter
-  double seedCells = 0.0;       ///< the seed's "avg. cells to search"
-  double seedArea = 0.0;        ///< the seed's "cell area" (in search-diameter squares)
-  double squareCells = 0.0;     ///< measured: cells read by a square lookup as wide as the search diameter
-  double roundCells = 0.0;      ///< measured: cells searched by a circle lookup of that diameter
+  double multiplier = 0.0;   ///< cell size / search diameter
+  double seedCells = 0.0;    ///< the seed's "avg. cells to search"
+  double seedArea = 0.0;     ///< the seed's "cell area" (in search-diameter squares)
+  double squareCells = 0.0;  ///< measured: cells read by a square lookup as wide as the search diameter
+  double roundCells = 0.0;   ///< measured: cells searched by a circle lookup of that diameter (NaN: missing)
   double itemsPerLookup = 0.0;  ///< measured: exact tests per square lookup
 };
 
@@ -44,7 +44,7 @@ struct CellsPerLookup {
   std::size_t lookups = 0;              ///< lookups per multiplier and shape
   double diameter = 0.0;                ///< the search diameter, world units
   double replicatedCells = 0.0;         ///< grid-replicated (cell = diameter): cells read per point lookup
-  double replicatedCopies = 0.0;        ///< grid-replicated: stored copies per item
+  double replicatedCopies = 0.0;        ///< grid-replicated: stored copies per item (NaN: missing)
 };
 
 /// The seed's (multiplier, average cells, cell area) rows, in its order.
@@ -69,7 +69,7 @@ struct CentreLineRow {
   QueryCost enneaLines;       ///< enneatree on center-lines
   QueryCost fitUniform;       ///< fit-quadtree on uniform
   QueryCost enneaUniform;     ///< enneatree on uniform
-  double fitRootShare = 0.0;  ///< share of the circles the fit-quadtree keeps in its root (center-lines)
+  double fitRootShare = 0.0;  ///< share of the circles the fit-quadtree keeps in its root (NaN: missing)
 };
 
 /// Query cost against the circle count on both scenes.
@@ -126,7 +126,7 @@ RemoteCluster measureRemoteCluster(const StructureRegistry& registry, std::vecto
 struct FastPathPeer {
   std::string structure;  ///< registry name
   std::string figure;     ///< the extra() figure read
-  double ratio = 0.0;     ///< its value after the run
+  double ratio = 0.0;     ///< its value after the run (NaN: missing)
 };
 
 /// Share of moves that stayed inside their parent super-sphere, frame by frame.
@@ -139,6 +139,7 @@ struct FastPath {
   double settled = 0.0;             ///< mean of perFrame after the first second
   double moves = 0.0;               ///< moves made
   double detached = 0.0;            ///< moves that pierced their parent and were queued
+                                    ///< (each figure read from extra() is NaN when missing)
   std::vector<FastPathPeer> peers;  ///< the same scene on structures with a comparable fast path
 };
 
@@ -183,6 +184,11 @@ CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const 
 // ---------------------------------------------------------------------------------------------------------
 // What the numbers say
 // ---------------------------------------------------------------------------------------------------------
+
+/// `pattern` (one printf conversion of a double) applied to `value`, or "missing" where the value is NaN:
+/// the figures read from extra() are NaN when a structure does not report them, which must not look like a
+/// measured 0.
+std::string figureText(const char* pattern, double value);
 
 /// Sentences drawn from the measured figures (no fixed verdicts: each compares numbers just measured).
 std::vector<std::string> findings(const CellsPerLookup& r);

@@ -277,7 +277,8 @@ class ClaimsPanel final : public DemoPart {
       series[3].values.push_back(row.enneaUniform.candidates);
       rows.push_back({groupedNumber(row.count), fmt("%.1f", row.fitLines.candidates),
                       fmt("%.1f", row.enneaLines.candidates), fmt("%.1f", row.fitUniform.candidates),
-                      fmt("%.1f", row.enneaUniform.candidates), fmt("%.0f%%", 100.0 * row.fitRootShare)});
+                      fmt("%.1f", row.enneaUniform.candidates),
+                      figureText("%.0f%%", 100.0 * row.fitRootShare)});
     }
     chartHeading("exact tests per circle query against the circle count (log-log)");
     lineChart("centre lines", xs, series, {"circles", "tests per query", true, true, true}, ImVec2(0, 250));
@@ -328,7 +329,7 @@ class ClaimsPanel final : public DemoPart {
       series[1].values.push_back(row.roundCells);
       series[2].values.push_back(row.seedCells);
       rows.push_back({fmt("%.3g", row.multiplier), fmt("%.2f", row.seedCells), fmt("%.3f", row.squareCells),
-                      fmt("%.3f", row.roundCells), fmt("%.2f", row.seedArea),
+                      figureText("%.3f", row.roundCells), fmt("%.2f", row.seedArea),
                       fmt("%.1f", row.itemsPerLookup)});
     }
     chartHeading(
@@ -344,9 +345,9 @@ class ClaimsPanel final : public DemoPart {
     ImGui::TextDisabled("%s points, search diameter %.0f, %s lookups per multiplier and shape",
                         groupedNumber(r.points).c_str(), r.diameter, groupedNumber(r.lookups).c_str());
     ImGui::Text(
-        "Store-in-every-cell variant (grid-replicated, cell = diameter): %.2f cells per lookup, %.2f copies "
+        "Store-in-every-cell variant (grid-replicated, cell = diameter): %.2f cells per lookup, %s copies "
         "per item",
-        r.replicatedCells, r.replicatedCopies);
+        r.replicatedCells, figureText("%.2f", r.replicatedCopies).c_str());
   }
 
   static void drawFastPath(const FastPath& r, const std::vector<std::string>& lines) {
@@ -360,12 +361,13 @@ class ClaimsPanel final : public DemoPart {
     lineChart("fast path", xs, {ratio}, {"frame", "% of moves", false, false, false}, ImVec2(0, 200));
     drawFindings(lines);
     std::vector<std::vector<std::string>> rows;
-    rows.push_back({"sphere-tree", "NewPos inside the parent", fmt("%.2f%%", 100.0 * r.overall)});
+    rows.push_back({"sphere-tree", "NewPos inside the parent", figureText("%.2f%%", 100.0 * r.overall)});
     for (const FastPathPeer& p : r.peers)
-      rows.push_back({p.structure, p.figure, fmt("%.2f%%", 100.0 * p.ratio)});
+      rows.push_back({p.structure, p.figure, figureText("%.2f%%", 100.0 * p.ratio)});
     table("fast path table", {"structure", "constant-time path", "share of moves"}, rows);
-    ImGui::TextDisabled("%s circles, %zu frames, %.0f moves, %.0f detached", groupedNumber(r.count).c_str(),
-                        r.frames, r.moves, r.detached);
+    ImGui::TextDisabled("%s circles, %zu frames, %s moves, %s detached", groupedNumber(r.count).c_str(),
+                        r.frames, figureText("%.0f", r.moves).c_str(),
+                        figureText("%.0f", r.detached).c_str());
   }
 
   static void drawCollisions(const CollisionChecks& r, const std::vector<std::string>& lines) {

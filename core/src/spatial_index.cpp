@@ -6,10 +6,9 @@
 #include <sstream>
 
 #include "spheretest/assert.hpp"
+#include "spheretest/hash.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "structures/simd_support.hpp"
 
 namespace st {
 namespace {
@@ -22,103 +21,35 @@ std::string describe(const Circle& c) {
   return s.str();
 }
 
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
-
 /// Whether every circle of a span passes isValidCircle. Busy frames check every item this way, so four
-/// circles (three vectors) are checked at a time where SSE is available: each lane against the bounds of
-/// its field, [-max, max] for a coordinate and [0, max] for a radius (a NaN fails both comparisons).
+/// circles (three vectors) are checked at a time: each lane against the bounds of its field, [-max, max]
+/// for a coordinate and [0, max] for a radius (a NaN fails both comparisons).
 bool allValidCircles(std::span<const Circle> circles) {
-  std::size_t i = 0;
-  bool valid = true;
-#if defined(__SSE2__)
   static_assert(sizeof(Circle) == 3 * sizeof(float), "circles are read as packed floats");
   const float m = kMaxCoordinate;
-  const __m128 high = _mm_set1_ps(m);
+  const simd::FloatW4 high = simd::splatF4(m);
   // Field of each lane over four circles: x y r x | y r x y | r x y r.
-  const __m128 low0 = _mm_setr_ps(-m, -m, 0.0f, -m), low1 = _mm_setr_ps(-m, 0.0f, -m, -m),
-               low2 = _mm_setr_ps(0.0f, -m, -m, 0.0f);
-  __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
+  const simd::FloatW4 low0 = simd::setF4(-m, -m, 0.0f, -m), low1 = simd::setF4(-m, 0.0f, -m, -m),
+                      low2 = simd::setF4(0.0f, -m, -m, 0.0f);
+  auto inBounds = [&](simd::FloatW4 v, simd::FloatW4 low) {
+    return simd::bitAnd(simd::greaterEqual(v, low), simd::lessEqual(v, high));
+  };
+  simd::FloatW4 inside = simd::allTrueF4();
+  std::size_t i = 0;
   for (; i + 4 <= circles.size(); i += 4) {
     const char* bytes = reinterpret_cast<const char*>(circles.data() + i);
-    const __m128 v0 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes)),
-                 v1 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes + 16)),
-                 v2 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes + 32));
-    const __m128 in0 = _mm_and_ps(_mm_cmpge_ps(v0, low0), _mm_cmple_ps(v0, high));
-    const __m128 in1 = _mm_and_ps(_mm_cmpge_ps(v1, low1), _mm_cmple_ps(v1, high));
-    const __m128 in2 = _mm_and_ps(_mm_cmpge_ps(v2, low2), _mm_cmple_ps(v2, high));
-    inside = _mm_and_ps(inside, _mm_and_ps(in0, _mm_and_ps(in1, in2)));
+    const simd::FloatW4 v0 = simd::loadF4(reinterpret_cast<const float*>(bytes)),
+                        v1 = simd::loadF4(reinterpret_cast<const float*>(bytes + 16)),
+                        v2 = simd::loadF4(reinterpret_cast<const float*>(bytes + 32));
+    inside = simd::bitAnd(
+        inside, simd::bitAnd(inBounds(v0, low0), simd::bitAnd(inBounds(v1, low1), inBounds(v2, low2))));
   }
-  valid = _mm_movemask_ps(inside) == 0xf;
-#endif
+  bool valid = simd::signMask(inside) == 0xf;
   for (; i < circles.size(); ++i) valid &= isValidCircle(circles[i]);
   return valid;
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------------------------------------
-// Geometry predicates that need more than one line
-// ---------------------------------------------------------------------------------------------------------
-
-bool segmentHitsCircle(const Segment& s, const Circle& c, float& t) {
-  const double ox = double(s.start.x) - double(c.center.x);
-  const double oy = double(s.start.y) - double(c.center.y);
-  const double r2 = double(c.radius) * double(c.radius);
-  const double cterm = ox * ox + oy * oy - r2;
-  if (cterm <= 0.0) {
-    t = 0.0f;
-    return true;
-  }
-  const double dx = double(s.end.x) - double(s.start.x);
-  const double dy = double(s.end.y) - double(s.start.y);
-  const double a = dx * dx + dy * dy;
-  if (a == 0.0) return false;
-  const double b = ox * dx + oy * dy;  // half of the usual b
-  if (b >= 0.0) return false;          // start outside and moving away
-  const double disc = b * b - a * cterm;
-  if (disc < 0.0) return false;
-  const double root = (-b - std::sqrt(disc)) / a;
-  if (root > 1.0) return false;
-  t = static_cast<float>(root < 0.0 ? 0.0 : root);
-  return true;
-}
-
-bool circleOverlapsCone(const Circle& c, const ViewCone& cone) {
-  const double px = double(c.center.x) - double(cone.origin.x);
-  const double py = double(c.center.y) - double(cone.origin.y);
-  const double r = c.radius;
-  const double far = cone.farDistance;
-  const double dist2 = px * px + py * py;
-  if (dist2 > (far + r) * (far + r)) return false;
-  if (cone.halfAngle >= 3.14159265358979) return true;  // the whole disc
-  double dirx = cone.direction.x, diry = cone.direction.y;
-  const double dlen = std::sqrt(dirx * dirx + diry * diry);
-  if (dlen == 0.0) return dist2 <= r * r;
-  dirx /= dlen;
-  diry /= dlen;
-  const double dist = std::sqrt(dist2);
-  // Inside the wedge's angle: the distance to the sector is the distance beyond the far arc.
-  const double cosHalf = std::cos(double(cone.halfAngle));
-  if (dist == 0.0 || (px * dirx + py * diry) >= cosHalf * dist) return dist <= far + r;
-  // Outside the angle: the nearest point of the sector lies on one of its two straight edges.
-  const double sinHalf = std::sin(double(cone.halfAngle));
-  for (int side = -1; side <= 1; side += 2) {
-    const double ex = dirx * cosHalf - side * diry * sinHalf;
-    const double ey = diry * cosHalf + side * dirx * sinHalf;
-    double along = px * ex + py * ey;
-    along = along < 0.0 ? 0.0 : (along > far ? far : along);
-    const double qx = px - ex * along, qy = py - ey * along;
-    if (qx * qx + qy * qy <= r * r) return true;
-  }
-  return false;
-}
 
 std::uint64_t pairSetHash(std::span<const Pair> pairs) {
   std::uint64_t sum = 0;

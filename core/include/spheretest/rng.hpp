@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "spheretest/hash.hpp"
+
 namespace st {
 
 /// Deterministic 64-bit generator with float helpers.
@@ -13,11 +15,8 @@ class Rng {
   /// Seeds the four words of state from one 64-bit seed.
   explicit Rng(std::uint64_t seed) {
     for (std::uint64_t& word : state_) {
-      seed += 0x9e3779b97f4a7c15ull;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      word = z ^ (z >> 31);
+      seed += kGoldenGamma;
+      word = mix64(seed);
     }
   }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "spheretest/geometry.hpp"
+#include "spheretest/hash.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/tasks.hpp"
 
@@ -371,7 +372,7 @@ std::uint64_t pairSetHash(std::span<const Pair> pairs);
 
 /// Folds one frame's pair-set hash into a running checksum over frames.
 inline std::uint64_t foldFrameChecksum(std::uint64_t running, std::uint64_t frameHash) {
-  return (running ^ frameHash) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+  return (running ^ frameHash) * 0x100000001b3ull + kGoldenGamma;
 }
 
 }  // namespace st

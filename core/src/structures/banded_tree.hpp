@@ -37,6 +37,7 @@
 #include "bvh_pruning.hpp"
 #include "linear_tree.hpp"
 #include "pair_view.hpp"
+#include "segment_box.hpp"
 #include "spheretest/assert.hpp"
 #include "spheretest/spatial_index.hpp"
 
@@ -120,24 +121,7 @@ inline bool mayOverlap(const CellBox& b, const Box& q, double s) {
 
 /// Whether the segment may meet something inside `b` (slab test against the box grown by slack `s`).
 inline bool mayHit(const CellBox& b, const Segment& seg, double s) {
-  const double start[2] = {seg.start.x, seg.start.y};
-  const double delta[2] = {double(seg.end.x) - double(seg.start.x), double(seg.end.y) - double(seg.start.y)};
-  const double lo[2] = {b.minX - s, b.minY - s};
-  const double hi[2] = {b.maxX + s, b.maxY + s};
-  double enter = 0.0, leave = 1.0;
-  for (int axis = 0; axis < 2; ++axis) {
-    if (delta[axis] == 0.0) {
-      if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
-      continue;
-    }
-    double t0 = (lo[axis] - start[axis]) / delta[axis];
-    double t1 = (hi[axis] - start[axis]) / delta[axis];
-    if (t0 > t1) std::swap(t0, t1);
-    enter = std::max(enter, t0);
-    leave = std::min(leave, t1);
-    if (enter > leave) return false;
-  }
-  return true;
+  return segmentMeetsBox(seg, b.minX - s, b.minY - s, b.maxX + s, b.maxY + s);
 }
 
 // ---------------------------------------------------------------------------------------------------------

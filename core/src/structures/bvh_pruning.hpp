@@ -14,6 +14,8 @@
 
 #include "spheretest/geometry.hpp"
 
+#include "segment_box.hpp"
+
 namespace st::bvh {
 
 /// How a bound relates to a query region.
@@ -119,23 +121,10 @@ inline bool circleBoundsMeet(double ax, double ay, double ar, double bx, double 
 /// of the entry parameter of every circle inside the box.
 inline bool segmentEntersBox(const Segment& s, const Box& b, double& entry) {
   const double m = pruneMargin(magnitude(b.min) + magnitude(b.max) + magnitude(s.start) + magnitude(s.end));
-  const double start[2] = {s.start.x, s.start.y};
-  const double delta[2] = {double(s.end.x) - s.start.x, double(s.end.y) - s.start.y};
-  const double lo[2] = {double(b.min.x) - m, double(b.min.y) - m};
-  const double hi[2] = {double(b.max.x) + m, double(b.max.y) + m};
-  double enter = 0.0, leave = 1.0;
-  for (int axis = 0; axis < 2; ++axis) {
-    if (delta[axis] == 0.0) {
-      if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
-      continue;
-    }
-    double t0 = (lo[axis] - start[axis]) / delta[axis];
-    double t1 = (hi[axis] - start[axis]) / delta[axis];
-    if (t0 > t1) std::swap(t0, t1);
-    if (t0 > enter) enter = t0;
-    if (t1 < leave) leave = t1;
-    if (enter > leave + 1e-9) return false;
-  }
+  double enter = 0.0, leave = 0.0;
+  if (!clipSegmentToBox(s, double(b.min.x) - m, double(b.min.y) - m, double(b.max.x) + m, double(b.max.y) + m,
+                        1e-9, enter, leave))
+    return false;
   entry = enter - 1e-9;
   if (entry < 0.0) entry = 0.0;
   return true;

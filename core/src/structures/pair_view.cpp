@@ -217,61 +217,59 @@ SPHERETEST_WIDE_CODE_BEGIN
 
 // Sixteen items in lanes.
 struct Lanes {
-  __m512 x, y, r;
-  __mmask16 valid;
+  simd::FloatW16 x, y, r;
+  simd::Mask16 valid;
 };
 
-[[gnu::target("avx512f"), gnu::always_inline]] inline __mmask16 tailMask(std::uint32_t left) {
-  return left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1u);
+SPHERETEST_WIDE_INLINE simd::Mask16 tailMask(std::uint32_t left) {
+  return left >= 16 ? simd::Mask16(0xffff) : simd::Mask16((1u << left) - 1u);
 }
 
-[[gnu::target("avx512f"), gnu::always_inline]] inline Lanes loadLanes(const float* x, const float* y,
-                                                                      const float* r, std::uint32_t left) {
-  const __mmask16 m = tailMask(left);
-  return {_mm512_maskz_loadu_ps(m, x), _mm512_maskz_loadu_ps(m, y), _mm512_maskz_loadu_ps(m, r), m};
+SPHERETEST_WIDE_INLINE Lanes loadLanes(const float* x, const float* y, const float* r, std::uint32_t left) {
+  const simd::Mask16 m = tailMask(left);
+  return {simd::loadF16(m, x), simd::loadF16(m, y), simd::loadF16(m, r), m};
 }
 
 // Which lanes the pre-test lets through against one item.
-[[gnu::target("avx512f"), gnu::always_inline]] inline __mmask16 pretestLanes(const Lanes& b, float ax,
-                                                                             float ay, float ar,
-                                                                             __mmask16 lanes) {
-  const __m512 dx = _mm512_sub_ps(b.x, _mm512_set1_ps(ax));
-  const __m512 dy = _mm512_sub_ps(b.y, _mm512_set1_ps(ay));
-  const __m512 reach = _mm512_add_ps(b.r, _mm512_set1_ps(ar));
-  const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-  const __m512 limit =
-      _mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(reach, reach), _mm512_set1_ps(pairs::kPretestScale)),
-                    _mm512_set1_ps(pairs::kPretestFloor));
-  return _mm512_mask_cmp_ps_mask(lanes, d2, limit, _CMP_LE_OQ);
+SPHERETEST_WIDE_INLINE simd::Mask16 pretestLanes(const Lanes& b, float ax, float ay, float ar,
+                                                 simd::Mask16 lanes) {
+  const simd::FloatW16 dx = simd::sub(b.x, simd::splatF16(ax));
+  const simd::FloatW16 dy = simd::sub(b.y, simd::splatF16(ay));
+  const simd::FloatW16 reach = simd::add(b.r, simd::splatF16(ar));
+  const simd::FloatW16 d2 = simd::add(simd::mul(dx, dx), simd::mul(dy, dy));
+  const simd::FloatW16 limit =
+      simd::add(simd::mul(simd::mul(reach, reach), simd::splatF16(pairs::kPretestScale)),
+                simd::splatF16(pairs::kPretestFloor));
+  return simd::lessEqual(lanes, d2, limit);
 }
 
 // pickNarrow, sixteen items at a time, packing the kept ones with a compressing store.
-[[gnu::target("avx512f")]] void pickWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end,
-                                         const Box& bounds, Picked& picked) {
+SPHERETEST_WIDE void pickWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, const Box& bounds,
+                              Picked& picked) {
   picked.reset(end - begin);
-  const __m512 minX = _mm512_set1_ps(bounds.min.x), maxX = _mm512_set1_ps(bounds.max.x);
-  const __m512 minY = _mm512_set1_ps(bounds.min.y), maxY = _mm512_set1_ps(bounds.max.y);
+  const simd::FloatW16 minX = simd::splatF16(bounds.min.x), maxX = simd::splatF16(bounds.max.x);
+  const simd::FloatW16 minY = simd::splatF16(bounds.min.y), maxY = simd::splatF16(bounds.max.y);
   std::uint32_t n = 0;
   for (std::uint32_t i = begin; i < end; i += 16) {
     const Lanes l = loadLanes(it.x + i, it.y + i, it.r + i, end - i);
-    __mmask16 keep = _mm512_mask_cmp_ps_mask(l.valid, _mm512_sub_ps(l.x, l.r), maxX, _CMP_LE_OQ);
-    keep = _mm512_mask_cmp_ps_mask(keep, minX, _mm512_add_ps(l.x, l.r), _CMP_LE_OQ);
-    keep = _mm512_mask_cmp_ps_mask(keep, _mm512_sub_ps(l.y, l.r), maxY, _CMP_LE_OQ);
-    keep = _mm512_mask_cmp_ps_mask(keep, minY, _mm512_add_ps(l.y, l.r), _CMP_LE_OQ);
-    const __m512i ids = _mm512_maskz_loadu_epi32(l.valid, it.id + i);
-    _mm512_mask_compressstoreu_ps(picked.x.data() + n, keep, l.x);
-    _mm512_mask_compressstoreu_ps(picked.y.data() + n, keep, l.y);
-    _mm512_mask_compressstoreu_ps(picked.r.data() + n, keep, l.r);
-    _mm512_mask_compressstoreu_epi32(picked.id.data() + n, keep, ids);
+    simd::Mask16 keep = simd::lessEqual(l.valid, simd::sub(l.x, l.r), maxX);
+    keep = simd::lessEqual(keep, minX, simd::add(l.x, l.r));
+    keep = simd::lessEqual(keep, simd::sub(l.y, l.r), maxY);
+    keep = simd::lessEqual(keep, minY, simd::add(l.y, l.r));
+    const simd::IntW16 ids = simd::loadI16(l.valid, it.id + i);
+    simd::compressStore(picked.x.data() + n, keep, l.x);
+    simd::compressStore(picked.y.data() + n, keep, l.y);
+    simd::compressStore(picked.r.data() + n, keep, l.r);
+    simd::compressStore(picked.id.data() + n, keep, ids);
     n += static_cast<std::uint32_t>(__builtin_popcount(keep));
   }
   picked.n = n;
 }
 
 // Item `a` against the items [0, n) of `b`, sixteen at a time.
-[[gnu::target("avx512f")]] void againstWide(float ax, float ay, float ar, ItemId aid, const float* bx,
-                                            const float* by, const float* br, const ItemId* bid,
-                                            std::uint32_t n, pairs::PairWriter& writer, PairWork& work) {
+SPHERETEST_WIDE void againstWide(float ax, float ay, float ar, ItemId aid, const float* bx, const float* by,
+                                 const float* br, const ItemId* bid, std::uint32_t n,
+                                 pairs::PairWriter& writer, PairWork& work) {
   work.pretests += n;
   for (std::uint32_t j = 0; j < n; j += 16) {
     const Lanes b = loadLanes(bx + j, by + j, br + j, n - j);
@@ -287,25 +285,23 @@ struct Lanes32 {
   Lanes low, high;
 };
 
-[[gnu::target("avx512f"), gnu::always_inline]] inline Lanes32 loadLanes32(const float* x, const float* y,
-                                                                          const float* r, std::uint32_t n) {
-  return {loadLanes(x, y, r, n),
-          n > 16 ? loadLanes(x + 16, y + 16, r + 16, n - 16)
-                 : Lanes{_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), 0}};
+SPHERETEST_WIDE_INLINE Lanes32 loadLanes32(const float* x, const float* y, const float* r, std::uint32_t n) {
+  return {loadLanes(x, y, r, n), n > 16 ? loadLanes(x + 16, y + 16, r + 16, n - 16)
+                                        : Lanes{simd::zeroF16(), simd::zeroF16(), simd::zeroF16(), 0}};
 }
 
 // Which of up to 32 lanes, restricted to `lanes`, the pre-test lets through against one item.
-[[gnu::target("avx512f"), gnu::always_inline]] inline std::uint32_t pretestLanes32(const Lanes32& b, float ax,
-                                                                                   float ay, float ar,
-                                                                                   std::uint32_t lanes) {
-  const unsigned low = pretestLanes(b.low, ax, ay, ar, static_cast<__mmask16>(lanes));
+SPHERETEST_WIDE_INLINE std::uint32_t pretestLanes32(const Lanes32& b, float ax, float ay, float ar,
+                                                    std::uint32_t lanes) {
+  const unsigned low = pretestLanes(b.low, ax, ay, ar, static_cast<simd::Mask16>(lanes));
   if (!(lanes >> 16)) return low;
-  return low | (std::uint32_t(pretestLanes(b.high, ax, ay, ar, static_cast<__mmask16>(lanes >> 16))) << 16);
+  return low |
+         (std::uint32_t(pretestLanes(b.high, ax, ay, ar, static_cast<simd::Mask16>(lanes >> 16))) << 16);
 }
 
 // withinNarrow: up to 33 items keep the later ones in registers, more go row by row.
-[[gnu::target("avx512f")]] void withinWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end,
-                                           pairs::PairWriter& writer, PairWork& work) {
+SPHERETEST_WIDE void withinWide(const ItemArrays& it, std::uint32_t begin, std::uint32_t end,
+                                pairs::PairWriter& writer, PairWork& work) {
   const std::uint32_t n = end - begin;
   if (n < 2) return;
   if (n <= 33) {
@@ -330,8 +326,7 @@ struct Lanes32 {
 }
 
 // acrossNarrow: up to 32 items of `b` stay in registers for every item of `a`.
-[[gnu::target("avx512f")]] void acrossWide(const Picked& a, const Picked& b, pairs::PairWriter& writer,
-                                           PairWork& work) {
+SPHERETEST_WIDE void acrossWide(const Picked& a, const Picked& b, pairs::PairWriter& writer, PairWork& work) {
   if (b.n > 32) {
     for (std::uint32_t i = 0; i < a.n; ++i) {
       againstWide(a.x[i], a.y[i], a.r[i], a.id[i], b.x.data(), b.y.data(), b.r.data(), b.id.data(), b.n,
@@ -352,25 +347,22 @@ struct Lanes32 {
 }
 
 // Which of sixteen items in lanes have boxes that meet `bounds`.
-[[gnu::target("avx512f"), gnu::always_inline]] inline std::uint32_t reachingLanes16(const Lanes& h,
-                                                                                    const Box& bounds) {
-  __mmask16 keep =
-      _mm512_mask_cmp_ps_mask(h.valid, _mm512_sub_ps(h.x, h.r), _mm512_set1_ps(bounds.max.x), _CMP_LE_OQ);
-  keep = _mm512_mask_cmp_ps_mask(keep, _mm512_set1_ps(bounds.min.x), _mm512_add_ps(h.x, h.r), _CMP_LE_OQ);
-  keep = _mm512_mask_cmp_ps_mask(keep, _mm512_sub_ps(h.y, h.r), _mm512_set1_ps(bounds.max.y), _CMP_LE_OQ);
-  return _mm512_mask_cmp_ps_mask(keep, _mm512_set1_ps(bounds.min.y), _mm512_add_ps(h.y, h.r), _CMP_LE_OQ);
+SPHERETEST_WIDE_INLINE std::uint32_t reachingLanes16(const Lanes& h, const Box& bounds) {
+  simd::Mask16 keep = simd::lessEqual(h.valid, simd::sub(h.x, h.r), simd::splatF16(bounds.max.x));
+  keep = simd::lessEqual(keep, simd::splatF16(bounds.min.x), simd::add(h.x, h.r));
+  keep = simd::lessEqual(keep, simd::sub(h.y, h.r), simd::splatF16(bounds.max.y));
+  return simd::lessEqual(keep, simd::splatF16(bounds.min.y), simd::add(h.y, h.r));
 }
 
 // Which of up to 32 items in lanes have boxes that meet `bounds`.
-[[gnu::target("avx512f"), gnu::always_inline]] inline std::uint32_t reachingLanes(const Lanes32& l,
-                                                                                  const Box& bounds) {
+SPHERETEST_WIDE_INLINE std::uint32_t reachingLanes(const Lanes32& l, const Box& bounds) {
   return reachingLanes16(l.low, bounds) | (reachingLanes16(l.high, bounds) << 16);
 }
 
 // Two leaves of up to 32 items each, straight from the item arrays: each side's items that reach the other
 // side's bounds are found as a lane mask, so nothing is copied.
-[[gnu::target("avx512f")]] void acrossSmallWide(const ItemArrays& it, const ViewNode& a, const ViewNode& b,
-                                                pairs::PairWriter& writer, PairWork& work) {
+SPHERETEST_WIDE void acrossSmallWide(const ItemArrays& it, const ViewNode& a, const ViewNode& b,
+                                     pairs::PairWriter& writer, PairWork& work) {
   const Lanes32 la = loadLanes32(it.x + a.begin, it.y + a.begin, it.r + a.begin, a.end - a.begin);
   std::uint32_t fromA = reachingLanes(la, b.bounds);
   if (fromA == 0) return;
@@ -392,8 +384,8 @@ SPHERETEST_WIDE_CODE_END
 #endif
 
 // Every pair between two leaves: only the items of each that reach the other's bounds take part.
-void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, bool wide, WalkScratch& scratch,
-                pairs::PairWriter& writer, PairWork& work) {
+void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, [[maybe_unused]] bool wide,
+                WalkScratch& scratch, pairs::PairWriter& writer, PairWork& work) {
 #if SPHERETEST_WIDE_LANES
   if (wide && a.end - a.begin <= 32 && b.end - b.begin <= 32) {
     acrossSmallWide(it, a, b, writer, work);
@@ -413,7 +405,7 @@ void leafAcross(const ItemArrays& it, const ViewNode& a, const ViewNode& b, bool
   if (scratch.pickB.n > 0) acrossNarrow(scratch.pickA, scratch.pickB, writer, work);
 }
 
-void leafWithin(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, bool wide,
+void leafWithin(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, [[maybe_unused]] bool wide,
                 pairs::PairWriter& writer, PairWork& work) {
 #if SPHERETEST_WIDE_LANES
   if (wide) {

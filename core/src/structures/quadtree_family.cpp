@@ -9,6 +9,8 @@
 #include "spheretest/assert.hpp"
 #include "walk_stack.hpp"
 
+#include "segment_box.hpp"
+
 namespace st::quadtree_family {
 
 std::uint32_t interleaveBits(std::uint32_t v) {
@@ -350,24 +352,7 @@ namespace {
 
 // Slab test in double against an already inflated box; conservative for segmentHitsCircle.
 bool segmentMeetsBox(const Segment& s, const Box& b) {
-  double enter = 0.0, leave = 1.0;
-  const double start[2] = {s.start.x, s.start.y};
-  const double delta[2] = {double(s.end.x) - double(s.start.x), double(s.end.y) - double(s.start.y)};
-  const double lo[2] = {b.min.x, b.min.y};
-  const double hi[2] = {b.max.x, b.max.y};
-  for (int axis = 0; axis < 2; ++axis) {
-    if (delta[axis] == 0.0) {
-      if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
-      continue;
-    }
-    double t0 = (lo[axis] - start[axis]) / delta[axis];
-    double t1 = (hi[axis] - start[axis]) / delta[axis];
-    if (t0 > t1) std::swap(t0, t1);
-    enter = std::max(enter, t0);
-    leave = std::min(leave, t1);
-    if (enter > leave) return false;
-  }
-  return true;
+  return st::segmentMeetsBox(s, b.min.x, b.min.y, b.max.x, b.max.y);
 }
 
 }  // namespace
