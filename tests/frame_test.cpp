@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::testing {
 namespace {
@@ -134,6 +136,38 @@ TEST_P(FrameAndQuery, TheFrameStepCountsTheUpdateAndThePairSearchApart) {
   EXPECT_EQ(updateOnly.pairsMs, 0.0);
 }
 
+TEST_P(FrameAndQuery, PairsAndCountersAreTheSameOnAnyNumberOfThreads) {
+  for (const char* scenario : {"spheretest", "uniform", "center-lines"}) {
+    Simulation serialSim(scenario, SceneConfig{}, 4000, 11);
+    Simulation pooledSim(scenario, SceneConfig{}, 4000, 11);
+    ThreadPool pool(3);
+    std::unique_ptr<SpatialIndex> serial = registry().create(GetParam());
+    std::unique_ptr<SpatialIndex> pooled = registry().create(GetParam());
+    pooled->setScheduler(&pool);
+    for (SpatialIndex* s : {serial.get(), pooled.get()}) {
+      s->setWorldHint(serialSim.world());
+      s->build(serialSim.items());
+    }
+    std::vector<Pair> a, b;
+    for (int f = 0; f < 12; ++f) {
+      const FrameResult one = stepFrame(serialSim, *serial, a);
+      const FrameResult many = stepFrame(pooledSim, *pooled, b);
+      ASSERT_EQ(a.size(), b.size()) << scenario << " frame " << f;
+      EXPECT_EQ(pairSetHash(a), pairSetHash(b)) << scenario << " frame " << f;
+      EXPECT_EQ(one.pairs.candidates, many.pairs.candidates) << scenario << " frame " << f;
+      EXPECT_EQ(one.pairs.nodesVisited, many.pairs.nodesVisited) << scenario << " frame " << f;
+      EXPECT_EQ(one.update.candidates, many.update.candidates) << scenario << " frame " << f;
+      EXPECT_EQ(one.update.nodesVisited, many.update.nodesVisited) << scenario << " frame " << f;
+    }
+    ExtraCounters ea, eb;
+    serial->extra(ea);
+    pooled->extra(eb);
+    EXPECT_EQ(ea, eb) << scenario << ": every figure the report prints";
+    EXPECT_EQ(serial->validate(), "");
+    EXPECT_EQ(pooled->validate(), "");
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllStructures, FrameAndQuery, ::testing::ValuesIn(structureNames()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param;
@@ -148,6 +182,48 @@ TEST(QueryShapeNames, RoundTripAndRejectUnknownNames) {
   }
   EXPECT_EQ(queryShapeName(QueryShape::Segment), std::string("ray"));
   EXPECT_FALSE(parseQueryShape("segment-ish").has_value());
+}
+
+TEST(ParallelSimulation, StepsTheSameFramesOnAnyNumberOfThreads) {
+  for (const ScenarioInfo& scenario : scenarios()) {
+    Simulation serial(scenario.name, SceneConfig{}, 5000, 4);
+    Simulation pooled(scenario.name, SceneConfig{}, 5000, 4);
+    ThreadPool pool(3);
+    pooled.setScheduler(&pool);
+    for (int f = 0; f < 400; ++f) {
+      serial.step();
+      pooled.step();
+      ASSERT_EQ(std::vector<ItemId>(serial.movedIds().begin(), serial.movedIds().end()),
+                std::vector<ItemId>(pooled.movedIds().begin(), pooled.movedIds().end()))
+          << scenario.name << " frame " << f;
+      ASSERT_TRUE(std::equal(serial.movedCircles().begin(), serial.movedCircles().end(),
+                             pooled.movedCircles().begin(), pooled.movedCircles().end()))
+          << scenario.name << " frame " << f;
+    }
+    EXPECT_EQ(serial.circles(), pooled.circles()) << scenario.name;
+  }
+}
+
+TEST(ThreadPool, RunsEveryRangeOnceAndPassesExceptionsOn) {
+  ThreadPool pool(4);
+  EXPECT_EQ(pool.workerCount(), 4u);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<int> hits(1000, 0);
+    pool.parallelFor(hits.size(), 7, [&](std::size_t begin, std::size_t end, unsigned worker) {
+      EXPECT_LT(worker, 4u);
+      for (std::size_t i = begin; i < end; ++i) ++hits[i];
+    });
+    EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), 1000) << "round " << round;
+  }
+  EXPECT_THROW(pool.parallelFor(100, 1,
+                                [](std::size_t begin, std::size_t, unsigned) {
+                                  if (begin == 42) throw InvalidInput("range 42");
+                                }),
+               InvalidInput);
+  // The pool still works after a failed loop.
+  std::atomic<std::size_t> sum{0};
+  pool.parallelFor(10, 1, [&](std::size_t begin, std::size_t, unsigned) { sum += begin; });
+  EXPECT_EQ(sum.load(), 45u);
 }
 
 TEST(FormatCount, GroupsThousands) {

@@ -322,10 +322,19 @@ void Simulation::step() {
     stepSwarm();
     return;
   }
-  for (std::size_t k = 0; k < movingIds_.size(); ++k) {
-    const std::size_t i = movingIds_[k];
-    stepBounce(i, motion_ == Motion::Drift);
-    movedCircles_[k] = circles_[i];
+  const auto move = [this](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::size_t i = movingIds_[k];
+      stepBounce(i, motion_ == Motion::Drift);
+      movedCircles_[k] = circles_[i];
+    }
+  };
+  // Drifting circles turn by random numbers drawn in id order, so only straight motion is spread.
+  if (motion_ == Motion::Drift) {
+    move(0, movingIds_.size(), 0);
+  } else {
+    scheduler().parallelFor(movingIds_.size(), std::max<std::size_t>(1, movingIds_.size() / kStepPieces + 1),
+                            move);
   }
 }
 
@@ -427,44 +436,103 @@ void Simulation::stepAttractors() {
   }
 }
 
+// Three passes, so that the circles can move on several threads and the frames stay the same for any
+// number of them: each piece of circles moves every circle whose countdown does not run out (no random
+// number is drawn), then the few whose countdown ran out (a kick or a jump, which draw from the one random
+// stream) are finished in id order on the calling thread, and the batch is written in id order.
 void Simulation::stepSwarm() {
   stepAttractors();
   const SwarmMotion& m = swarm_;
   const float steerStep = m.steer * kTimeStep;
   const float cap = m.speedCap;
-  // The batch is rebuilt in id order: the moving circles, and the static ones whose jump falls due.
-  movingIds_.clear();
-  movedCircles_.clear();
-  for (std::size_t i = 0; i < circles_.size(); ++i) {
-    Circle& c = circles_[i];
-    std::uint32_t& left = countdown_[i];
-    const int g = group_[i];
-    if (g < 0) {
-      if (left == kNever || --left != 0) continue;
-      // Anywhere in the world. The demo's land in a box around a centre that wanders, which gathers the
-      // static quarter into a clump that changes with the length of the run; anywhere keeps it as it starts.
-      c.center = {rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)};
-      left = countdown(m.staticJumpFrames);
-    } else {
+  const std::size_t n = circles_.size();
+  const std::size_t grain = std::max<std::size_t>(1, (n + kStepPieces - 1) / kStepPieces);
+  const std::size_t pieces = n == 0 ? 0 : (n + grain - 1) / grain;
+  pieceEvents_.resize(pieces);
+  pieceMoved_.resize(pieces);
+
+  // The motion after any kick: cap the speed, move, bounce off the world's edges.
+  const auto finishMove = [&](Circle& c, Vec2& v) {
+    const float speed = length(v);
+    if (speed > cap) v = v * (cap / speed);
+    c.center = c.center + v * kTimeStep;
+    reflectInto(c.center.x, v.x, world_.min.x, world_.max.x);
+    reflectInto(c.center.y, v.y, world_.min.y, world_.max.y);
+  };
+  scheduler().parallelFor(n, grain, [&](std::size_t begin, std::size_t end, unsigned) {
+    std::vector<std::uint32_t>& events = pieceEvents_[begin / grain];
+    events.clear();
+    std::uint32_t moved = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      std::uint32_t& left = countdown_[i];
+      const int g = group_[i];
+      const bool due = left != kNever && --left == 0;
+      if (g < 0) {
+        if (due) events.push_back(static_cast<std::uint32_t>(i));
+        continue;
+      }
+      ++moved;
+      Circle& c = circles_[i];
       Vec2& v = velocity_[i];
       const Vec2 toPoint = attractors_[g] - c.center;
       const float distance = length(toPoint);
       if (distance > 0.0f) v = v + toPoint * (steerStep / distance);
-      if (left != kNever && --left == 0) {
-        // Only inside its swarm: a kick on the way would send the circle off course at the top speed, and
-        // a travelling swarm would crawl and fray.
-        if (distance < m.radius) v = randomDirection() * length(v);
-        left = countdown(m.kickFrames);
+      if (due) {
+        events.push_back(static_cast<std::uint32_t>(i));
+        continue;
       }
-      const float speed = length(v);
-      if (speed > cap) v = v * (cap / speed);
-      c.center = c.center + v * kTimeStep;
-      reflectInto(c.center.x, v.x, world_.min.x, world_.max.x);
-      reflectInto(c.center.y, v.y, world_.min.y, world_.max.y);
+      finishMove(c, v);
     }
-    movingIds_.push_back(static_cast<ItemId>(i));
-    movedCircles_.push_back(c);
+    pieceMoved_[begin / grain] = moved;
+  });
+
+  // The circles whose countdown ran out, in id order: the random numbers come in the order of a single pass.
+  for (std::size_t piece = 0; piece < pieces; ++piece) {
+    for (const std::uint32_t i : pieceEvents_[piece]) {
+      Circle& c = circles_[i];
+      if (group_[i] < 0) {
+        // Anywhere in the world. The demo's land in a box around a centre that wanders, which gathers the
+        // static quarter into a clump that changes with the length of the run; anywhere keeps it as it
+        // starts.
+        c.center = {rng_.uniform(world_.min.x, world_.max.x), rng_.uniform(world_.min.y, world_.max.y)};
+        countdown_[i] = countdown(m.staticJumpFrames);
+        ++pieceMoved_[piece];
+        continue;
+      }
+      Vec2& v = velocity_[i];
+      // Only inside its swarm: a kick on the way would send the circle off course at the top speed, and
+      // a travelling swarm would crawl and fray.
+      if (length(attractors_[group_[i]] - c.center) < m.radius) v = randomDirection() * length(v);
+      countdown_[i] = countdown(m.kickFrames);
+      finishMove(c, v);
+    }
   }
+
+  // The batch, in id order: the moving circles, and the static ones that jumped.
+  std::size_t total = 0;
+  for (std::size_t piece = 0; piece < pieces; ++piece) {
+    const std::uint32_t count = pieceMoved_[piece];
+    pieceMoved_[piece] = static_cast<std::uint32_t>(total);
+    total += count;
+  }
+  movingIds_.resize(total);
+  movedCircles_.resize(total);
+  scheduler().parallelFor(n, grain, [&](std::size_t begin, std::size_t end, unsigned) {
+    const std::vector<std::uint32_t>& events = pieceEvents_[begin / grain];
+    std::size_t at = pieceMoved_[begin / grain];
+    std::size_t e = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      bool jumped = false;
+      if (group_[i] < 0) {
+        while (e < events.size() && events[e] < i) ++e;
+        jumped = e < events.size() && events[e] == i;
+        if (!jumped) continue;
+      }
+      movingIds_[at] = static_cast<ItemId>(i);
+      movedCircles_[at] = circles_[i];
+      ++at;
+    }
+  });
 }
 
 }  // namespace st

@@ -88,6 +88,9 @@ class Simulation {
 
   /// Advances one time step.
   void step();
+  /// The scheduler the step may spread its circles over (nullptr: the calling thread only). The frames are
+  /// the same for any scheduler; it must outlive its use here.
+  void setScheduler(TaskScheduler* scheduler) { scheduler_ = scheduler; }
 
   /// Circles by id.
   const std::vector<Circle>& circles() const { return circles_; }
@@ -138,6 +141,7 @@ class Simulation {
   std::uint32_t countdown(double meanFrames);
   void stepSwarm();
   void stepAttractors();
+  TaskScheduler& scheduler() const { return scheduler_ ? *scheduler_ : serialScheduler(); }
 
   std::string scenario_;
   SceneConfig config_;
@@ -158,6 +162,12 @@ class Simulation {
   std::vector<std::uint32_t> countdown_;
   std::vector<ItemId> movingIds_;
   std::vector<Circle> movedCircles_;
+  // The step's pieces of circles (a count that depends only on the number of circles): the ids whose
+  // countdown ran out in each, and how many of each go in the batch (then where they start in it).
+  static constexpr std::size_t kStepPieces = 64;
+  std::vector<std::vector<std::uint32_t>> pieceEvents_;
+  std::vector<std::uint32_t> pieceMoved_;
+  TaskScheduler* scheduler_ = nullptr;
   float maxRadius_ = 0.0f;
   std::uint64_t frame_ = 0;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "pair_output.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -85,17 +86,24 @@ class BruteForce final : public SpatialIndex {
     }
   }
 
+  // Rows of the triangle of pairs, in pieces of equal row counts: rows near the top are longer, and with
+  // 64 pieces the workers still even out.
   void doFindPairs(std::vector<Pair>& out) override {
     const std::size_t n = dense_.size();
     counters_.candidates += n < 2 ? 0 : n * (n - 1) / 2;
-    for (std::size_t i = 0; i < n; ++i) {
-      const ItemId a = dense_[i];
-      const Circle ca = circle(a);
-      for (std::size_t j = i + 1; j < n; ++j) {
-        const ItemId b = dense_[j];
-        if (circlesOverlap(ca, circle(b))) out.push_back(makePair(a, b));
-      }
-    }
+    pairs::ScanTotals totals;
+    pairs::scanInPieces(scheduler(), static_cast<std::uint32_t>(n), out, totals,
+                        [&](pairs::PairWriter& writer, std::uint64_t&, std::uint64_t&, std::uint32_t begin,
+                            std::uint32_t end) {
+                          for (std::size_t i = begin; i < end; ++i) {
+                            const ItemId a = dense_[i];
+                            const Circle ca = circle(a);
+                            for (std::size_t j = i + 1; j < n; ++j) {
+                              const ItemId b = dense_[j];
+                              if (circlesOverlap(ca, circle(b))) writer.add(a, b);
+                            }
+                          }
+                        });
   }
 
   std::string doValidate() const override {

@@ -297,15 +297,11 @@ class HashedGrid final : public SpatialIndex {
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
+    pairs::ScanTotals totals;
+    gridPairs(scheduler(), lists_, std::min(reach_, kMaxReach), vectorLanes(), out, totals);
+    counters_.candidates += totals.candidates;
+    counters_.nodesVisited += totals.visited;
     PairWriter writer(out);
-    std::uint64_t candidates = 0, visited = 0;
-    if (lists_.sorted()) {
-      sortedGridPairs(lists_, std::min(reach_, kMaxReach), vectorLanes(), writer, candidates, visited);
-    } else {
-      linkedGridPairs(lists_, std::min(reach_, kMaxReach), writer, candidates, visited);
-    }
-    counters_.candidates += candidates;
-    counters_.nodesVisited += visited;
     // Oversize items: against the cells their circle reaches, then against each other.
     const NodeArray& nodes = lists_.nodes();
     for (ItemId id : oversize_) {
@@ -322,7 +318,7 @@ class HashedGrid final : public SpatialIndex {
     }
     oversizePairs(
         oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
-    lastPretests_ = writer.pretests();
+    lastPretests_ = totals.pretests + writer.pretests();
   }
 
   // -- validation ---------------------------------------------------------------------------------------

@@ -111,7 +111,8 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
 /// small cells' pre-test (4 or 16); always inlined, so that the 16-lane entry compiles it for its target.
 template <int Lanes>
 [[gnu::always_inline]] inline void sortedGridPairsWith(const CellLists& lists, int reach, PairWriter& writer,
-                                                       std::uint64_t& candidates, std::uint64_t& visited) {
+                                                       std::uint64_t& candidates, std::uint64_t& visited,
+                                                       std::uint32_t unitBegin, std::uint32_t unitEnd) {
   const Node* nodes = lists.nodes().data();
   const CellTable& table = lists.table();
   const std::uint32_t* heads = table.heads();
@@ -131,7 +132,7 @@ template <int Lanes>
     }
   };
   if (reach != 1 || !table.windowOnly()) {
-    for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+    for (std::uint32_t slot = unitBegin; slot < std::min(unitEnd, slotCount); ++slot) {
       if (table.occupied(slot)) checkedCell(slot);
     }
     return;
@@ -167,7 +168,7 @@ template <int Lanes>
       for (std::uint32_t b = below0; b < below3; ++b) writer.test(nodeA, nodes[b], candidates);
     }
   };
-  for (std::uint32_t row = 0; row < rows; ++row) {
+  for (std::uint32_t row = unitBegin; row < std::min(unitEnd, rows); ++row) {
     const std::uint32_t base = row * pitch;
     const bool hasRowBelow = row + 1 < rows;
     // The occupied cells of 64 columns at a time, as bits: a row is mostly a mix of empty and occupied
@@ -202,37 +203,47 @@ template <int Lanes>
 #if SPHERETEST_WIDE_LANES
 /// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestVectorLanes() is 16). Flattened:
 /// the cell kernels, called once per cell from lambdas that do not carry the target, are inlined too.
-SPHERETEST_WIDE [[gnu::flatten]] inline void sortedGridPairsWide(const CellLists& lists, int reach,
-                                                                 PairWriter& writer,
-                                                                 std::uint64_t& candidates,
-                                                                 std::uint64_t& visited) {
-  sortedGridPairsWith<16>(lists, reach, writer, candidates, visited);
+SPHERETEST_WIDE [[gnu::flatten]] inline void sortedGridPairsWide(
+    const CellLists& lists, int reach, PairWriter& writer, std::uint64_t& candidates, std::uint64_t& visited,
+    std::uint32_t unitBegin, std::uint32_t unitEnd) {
+  sortedGridPairsWith<16>(lists, reach, writer, candidates, visited, unitBegin, unitEnd);
 }
 #endif
 
-/// All overlapping pairs of one sorted grid (see sortedGridPairsWith), pre-testing small cells on `lanes`
-/// lanes: 16 where widestVectorLanes() allows it, 4 otherwise.
+/// The units a grid's pair scan walks, which a parallel search hands out in pieces: the window's rows where
+/// the scan goes row by row, otherwise the table's slots. Each unit's pairs are found by the scan of that
+/// unit alone (a cell looks only forward), so pieces can run in any order.
+inline std::uint32_t pairScanUnits(const CellLists& lists, int reach) {
+  const CellTable& table = lists.table();
+  if (lists.sorted() && reach == 1 && table.windowOnly()) return table.windowHeight();
+  return static_cast<std::uint32_t>(table.capacity());
+}
+
+/// The overlapping pairs that the units [unitBegin, unitEnd) of one sorted grid (see pairScanUnits) own
+/// (see sortedGridPairsWith), pre-testing small cells on `lanes` lanes: 16 where widestVectorLanes() allows
+/// it, 4 otherwise.
 inline void sortedGridPairs(const CellLists& lists, int reach, int lanes, PairWriter& writer,
-                            std::uint64_t& candidates, std::uint64_t& visited) {
+                            std::uint64_t& candidates, std::uint64_t& visited, std::uint32_t unitBegin,
+                            std::uint32_t unitEnd) {
 #if SPHERETEST_WIDE_LANES
   if (lanes >= 16 && widestVectorLanes() >= 16) {
-    sortedGridPairsWide(lists, reach, writer, candidates, visited);
+    sortedGridPairsWide(lists, reach, writer, candidates, visited, unitBegin, unitEnd);
     return;
   }
 #endif
   (void)lanes;
-  sortedGridPairsWith<4>(lists, reach, writer, candidates, visited);
+  sortedGridPairsWith<4>(lists, reach, writer, candidates, visited, unitBegin, unitEnd);
 }
 
 /// The same for the linked layout: forward neighbours found by lookup, lists walked through their links.
 inline void linkedGridPairs(const CellLists& lists, int reach, PairWriter& writer, std::uint64_t& candidates,
-                            std::uint64_t& visited) {
+                            std::uint64_t& visited, std::uint32_t unitBegin, std::uint32_t unitEnd) {
   const Node* nodes = lists.nodes().data();
   const CellTable& table = lists.table();
   const std::uint32_t slotCount = static_cast<std::uint32_t>(table.capacity());
   std::uint32_t neighbours[kMaxForwardRuns];
   std::vector<std::uint32_t> members;
-  for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
+  for (std::uint32_t slot = unitBegin; slot < std::min(unitEnd, slotCount); ++slot) {
     if (!table.occupied(slot)) continue;
     const CellKey cell = table[slot];
     int found = 0;
@@ -257,6 +268,20 @@ inline void linkedGridPairs(const CellLists& lists, int reach, PairWriter& write
       }
     }
   }
+}
+
+/// Every overlapping pair of one grid (sorted or linked layout), spread over the scheduler's workers.
+inline void gridPairs(TaskScheduler& scheduler, const CellLists& lists, int reach, int lanes,
+                      std::vector<Pair>& out, pairs::ScanTotals& totals) {
+  pairs::scanInPieces(scheduler, pairScanUnits(lists, reach), out, totals,
+                      [&](PairWriter& writer, std::uint64_t& candidates, std::uint64_t& visited,
+                          std::uint32_t begin, std::uint32_t end) {
+                        if (lists.sorted()) {
+                          sortedGridPairs(lists, reach, lanes, writer, candidates, visited, begin, end);
+                        } else {
+                          linkedGridPairs(lists, reach, writer, candidates, visited, begin, end);
+                        }
+                      });
 }
 
 }  // namespace st::grid_detail

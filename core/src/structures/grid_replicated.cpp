@@ -72,8 +72,7 @@ class ReplicatedGrid final : public SpatialIndex {
     st.nodes = lists_.table().used();
     st.memoryBytes = tableBytes() + lists_.memoryBytes() + stage_.capacity() * sizeof(Node) +
                      slots_.capacity() * sizeof(std::uint32_t) + copies_.capacity() + edges_.capacity() +
-                     edgeScratch_.capacity() + oversize_.capacity() * sizeof(ItemId) +
-                     members_.capacity() * sizeof(Member);
+                     edgeScratch_.capacity() + oversize_.capacity() * sizeof(ItemId);
     return st;
   }
 
@@ -237,29 +236,36 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
-    PairWriter writer(out);
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
-    std::uint64_t candidates = 0;
     // Each cell alone: two copies meet in every cell both ranges share, and the pair is tested only in
     // the first of those (its column and row are the larger of the two first columns and rows).
-    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (!table.occupied(slot)) continue;
-      ++counters_.nodesVisited;
-      const std::int32_t cx = table[slot].x, cy = table[slot].y;
-      members_.clear();
-      lists_.forEachInCell(slot, [&](std::uint32_t n) { members_.push_back({n, edgesOf(n, cx, cy)}); });
-      const std::size_t count = members_.size();
-      for (std::size_t i = 0; i + 1 < count; ++i) {
-        const Member a = members_[i];
-        for (std::size_t j = i + 1; j < count; ++j) {
-          const Member b = members_[j];
-          if ((a.edges | b.edges) != 3) continue;
-          writer.test(nodes[a.node], nodes[b.node], candidates);
-        }
-      }
-    }
-    counters_.candidates += candidates;
+    pairs::ScanTotals totals;
+    pairs::scanInPieces(
+        scheduler(), static_cast<std::uint32_t>(table.capacity()), out, totals,
+        [&](PairWriter& w, std::uint64_t& candidates, std::uint64_t& visited, std::uint32_t begin,
+            std::uint32_t end) {
+          std::vector<Member> members;
+          for (std::uint32_t slot = begin; slot < end; ++slot) {
+            if (!table.occupied(slot)) continue;
+            ++visited;
+            const std::int32_t cx = table[slot].x, cy = table[slot].y;
+            members.clear();
+            lists_.forEachInCell(slot, [&](std::uint32_t n) { members.push_back({n, edgesOf(n, cx, cy)}); });
+            const std::size_t count = members.size();
+            for (std::size_t i = 0; i + 1 < count; ++i) {
+              const Member a = members[i];
+              for (std::size_t j = i + 1; j < count; ++j) {
+                const Member b = members[j];
+                if ((a.edges | b.edges) != 3) continue;
+                w.test(nodes[a.node], nodes[b.node], candidates);
+              }
+            }
+          }
+        });
+    counters_.candidates += totals.candidates;
+    counters_.nodesVisited += totals.visited;
+    PairWriter writer(out);
     // Oversize items against the copies in the cells their bounds cover (once per item, by the same
     // first-shared-cell rule), then against each other.
     for (ItemId id : oversize_) {
@@ -279,7 +285,7 @@ class ReplicatedGrid final : public SpatialIndex {
     }
     oversizePairs(
         oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
-    lastPretests_ = writer.pretests();
+    lastPretests_ = totals.pretests + writer.pretests();
   }
 
   // -- validation ---------------------------------------------------------------------------------------
@@ -529,7 +535,6 @@ class ReplicatedGrid final : public SpatialIndex {
   bool edgesValid_ = false;                // the layout is the one the last fill() made
   std::vector<ItemId> oversize_;
   OccupiedCellTally occupied_;
-  std::vector<Member> members_;
   std::int32_t originX_ = 0;
   std::int32_t originY_ = 0;
   std::uint32_t windowWidth_ = 0;

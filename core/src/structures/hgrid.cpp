@@ -86,8 +86,7 @@ class HierarchicalGrid final : public SpatialIndex {
   IndexStats stats() const override {
     IndexStats st;
     st.memoryBytes = tableBytes() + index_.capacity() * sizeof(std::uint32_t) +
-                     levels_.capacity() * sizeof(Level) + moving_.capacity() * sizeof(Moving) +
-                     found_.capacity() * sizeof(std::uint32_t);
+                     levels_.capacity() * sizeof(Level) + moving_.capacity() * sizeof(Moving);
     for (const Level& level : levels_) {
       st.nodes += level.lists.table().used();
       st.memoryBytes += level.lists.memoryBytes();
@@ -260,27 +259,29 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
-    PairWriter writer(out);
-    std::uint64_t candidates = 0, visited = 0;
     // Each level against itself: a plain grid scan (every circle there is at most a cell across).
+    pairs::ScanTotals totals;
     for (const Level& level : levels_) {
       const int reach = std::min(level.shape.map.reachFor(2.0 * level.maxRadius), kMaxReach);
-      if (level.lists.sorted()) {
-        sortedGridPairs(level.lists, reach, vectorLanes(), writer, candidates, visited);
-      } else {
-        linkedGridPairs(level.lists, reach, writer, candidates, visited);
-      }
+      gridPairs(scheduler(), level.lists, reach, vectorLanes(), out, totals);
     }
+    const std::uint64_t candidates = totals.candidates, visited = totals.visited;
     // Each level against every coarser one, cell by cell: the coarse cells within reach of a fine cell.
-    std::uint64_t crossCandidates = 0, crossCells = 0;
+    pairs::ScanTotals cross;
     for (std::size_t fine = 0; fine < levels_.size(); ++fine) {
       for (std::size_t coarse = fine + 1; coarse < levels_.size(); ++coarse) {
-        crossLevelPairs(levels_[fine], levels_[coarse], writer, crossCandidates, crossCells);
+        const Level& f = levels_[fine];
+        const Level& c = levels_[coarse];
+        pairs::scanInPieces(
+            scheduler(), static_cast<std::uint32_t>(f.lists.table().capacity()), out, cross,
+            [&](PairWriter& w, std::uint64_t& tested, std::uint64_t& cells, std::uint32_t begin,
+                std::uint32_t end) { crossLevelPairs(f, c, w, tested, cells, begin, end); });
       }
     }
+    const std::uint64_t crossCandidates = cross.candidates, crossCells = cross.visited;
     lastCrossCandidates_ = crossCandidates;
     lastCrossCells_ = crossCells;
-    lastPretests_ = writer.pretests();
+    lastPretests_ = totals.pretests + cross.pretests;
     counters_.candidates += candidates + crossCandidates;
     counters_.nodesVisited += visited + crossCells;
   }
@@ -551,15 +552,16 @@ class HierarchicalGrid final : public SpatialIndex {
   /// their items. Fine items are walked in table order, which follows space, so consecutive ones mostly
   /// need the same coarse cells: those found for the previous range are kept.
   void crossLevelPairs(const Level& fine, const Level& coarse, PairWriter& writer, std::uint64_t& candidates,
-                       std::uint64_t& cells) {
+                       std::uint64_t& cells, std::uint32_t slotBegin, std::uint32_t slotEnd) const {
     const CellTable& fineTable = fine.lists.table();
     const CellTable& coarseTable = coarse.lists.table();
     const NodeArray& fineNodes = fine.lists.nodes();
     const NodeArray& coarseNodes = coarse.lists.nodes();
     const double coarseReach = coarse.maxRadius;
     CellRange lastRange{0, 0, -1, -1};
-    found_.clear();
-    for (std::uint32_t slot = 0; slot < fineTable.capacity(); ++slot) {
+    std::vector<std::uint32_t> found;
+    const auto slots = static_cast<std::uint32_t>(fineTable.capacity());
+    for (std::uint32_t slot = slotBegin; slot < std::min(slotEnd, slots); ++slot) {
       if (!fineTable.occupied(slot)) continue;
       fine.lists.forEachInCell(slot, [&](std::uint32_t a) {
         const Circle& c = fineNodes[a].circle;
@@ -567,12 +569,12 @@ class HierarchicalGrid final : public SpatialIndex {
                                             double(c.radius) + coarseReach);
         if (range.x0 != lastRange.x0 || range.y0 != lastRange.y0 || range.x1 != lastRange.x1 ||
             range.y1 != lastRange.y1) {
-          found_.clear();
-          visitRange(coarseTable, range, [&](std::uint32_t coarseSlot) { found_.push_back(coarseSlot); });
+          found.clear();
+          visitRange(coarseTable, range, [&](std::uint32_t coarseSlot) { found.push_back(coarseSlot); });
           lastRange = range;
         }
-        cells += found_.size();
-        for (std::uint32_t coarseSlot : found_) {
+        cells += found.size();
+        for (std::uint32_t coarseSlot : found) {
           coarse.lists.forEachInCell(
               coarseSlot, [&](std::uint32_t b) { writer.test(fineNodes[a], coarseNodes[b], candidates); });
         }
@@ -590,7 +592,6 @@ class HierarchicalGrid final : public SpatialIndex {
   bool indexValid_ = false;
   std::vector<ItemId> departed_;
   std::vector<Moving> moving_;
-  std::vector<std::uint32_t> found_;
   std::uint64_t lastCrossCandidates_ = 0;
   std::uint64_t lastCrossCells_ = 0;
   std::uint64_t lastPretests_ =

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "spheretest/geometry.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::pairs {
 
@@ -84,5 +85,48 @@ class PairWriter {
   std::size_t capacity_ = 0;
   std::uint64_t pretests_ = 0;
 };
+
+/// What a pair scan counted.
+struct ScanTotals {
+  std::uint64_t candidates = 0;  ///< pairs tested exactly
+  std::uint64_t visited = 0;     ///< cells (or other units) the scan read
+  std::uint64_t pretests = 0;    ///< pairs the float pre-test looked at
+};
+
+/// Runs `scan(writer, candidates, visited, begin, end)` over the units [0, units) and appends every pair it
+/// finds to `out`, adding up its counts into `totals`. With several workers the units are cut into 64 pieces
+/// (a cut that depends only on `units`), each worker writes its own pairs, and they are appended in worker
+/// order: the same pairs and counts as one scan of the whole range, in another order.
+template <class Scan>
+void scanInPieces(TaskScheduler& scheduler, std::uint32_t units, std::vector<Pair>& out, ScanTotals& totals,
+                  Scan&& scan) {
+  const unsigned workers = scheduler.workerCount();
+  if (workers == 1 || units < 2) {
+    PairWriter writer(out);
+    scan(writer, totals.candidates, totals.visited, 0u, units);
+    totals.pretests += writer.pretests();
+    return;
+  }
+  constexpr std::uint32_t kPieces = 64;
+  const std::uint32_t grain = std::max<std::uint32_t>(1, (units + kPieces - 1) / kPieces);
+  std::vector<std::vector<Pair>> found(workers);
+  std::vector<ScanTotals> counted(workers);
+  scheduler.parallelFor(units, grain, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    PairWriter writer(found[worker]);
+    ScanTotals& mine = counted[worker];
+    scan(writer, mine.candidates, mine.visited, static_cast<std::uint32_t>(begin),
+         static_cast<std::uint32_t>(end));
+    mine.pretests += writer.pretests();
+  });
+  std::size_t total = out.size();
+  for (const std::vector<Pair>& part : found) total += part.size();
+  out.reserve(total);
+  for (unsigned w = 0; w < workers; ++w) {
+    out.insert(out.end(), found[w].begin(), found[w].end());
+    totals.candidates += counted[w].candidates;
+    totals.visited += counted[w].visited;
+    totals.pretests += counted[w].pretests;
+  }
+}
 
 }  // namespace st::pairs
