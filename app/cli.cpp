@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "spheretest/atomic_file.hpp"
+#include "spheretest/tasks.hpp"
 #include "spheretest/version.hpp"
 
 namespace st::app {
@@ -18,6 +19,7 @@ namespace {
 constexpr long long kMaxCount = 10'000'000;
 constexpr long long kMaxFrames = 1'000'000;
 constexpr long long kMaxQueries = 10'000'000;
+constexpr long long kMaxThreads = 1024;
 
 // Strict integer parse: the whole text must be a decimal integer.
 bool parseInteger(const std::string& text, long long& value) {
@@ -179,6 +181,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.set_version_flag("--version", std::string("spheretest ") + kVersion, "Print the version and exit");
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
+  std::string threadsText;
   std::string soakText, switchEveryText;
   std::vector<std::string> settings;
   bool headless = false, listStructures = false, listScenarios = false, countGiven = false;
@@ -205,6 +208,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
                  "CSV with header x,y,radius[,static]: circles start where it puts them (excludes --count)")
       ->type_name("FILE");
   cli.add_option("--seed", seedText, "Random seed, >= 0 (default 1): same seed, same frames")->type_name("N");
+  cli.add_option("--threads", threadsText,
+                 "Threads for the simulation, updates, pair search and queries, 1.." +
+                     std::to_string(kMaxThreads) + " (default: every hardware thread, here " +
+                     std::to_string(hardwareThreads()) + "); results are the same for any count")
+      ->type_name("N");
   cli.add_option("--frames", framesText,
                  "Frames to run headless or before --screenshot, 1..1000000 (default 300); the window "
                  "otherwise runs until closed")
@@ -261,6 +269,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
     if (!parseInteger(seedText, seed) || seed < 0)
       throw InvalidInput("--seed must be a non-negative integer (got '" + seedText + "')");
     config.seed = static_cast<std::uint64_t>(seed);
+    if (!threadsText.empty())
+      config.threads = static_cast<unsigned>(integerOption("--threads", threadsText, 1, kMaxThreads));
     checkScenarioName(scenario);
     config.scenario = scenario;
     resolveStructures(config, structureText);

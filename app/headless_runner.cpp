@@ -15,6 +15,7 @@
 #include "spheretest/atomic_file.hpp"
 #include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::app {
 namespace {
@@ -54,34 +55,43 @@ std::vector<QuerySpec> makeQueries(const RunConfig& config, const Box& region) {
   return queries;
 }
 
-void runQueries(const SpatialIndex& structure, const RunConfig& config, const std::vector<QuerySpec>& queries,
-                float size, QueryResult& result) {
-  QueryAnswer answer;
-  std::uint64_t nodes = 0, candidates = 0;
-  std::uint64_t checksum = 0;
-  double totalNs = 0;
+// The queries run in pieces over the pool, each answered through the const path; their hashes are folded in
+// query order afterwards, so the checksum and the counts are the same for any number of threads. The time
+// per query is the batch's wall time over the queries.
+void runQueries(TaskScheduler& scheduler, const SpatialIndex& structure, const RunConfig& config,
+                const std::vector<QuerySpec>& queries, float size, QueryResult& result) {
   const bool ordered = config.queryKind == QueryShape::Segment;
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    const QuerySpec& q = queries[i];
-    const Query query = makeQuery(*config.queryKind, q.at, size, q.direction);
-    std::uint64_t queryHash = 0;
-    const Clock::time_point start = Clock::now();
-    runQuery(structure, query, answer);
-    totalNs += std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-    nodes += answer.counters.nodesVisited;
-    candidates += answer.counters.candidates;
-    if (ordered) {
-      for (ItemId id : answer.ids) queryHash = mix64(queryHash ^ (id + 1));  // in hit order
-    } else {
-      for (ItemId id : answer.ids) queryHash += mix64(id + 1);  // order-independent
+  std::vector<std::uint64_t> hashes(queries.size());
+  std::vector<std::uint64_t> hits(queries.size()), nodes(queries.size()), candidates(queries.size());
+  const Clock::time_point start = Clock::now();
+  scheduler.parallelFor(queries.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
+    QueryAnswer answer;
+    for (std::size_t i = begin; i < end; ++i) {
+      runQuery(structure, makeQuery(*config.queryKind, queries[i].at, size, queries[i].direction), answer);
+      std::uint64_t queryHash = 0;
+      if (ordered) {
+        for (ItemId id : answer.ids) queryHash = mix64(queryHash ^ (id + 1));  // in hit order
+      } else {
+        for (ItemId id : answer.ids) queryHash += mix64(id + 1);  // order-independent
+      }
+      hashes[i] = queryHash;
+      hits[i] = answer.ids.size();
+      nodes[i] = answer.counters.nodesVisited;
+      candidates[i] = answer.counters.candidates;
     }
-    result.hits += answer.ids.size();
-    checksum = mix64(checksum ^ queryHash ^ (i * kGoldenGamma));
+  });
+  const double totalNs = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  std::uint64_t checksum = 0, nodeSum = 0, candidateSum = 0;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    checksum = mix64(checksum ^ hashes[i] ^ (i * kGoldenGamma));
+    result.hits += hits[i];
+    nodeSum += nodes[i];
+    candidateSum += candidates[i];
   }
   const double n = queries.empty() ? 1.0 : double(queries.size());
   result.hitsChecksum = checksum;
-  result.nodesVisitedPerQuery = double(nodes) / n;
-  result.candidatesPerQuery = double(candidates) / n;
+  result.nodesVisitedPerQuery = double(nodeSum) / n;
+  result.candidatesPerQuery = double(candidateSum) / n;
   result.nsPerQuery = totalNs / n;
 }
 
@@ -248,7 +258,10 @@ const char* agreementName(Agreement agreement) {
 
 RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* progress) {
   std::unique_ptr<Simulation> sim = makeSimulation(config);
+  ThreadPool pool(config.threads);
+  sim->setScheduler(&pool);
   RunReport report;
+  report.threads = pool.workerCount();
   report.count = sim->circles().size();
   report.scenario = config.sceneFile ? config.scenario + " (" + *config.sceneFile + ")" : config.scenario;
   report.seed = config.seed;
@@ -274,6 +287,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
     // On a terminal the bar shows the builds too: at a million circles they take seconds each.
     if (progress && progress->terminal()) progress->update(0, 1, std::string("building ") + name);
     run.structure = makeStructure(config, name);
+    run.structure->setScheduler(&pool);
     run.structure->setWorldHint(sim->world());
     StructureResult result;
     result.name = name;
@@ -334,7 +348,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
     result.candidateTestsPerFrame = config.frames ? double(run.candidates) / config.frames : 0.0;
     result.pairsPerFrame = config.frames ? double(run.pairs) / config.frames : 0.0;
     result.nodesVisitedPerFrame = config.frames ? double(run.nodes) / config.frames : 0.0;
-    if (!queries.empty()) runQueries(*run.structure, config, queries, size, result.queries);
+    if (!queries.empty()) runQueries(pool, *run.structure, config, queries, size, result.queries);
     result.stats = run.structure->stats();
     run.structure->extra(result.extra);
     if (std::string problem = run.structure->validate(); !problem.empty()) {
@@ -354,7 +368,8 @@ bool allAgree(const RunReport& report) {
 
 void printReport(const RunReport& report, std::ostream& out) {
   out << "spheretest: " << report.count << " circles, scenario " << report.scenario << ", seed "
-      << report.seed << ", " << report.frames << " frames; ";
+      << report.seed << ", " << report.frames << " frames, " << report.threads
+      << (report.threads == 1 ? " thread; " : " threads; ");
   if (report.reference == "brute")
     out << "agreement checked against brute force\n";
   else if (report.reference == "consensus")
@@ -436,6 +451,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
   root["count"] = report.count;
   root["scenario"] = report.scenario;
   root["seed"] = report.seed;
+  root["threads"] = report.threads;
   root["frames"] = report.frames;
   root["reference"] = report.reference;
   root["skipped"] = report.skipped;

@@ -61,6 +61,7 @@ struct RunReport {
   std::size_t count = 0;   ///< circles
   std::string scenario;    ///< scene name (or the scene file)
   std::uint64_t seed = 0;  ///< seed
+  unsigned threads = 1;    ///< threads the run used
   int frames = 0;          ///< frames run
   std::string reference;   ///< "brute", "consensus" (a majority of the others) or "none" (too few to check)
   std::optional<QueryShape> queryKind;      ///< kind of the random queries (none: no queries)

@@ -22,6 +22,7 @@ struct RunConfig {
   std::string scenario = "spheretest";        ///< --scenario
   std::optional<std::string> sceneFile;       ///< --scene-file
   std::uint64_t seed = 1;                     ///< --seed
+  unsigned threads = 0;                       ///< --threads (0: one per hardware thread)
   int frames = 300;                           ///< --frames
   bool headless = false;                      ///< --headless
   std::optional<std::string> reportPath;      ///< --report

@@ -771,6 +771,7 @@ std::optional<int> runWindowApp(const RunConfig& config) {
   ui::DemoModel model(
       appRegistry(), [&config](const std::string& name) { return makeStructure(config, name); },
       std::move(simulation), setup, pickStartStructure(config));
+  model.setThreads(config.threads);
 
   ImGuiSession imgui;
   WindowApp app(config, sdl, model, canPersist, settingsDir);

@@ -167,6 +167,16 @@ class ControlPanel final : public DemoPart {
     }
     ImGui::SetNextItemWidth(-140.0f);
     ImGui::SliderFloat("steps per frame", &model.speed, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    int threads = static_cast<int>(model.threads());
+    ImGui::SetNextItemWidth(-140.0f);
+    if (ImGui::SliderInt("threads", &threads, 1,
+                         static_cast<int>(std::max(hardwareThreads(), model.threads())))) {
+      model.setThreads(static_cast<unsigned>(std::max(threads, 1)));
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "Threads for the simulation, the update and the pair search (same results on any count)");
+    }
     ImGui::Checkbox("find pairs every frame", &model.pairSearch);
     if (!model.pairSearchNote().empty()) {
       ImGui::PushTextWrapPos(0.0f);

@@ -20,9 +20,20 @@ DemoModel::DemoModel(const StructureRegistry& registry, StructureFactory factory
                      std::unique_ptr<Simulation> simulation, SceneSetup setup, const std::string& structure)
     : registry_(registry),
       factory_(std::move(factory)),
+      pool_(std::make_unique<ThreadPool>(1)),
       simulation_(std::move(simulation)),
       scene_(std::move(setup)) {
+  simulation_->setScheduler(pool_.get());
   if (!selectStructure(structure)) throw InvalidInput(lastError_);
+}
+
+void DemoModel::setThreads(unsigned threads) {
+  const unsigned wanted = threads == 0 ? hardwareThreads() : threads;
+  if (wanted == pool_->workerCount()) return;
+  auto next = std::make_unique<ThreadPool>(wanted);
+  simulation_->setScheduler(next.get());
+  structure_->setScheduler(next.get());
+  pool_ = std::move(next);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -42,6 +53,7 @@ bool DemoModel::selectStructure(const std::string& name) {
     if (all[i].name == name) structureIndex_ = i;
   }
   structure_ = std::move(next);
+  structure_->setScheduler(pool_.get());
   lastError_.clear();
   build("switch to " + name);
   return true;
@@ -65,6 +77,7 @@ bool DemoModel::selectByDigit(int digit, bool shift) {
 bool DemoModel::reseed(const SceneSetup& setup) {
   try {
     simulation_ = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);
+    simulation_->setScheduler(pool_.get());
   } catch (const std::exception& e) {
     lastError_ = e.what();
     return false;

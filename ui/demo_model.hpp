@@ -73,6 +73,10 @@ class DemoModel {
 
   /// Every structure that can be selected, in registry order.
   const StructureRegistry& registry() const { return registry_; }
+  /// Threads the simulation, the updates and the pair search run on.
+  unsigned threads() const { return pool_->workerCount(); }
+  /// Runs on `threads` threads from the next frame (0: one per hardware thread); the results stay the same.
+  void setThreads(unsigned threads);
   /// The simulation.
   const Simulation& simulation() const { return *simulation_; }
   /// The current structure.
@@ -137,6 +141,7 @@ class DemoModel {
 
   const StructureRegistry& registry_;
   StructureFactory factory_;
+  std::unique_ptr<ThreadPool> pool_;  // declared before what uses it, so that it is destroyed after
   std::unique_ptr<Simulation> simulation_;
   std::unique_ptr<SpatialIndex> structure_;
   std::size_t structureIndex_ = 0;
