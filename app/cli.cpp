@@ -89,17 +89,10 @@ void resolveStructures(RunConfig& config, const std::string& text) {
 void parseQueries(RunConfig& config, const std::string& text) {
   const std::size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
-  static const std::pair<const char*, QueryKind> kKinds[] = {{"point", QueryKind::Point},
-                                                             {"circle", QueryKind::Circle},
-                                                             {"box", QueryKind::Box},
-                                                             {"ray", QueryKind::Ray}};
-  config.queryKind = QueryKind::None;
-  for (const auto& [name, value] : kKinds) {
-    if (kind == name) config.queryKind = value;
-  }
-  if (config.queryKind == QueryKind::None || colon == std::string::npos) {
-    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray (got '" + text +
-                       "')");
+  config.queryKind = parseQueryShape(kind);
+  if (!config.queryKind || colon == std::string::npos) {
+    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray, cone (got '" +
+                       text + "')");
   }
   config.queryCount =
       static_cast<int>(integerOption("--queries COUNT", text.substr(colon + 1), 1, kMaxQueries));
@@ -223,12 +216,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
                  "Structure or scene parameter, e.g. grid.cell_scale=1.5 (repeatable); see --list-structures")
       ->type_name("KEY=VALUE");
   cli.add_option("--queries", queriesText,
-                 "Headless: COUNT random queries after the last frame, KIND point, circle, box or ray "
-                 "(default none)")
+                 "Headless: COUNT random queries after the last frame, KIND point, circle, box, ray or "
+                 "cone (default none)")
       ->type_name("KIND:COUNT");
   cli.add_option("--query-size", querySizeText,
-                 "Query radius, box half-extent or ray length (default twice the largest radius; rays an "
-                 "eighth of the region's width)")
+                 "Query radius, box half-extent, ray length or cone reach (default twice the largest "
+                 "radius; rays and cones an eighth of the region's width)")
       ->type_name("R");
   cli.add_option("--query-region", regionText, "Where query positions fall (default: the scene's)")
       ->type_name("X0,Y0,X1,Y1");

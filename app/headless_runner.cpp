@@ -21,8 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kBruteLimit = 20'000;
-
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -56,44 +54,28 @@ std::vector<QuerySpec> makeQueries(const RunConfig& config, const Box& region) {
   return queries;
 }
 
-void runQueries(SpatialIndex& structure, const RunConfig& config, const std::vector<QuerySpec>& queries,
+void runQueries(const SpatialIndex& structure, const RunConfig& config, const std::vector<QuerySpec>& queries,
                 float size, QueryResult& result) {
-  std::vector<ItemId> ids;
-  std::vector<RayHit> hits;
+  QueryAnswer answer;
   std::uint64_t nodes = 0, candidates = 0;
   std::uint64_t checksum = 0;
   double totalNs = 0;
+  const bool ordered = config.queryKind == QueryShape::Segment;
   for (std::size_t i = 0; i < queries.size(); ++i) {
     const QuerySpec& q = queries[i];
+    const Query query = makeQuery(*config.queryKind, q.at, size, q.direction);
     std::uint64_t queryHash = 0;
     const Clock::time_point start = Clock::now();
-    switch (config.queryKind) {
-      case QueryKind::Point:
-        structure.queryPoint(q.at, ids);
-        break;
-      case QueryKind::Circle:
-        structure.queryCircle({q.at, size}, ids);
-        break;
-      case QueryKind::Box:
-        structure.queryBox(boxFromCenter(q.at, size, size), ids);
-        break;
-      case QueryKind::Ray:
-        structure.rayCast({q.at, q.at + q.direction * size}, hits);
-        break;
-      case QueryKind::None:
-        break;
-    }
+    runQuery(structure, query, answer);
     totalNs += std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-    nodes += structure.lastCounters().nodesVisited;
-    candidates += structure.lastCounters().candidates;
-    if (config.queryKind == QueryKind::Ray) {
-      for (std::size_t k = 0; k < hits.size(); ++k)
-        queryHash = mix64(queryHash ^ (hits[k].id + 1));  // ordered
-      result.hits += hits.size();
+    nodes += answer.counters.nodesVisited;
+    candidates += answer.counters.candidates;
+    if (ordered) {
+      for (ItemId id : answer.ids) queryHash = mix64(queryHash ^ (id + 1));  // in hit order
     } else {
-      for (ItemId id : ids) queryHash += mix64(id + 1);  // order-independent
-      result.hits += ids.size();
+      for (ItemId id : answer.ids) queryHash += mix64(id + 1);  // order-independent
     }
+    result.hits += answer.ids.size();
     checksum = mix64(checksum ^ queryHash ^ (i * kGoldenGamma));
   }
   const double n = queries.empty() ? 1.0 : double(queries.size());
@@ -199,7 +181,7 @@ void checkAgreement(RunReport& report) {
   report.reference = reference ? "brute" : others >= 3 ? "consensus" : "none";
   if (results.empty()) return;
   const std::size_t frames = results.front().frameHashes.size();
-  const std::size_t checks = frames + (report.queryKind == QueryKind::None ? 0 : 1);
+  const std::size_t checks = frames + (report.queryKind ? 1 : 0);
   std::vector<Agreement> outcome(results.size(), Agreement::Agrees);
   std::vector<std::string> reason(results.size());
   std::vector<std::uint64_t> answers(results.size());
@@ -282,10 +264,10 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
   std::vector<Running> running;
   const std::vector<Item> items = sim->items();
   for (const std::string& name : config.structures) {
-    if (name == "brute" && report.count > kBruteLimit && !config.bruteExplicit) {
-      report.skipped.push_back(
-          "brute: skipped above 20,000 circles (name it in --structure to run it anyway); "
-          "agreement is checked among the others");
+    if (name == "brute" && report.count > kBrutePairLimit && !config.bruteExplicit) {
+      report.skipped.push_back("brute: skipped above " + formatCount(kBrutePairLimit) +
+                               " circles (name it in --structure to run it anyway); "
+                               "agreement is checked among the others");
       continue;
     }
     Running run;
@@ -317,15 +299,11 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
     for (std::size_t s = 0; s < running.size(); ++s) {
       Running& run = running[s];
       StructureResult& result = report.structures[s];
-      Clock::time_point start = Clock::now();
-      run.structure->updateBatch(sim->movedIds(), sim->movedCircles());
-      run.structure->maintain();
-      run.updateMs.push_back(msSince(start));
-      start = Clock::now();
-      run.structure->findPairs(pairs);
-      run.pairsMs.push_back(msSince(start));
-      run.candidates += run.structure->lastCounters().candidates;
-      run.nodes += run.structure->lastCounters().nodesVisited;
+      const FrameResult frameResult = advanceStructure(*run.structure, *sim, pairs);
+      run.updateMs.push_back(frameResult.updateMs);
+      run.pairsMs.push_back(frameResult.pairsMs);
+      run.candidates += frameResult.pairs.candidates;
+      run.nodes += frameResult.pairs.nodesVisited;
       result.frameHashes.push_back(pairSetHash(pairs));
       result.pairsChecksum = foldFrameChecksum(result.pairsChecksum, result.frameHashes.back());
       result.pairsLastFrame = pairs.size();
@@ -341,12 +319,13 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
   const Box region = config.queryRegion.value_or(sim->queryRegion());
   float size = config.querySize;
   if (size <= 0.0f) {
-    size =
-        config.queryKind == QueryKind::Ray ? 0.125f * (region.max.x - region.min.x) : 2.0f * sim->maxRadius();
+    size = config.queryKind == QueryShape::Segment || config.queryKind == QueryShape::Cone
+               ? 0.125f * (region.max.x - region.min.x)
+               : 2.0f * sim->maxRadius();
   }
-  report.querySize = config.queryKind == QueryKind::Point ? 0.0f : size;
+  report.querySize = config.queryKind == QueryShape::Point ? 0.0f : size;
   const std::vector<QuerySpec> queries =
-      config.queryKind == QueryKind::None ? std::vector<QuerySpec>{} : makeQueries(config, region);
+      config.queryKind ? makeQueries(config, region) : std::vector<QuerySpec>{};
   for (std::size_t s = 0; s < running.size(); ++s) {
     Running& run = running[s];
     StructureResult& result = report.structures[s];
@@ -407,9 +386,9 @@ void printReport(const RunReport& report, std::ostream& out) {
       "force or as a majority of three or more others), reference (brute force), unchecked (nothing to",
       "check against), NO or DISPUTED (exit 3)"};
   for (const char* line : kLegend) out << line << "\n";
-  if (report.queryKind != QueryKind::None) {
+  if (report.queryKind) {
     out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
-    if (report.queryKind != QueryKind::Point) out << " of size " << report.querySize;
+    if (report.queryKind != QueryShape::Point) out << " of size " << report.querySize;
     out << " after the last frame\n";
     std::ostringstream qheader;
     qheader << std::left << std::setw(17) << "structure" << std::right << std::setw(12) << "hits"
@@ -492,7 +471,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     if (r.agreement == Agreement::Unchecked) s["unchecked_reason"] = r.disagreement;
     if (r.agreement == Agreement::Disagrees || r.agreement == Agreement::Disputed)
       s["disagreement"] = r.disagreement;
-    if (report.queryKind != QueryKind::None) {
+    if (report.queryKind) {
       s["queries"] = {{"kind", queryKindName(report.queryKind)},
                       {"count", report.queryCount},
                       {"size", report.querySize},

@@ -63,7 +63,7 @@ struct RunReport {
   std::uint64_t seed = 0;  ///< seed
   int frames = 0;          ///< frames run
   std::string reference;   ///< "brute", "consensus" (a majority of the others) or "none" (too few to check)
-  QueryKind queryKind = QueryKind::None;    ///< kind of the random queries
+  std::optional<QueryShape> queryKind;      ///< kind of the random queries (none: no queries)
   int queryCount = 0;                       ///< number of random queries
   float querySize = 0;                      ///< their size
   std::vector<std::string> skipped;         ///< structures skipped, with the reason

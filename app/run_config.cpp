@@ -30,20 +30,8 @@ std::unique_ptr<SpatialIndex> makeStructure(const RunConfig& config, const std::
   return structure;
 }
 
-const char* queryKindName(QueryKind kind) {
-  switch (kind) {
-    case QueryKind::None:
-      return "none";
-    case QueryKind::Point:
-      return "point";
-    case QueryKind::Circle:
-      return "circle";
-    case QueryKind::Box:
-      return "box";
-    case QueryKind::Ray:
-      return "ray";
-  }
-  return "none";
+const char* queryKindName(std::optional<QueryShape> kind) {
+  return kind ? queryShapeName(*kind) : "none";
 }
 
 }  // namespace st::app

@@ -8,13 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "spheretest/frame.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/scene.hpp"
 
 namespace st::app {
-
-/// Kind of the random queries run after the last frame (--queries KIND:COUNT).
-enum class QueryKind { None, Point, Circle, Box, Ray };
 
 /// Parsed and validated command line.
 struct RunConfig {
@@ -30,7 +28,7 @@ struct RunConfig {
   std::optional<std::string> screenshotPath;  ///< --screenshot
   std::vector<std::pair<std::string, double>> structureParams;  ///< --set <structure>.<key>=<value>
   SceneConfig scene;                                            ///< --set scene.<key>=<value>
-  QueryKind queryKind = QueryKind::None;                        ///< --queries kind
+  std::optional<QueryShape> queryKind;                          ///< --queries kind (none: no queries)
   int queryCount = 0;                                           ///< --queries count
   float querySize = 0.0f;          ///< --query-size (0: a size derived from the scene)
   std::optional<Box> queryRegion;  ///< --query-region
@@ -48,7 +46,7 @@ std::unique_ptr<Simulation> makeSimulation(const RunConfig& config);
 /// Creates a structure and applies the --set parameters addressed to it.
 std::unique_ptr<SpatialIndex> makeStructure(const RunConfig& config, const std::string& name);
 
-/// Name of a query kind as written on the command line.
-const char* queryKindName(QueryKind kind);
+/// Name of a query kind as written on the command line ("none" when there is none).
+const char* queryKindName(std::optional<QueryShape> kind);
 
 }  // namespace st::app

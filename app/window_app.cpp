@@ -291,22 +291,8 @@ void WindowApp::saveSettings() const {
 void WindowApp::applyRunConfigQuery() {
   // --queries KIND:COUNT picks the query the window starts with; --query-size and --query-region shape it.
   ui::QueryState& q = model_.query;
-  switch (config_.queryKind) {
-    case QueryKind::None:
-      return;
-    case QueryKind::Point:
-      q.mode = ui::QueryMode::Point;
-      break;
-    case QueryKind::Circle:
-      q.mode = ui::QueryMode::Circle;
-      break;
-    case QueryKind::Box:
-      q.mode = ui::QueryMode::Box;
-      break;
-    case QueryKind::Ray:
-      q.mode = ui::QueryMode::Ray;
-      break;
-  }
+  if (!config_.queryKind) return;
+  q.mode = config_.queryKind;
   const Box region = config_.queryRegion.value_or(model_.simulation().queryRegion());
   q.anchor = {0.5f * (region.min.x + region.max.x), 0.5f * (region.min.y + region.max.y)};
   const float side = std::max(region.max.x - region.min.x, region.max.y - region.min.y);

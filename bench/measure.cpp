@@ -19,6 +19,7 @@
 #include <new>
 #include <sstream>
 
+#include "spheretest/frame.hpp"
 #include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
 
@@ -106,8 +107,6 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
                     Reporter& report) {
   const std::vector<Item> items = sim.items();
   std::vector<Pair> pairs;
-  std::vector<ItemId> ids;
-  std::vector<RayHit> hits;
   // Peak memory is measured from here: the structure, its build and its frames, not the scene.
   { std::ofstream("/proc/self/clear_refs") << "5"; }
   const std::size_t baseline = procStatusBytes("VmRSS");
@@ -136,35 +135,22 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   // The structure's steady state: it lives through these frames as in a long run. Its pair search is
   // skipped, as it changes nothing in the structure.
   report.line("phase steady");
-  for (int frame = 0; frame < plan.steady; ++frame) {
-    sim.step();
-    index->updateBatch(sim.movedIds(), sim.movedCircles());
-    index->maintain();
-  }
+  for (int frame = 0; frame < plan.steady; ++frame) stepFrame(sim, *index, pairs, false);
 
   report.line("phase frames");
   std::vector<double> updateMs, pairsMs, frameMs, updateCpuMs, pairsCpuMs, frameCpuMs, candidates;
   std::uint64_t pairsChecksum = 0;
   for (int frame = 0; frame < plan.settle + plan.frames; ++frame) {
-    sim.step();
-    const double cpu0 = threadCpuMs();
-    const auto t0 = Clock::now();
-    index->updateBatch(sim.movedIds(), sim.movedCircles());
-    index->maintain();
-    const auto t1 = Clock::now();
-    const double cpu1 = threadCpuMs();
-    index->findPairs(pairs);
-    const auto t2 = Clock::now();
-    const double cpu2 = threadCpuMs();
+    const FrameResult result = stepFrame(sim, *index, pairs);
     pairsChecksum = foldFrameChecksum(pairsChecksum, pairSetHash(pairs));
     if (frame < plan.settle) continue;
-    updateMs.push_back(msBetween(t0, t1));
-    pairsMs.push_back(msBetween(t1, t2));
-    frameMs.push_back(msBetween(t0, t2));
-    updateCpuMs.push_back(cpu1 - cpu0);
-    pairsCpuMs.push_back(cpu2 - cpu1);
-    frameCpuMs.push_back(cpu2 - cpu0);
-    candidates.push_back(static_cast<double>(index->lastCounters().candidates));
+    updateMs.push_back(result.updateMs);
+    pairsMs.push_back(result.pairsMs);
+    frameMs.push_back(result.updateMs + result.pairsMs);
+    updateCpuMs.push_back(result.updateCpuMs);
+    pairsCpuMs.push_back(result.pairsCpuMs);
+    frameCpuMs.push_back(result.updateCpuMs + result.pairsCpuMs);
+    candidates.push_back(static_cast<double>(result.pairs.candidates));
     report.line("frame " + std::to_string(frame + 1 - plan.settle));
   }
   report.samples("update_ms", updateMs);
@@ -180,27 +166,33 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   report.line("phase queries");
   std::uint64_t queryChecksum = 0;
   std::vector<double> pointMs, circleMs, rayMs;
-  pointMs.reserve(queries.points.size());
-  for (const Vec2& p : queries.points) {
-    const auto t0 = Clock::now();
-    index->queryPoint(p, ids);
-    pointMs.push_back(msBetween(t0, Clock::now()));
-    queryChecksum = foldFrameChecksum(queryChecksum, hashIds(ids));
-  }
-  circleMs.reserve(queries.circles.size());
-  for (const Circle& c : queries.circles) {
-    const auto t0 = Clock::now();
-    index->queryCircle(c, ids);
-    circleMs.push_back(msBetween(t0, Clock::now()));
-    queryChecksum = foldFrameChecksum(queryChecksum, hashIds(ids));
-  }
-  rayMs.reserve(queries.rays.size());
-  for (const Segment& s : queries.rays) {
-    const auto t0 = Clock::now();
-    index->rayCast(s, hits);
-    rayMs.push_back(msBetween(t0, Clock::now()));
-    queryChecksum = foldFrameChecksum(queryChecksum, hashHits(hits));
-  }
+  // Queries run through the const path, as threads would run them.
+  const auto timeQueries = [&](const auto& shapes, auto&& toQuery, std::vector<double>& ms, bool ordered) {
+    QueryAnswer answer;
+    ms.reserve(shapes.size());
+    for (const auto& shape : shapes) {
+      const Query query = toQuery(shape);
+      const auto t0 = Clock::now();
+      runQuery(*index, query, answer);
+      ms.push_back(msBetween(t0, Clock::now()));
+      queryChecksum = foldFrameChecksum(queryChecksum, ordered ? hashHits(answer.hits) : hashIds(answer.ids));
+    }
+  };
+  timeQueries(
+      queries.points, [](Vec2 p) { return makeQuery(QueryShape::Point, p, 0.0f); }, pointMs, false);
+  timeQueries(
+      queries.circles, [](const Circle& c) { return makeQuery(QueryShape::Circle, c.center, c.radius); },
+      circleMs, false);
+  timeQueries(
+      queries.rays,
+      [](const Segment& s) {
+        Query q;
+        q.shape = QueryShape::Segment;
+        q.at = s.start;
+        q.to = s.end;
+        return q;
+      },
+      rayMs, true);
   report.samples("point_ms", pointMs);
   report.samples("circle_ms", circleMs);
   report.samples("ray_ms", rayMs);

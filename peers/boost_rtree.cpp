@@ -115,7 +115,7 @@ class BoostRtree final : public SpatialIndex {
     if (!tree_.empty()) walk(walker);
     // Each node is one allocation of Boost's node variant; allocator overhead is not counted.
     const std::size_t bytes = walker.nodes * sizeof(Members::node) + boxOf_.capacity() * sizeof(BoostBox) +
-                              scratch_.capacity() * sizeof(Value) + seen_.bytes() + tableBytes();
+                              scratch_.capacity() * sizeof(Value) + tableBytes();
     return {walker.nodes, walker.maxDepth, bytes};
   }
 
@@ -166,25 +166,24 @@ class BoostRtree final : public SpatialIndex {
   void doClear() override {
     tree_.clear();
     boxOf_.clear();
-    seen_.reset();
   }
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    queryValues(inflateForPruning(Box{p, p}),
-                [&](ItemId id) { testItem(id, circleContainsPoint(circle(id), p), out); });
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryValues(ctx, inflateForPruning(Box{p, p}),
+                [&](ItemId id) { testItem(ctx, id, circleContainsPoint(circle(id), p), out); });
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    queryValues(inflateForPruning(boundsOf(query)),
-                [&](ItemId id) { testItem(id, circlesOverlap(circle(id), query), out); });
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryValues(ctx, inflateForPruning(boundsOf(query)),
+                [&](ItemId id) { testItem(ctx, id, circlesOverlap(circle(id), query), out); });
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    queryValues(inflateForPruning(box),
-                [&](ItemId id) { testItem(id, circleOverlapsBox(circle(id), box), out); });
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryValues(ctx, inflateForPruning(box),
+                [&](ItemId id) { testItem(ctx, id, circleOverlapsBox(circle(id), box), out); });
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
     // A quarter of the root's shorter side keeps diagonal pieces narrow without issuing many queries.
     float chunk = 0.0f;
@@ -193,14 +192,15 @@ class BoostRtree final : public SpatialIndex {
       chunk = 0.25f * std::min(root.max.x - root.min.x, root.max.y - root.min.y) /
               std::sqrt(static_cast<float>(std::max<std::size_t>(1, tree_.size() / kMaxEntries)));
     }
-    seen_.begin(idCapacity());
+    StampSet& seen = queryStampSet();
+    seen.begin(idCapacity());
     coverSegment(segment, segmentCoverPieces(segment, chunk), [&](const Box& piece) {
-      queryValues(piece, [&](ItemId id) {
-        if (!seen_.insert(id)) return;
-        ++counters_.candidates;
+      queryValues(ctx, piece, [&](ItemId id) {
+        if (!seen.insert(id)) return;
+        ++ctx.counters.candidates;
         float t = 0.0f;
         const bool hit = segmentHitsCircle(segment, circle(id), t);
-        traceCandidate(id, hit);
+        ctx.candidate(id, hit);
         if (hit) out.push_back({id, t, segment.start + delta * t});
       });
     });
@@ -276,29 +276,28 @@ class BoostRtree final : public SpatialIndex {
   }
 
   template <class IdFn>
-  void queryValues(const Box& box, IdFn&& onValue) {
+  void queryValues(QueryContext& ctx, const Box& box, IdFn&& onValue) const {
     tree_.query(bgi::intersects(toBoost(box)), boost::make_function_output_iterator([&](const Value& found) {
-                  ++counters_.nodesVisited;
-                  if (tracing()) {
+                  ++ctx.counters.nodesVisited;
+                  if (ctx.tracing()) {
                     NodeInfo info;
                     info.box = fromBoost(found.first);
                     info.itemCount = 1;
-                    traceVisit(info);
+                    ctx.visit(info);
                   }
                   onValue(found.second);
                 }));
   }
 
-  void testItem(ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++counters_.candidates;
-    traceCandidate(id, hit);
+  static void testItem(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++ctx.counters.candidates;
+    ctx.candidate(id, hit);
     if (hit) out.push_back(id);
   }
 
   Tree tree_;
   std::vector<BoostBox> boxOf_;  // item id -> the box its value carries in the tree (needed to remove it)
   std::vector<Value> scratch_;   // values handed to the packing constructor, kept between repacks
-  StampSet seen_;
   std::size_t repacks_ = 0;
   std::size_t reinsertedLastBatch_ = 0;
 };

@@ -9,6 +9,7 @@
 #include <box2d/b2_dynamic_tree.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -93,11 +94,11 @@ class Box2dTree final : public SpatialIndex {
   IndexStats stats() const override {
     std::size_t capacity = kBox2dInitialNodeCapacity;
     while (capacity < peakNodes_) capacity *= 2;
-    const std::size_t bytes =
-        capacity * sizeof(b2TreeNode) + contacts_.capacity() * sizeof(Contact) +
-        headEdge_.capacity() * sizeof(std::uint32_t) + moveSlot_.capacity() * sizeof(std::uint32_t) +
-        moveBuffer_.capacity() * sizeof(ProxyId) + proxyOf_.capacity() * sizeof(ProxyId) + seen_.bytes() +
-        partners_.bytes() + tableBytes();
+    const std::size_t bytes = capacity * sizeof(b2TreeNode) + contacts_.capacity() * sizeof(Contact) +
+                              headEdge_.capacity() * sizeof(std::uint32_t) +
+                              moveSlot_.capacity() * sizeof(std::uint32_t) +
+                              moveBuffer_.capacity() * sizeof(ProxyId) +
+                              proxyOf_.capacity() * sizeof(ProxyId) + partners_.bytes() + tableBytes();
     return {leafCount_ == 0 ? 0 : 2 * leafCount_ - 1, tree_->GetHeight(), bytes};
   }
 
@@ -106,7 +107,7 @@ class Box2dTree final : public SpatialIndex {
     out.emplace_back("proxies_requeried_last_pairs", static_cast<double>(lastRequeried_));
     out.emplace_back("reinsert_fraction_last_frame", lastReinsertFraction_);
     out.emplace_back("tree_area_ratio", leafCount_ == 0 ? 0.0 : static_cast<double>(tree_->GetAreaRatio()));
-    out.emplace_back("ray_fallbacks", static_cast<double>(rayFallbacks_));
+    out.emplace_back("ray_fallbacks", static_cast<double>(rayFallbacks_.load(std::memory_order_relaxed)));
   }
 
  protected:
@@ -170,47 +171,47 @@ class Box2dTree final : public SpatialIndex {
 
   void doClear() override { resetTree(); }
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    queryLeaves(metreBox(inflateForPruning(Box{p, p})), [&](ProxyId proxy) {
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryLeaves(ctx, metreBox(inflateForPruning(Box{p, p})), [&](ProxyId proxy) {
       const ItemId id = itemOf(proxy);
-      testItem(id, circleContainsPoint(circle(id), p), out);
+      testItem(ctx, id, circleContainsPoint(circle(id), p), out);
     });
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    queryLeaves(metreBox(inflateForPruning(boundsOf(query))), [&](ProxyId proxy) {
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryLeaves(ctx, metreBox(inflateForPruning(boundsOf(query))), [&](ProxyId proxy) {
       const ItemId id = itemOf(proxy);
-      testItem(id, circlesOverlap(circle(id), query), out);
+      testItem(ctx, id, circlesOverlap(circle(id), query), out);
     });
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    queryLeaves(metreBox(inflateForPruning(box)), [&](ProxyId proxy) {
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryLeaves(ctx, metreBox(inflateForPruning(box)), [&](ProxyId proxy) {
       const ItemId id = itemOf(proxy);
-      testItem(id, circleOverlapsBox(circle(id), box), out);
+      testItem(ctx, id, circleOverlapsBox(circle(id), box), out);
     });
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
-    walkRay(segment, [&](ItemId id) {
-      ++counters_.candidates;
+    walkRay(ctx, segment, [&](ItemId id) {
+      ++ctx.counters.candidates;
       float t = 0.0f;
       const bool hit = segmentHitsCircle(segment, circle(id), t);
-      traceCandidate(id, hit);
+      ctx.candidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
       return -1.0f;  // keep Box2D's walk going over the whole segment
     });
   }
 
-  std::optional<RayHit> doRayCastFirst(const Segment& segment) override {
+  std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
     std::optional<RayHit> best;
-    walkRay(segment, [&](ItemId id) {
-      ++counters_.candidates;
+    walkRay(ctx, segment, [&](ItemId id) {
+      ++ctx.counters.candidates;
       float t = 0.0f;
       const bool hit = segmentHitsCircle(segment, circle(id), t);
-      traceCandidate(id, hit);
+      ctx.candidate(id, hit);
       if (hit) {
         const RayHit candidate{id, t, segment.start + delta * t};
         if (!best || rayHitLess(candidate, *best)) best = candidate;
@@ -329,7 +330,6 @@ class Box2dTree final : public SpatialIndex {
     maxAbsMetres_ = 0.0f;
     extentSum_ = 0.0;
     updatesSincePairs_ = reinsertsSincePairs_ = 0;
-    seen_.reset();
     partners_.reset();
   }
 
@@ -410,16 +410,18 @@ class Box2dTree final : public SpatialIndex {
     // Proxy order is Morton order from the build, so sorted queries walk neighbouring parts of the tree one
     // after another instead of jumping across it in id order (4x cheaper pair updates at 100k circles).
     std::sort(moveBuffer_.begin(), moveBuffer_.end());
+    QueryContext ctx;
     for (const ProxyId query : moveBuffer_) {
       if (query == kNoProxy) continue;
       ++lastRequeried_;
       markPartners(query, partners_);
       const b2AABB fat = tree_->GetFatAABB(query);
-      queryLeaves(fat, [&](ProxyId other) {
+      queryLeaves(ctx, fat, [&](ProxyId other) {
         if (other == query || (other > query && tree_->WasMoved(other))) return;
         if (!partners_.contains(static_cast<std::uint32_t>(other))) createContact(query, other);
       });
     }
+    counters_.nodesVisited += ctx.counters.nodesVisited;
     for (const ProxyId proxy : moveBuffer_) {
       if (proxy == kNoProxy) continue;
       tree_->ClearMoved(proxy);
@@ -484,10 +486,10 @@ class Box2dTree final : public SpatialIndex {
 
   // Box2D's tree walk with an exact float box test (touching counts); `leaf` sees every leaf it reaches.
   template <class LeafFn>
-  void queryLeaves(const b2AABB& box, LeafFn&& leaf) {
+  void queryLeaves(QueryContext& ctx, const b2AABB& box, LeafFn&& leaf) const {
     auto onLeaf = [&](ProxyId proxy) {
-      ++counters_.nodesVisited;
-      if (tracing()) traceVisit(leafInfo(proxy));
+      ++ctx.counters.nodesVisited;
+      if (ctx.tracing()) ctx.visit(leafInfo(proxy));
       leaf(proxy);
       return true;
     };
@@ -495,9 +497,9 @@ class Box2dTree final : public SpatialIndex {
     tree_->Query(&adapter, box);
   }
 
-  void testItem(ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++counters_.candidates;
-    traceCandidate(id, hit);
+  static void testItem(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++ctx.counters.candidates;
+    ctx.candidate(id, hit);
     if (hit) out.push_back(id);
   }
 
@@ -511,15 +513,15 @@ class Box2dTree final : public SpatialIndex {
   // Calls onCandidate(id) for every item whose leaf the segment may touch; its return value, when positive,
   // clips Box2D's walk to that fraction of the segment.
   template <class CandidateFn>
-  void walkRay(const Segment& segment, CandidateFn&& onCandidate) {
+  void walkRay(QueryContext& ctx, const Segment& segment, CandidateFn&& onCandidate) const {
     if (rayFastPathAllowed(segment)) {
       b2RayCastInput input;
       input.p1 = metres(segment.start);
       input.p2 = metres(segment.end);
       input.maxFraction = 1.0f;
       auto onLeaf = [&](const b2RayCastInput& current, ProxyId proxy) {
-        ++counters_.nodesVisited;
-        if (tracing()) traceVisit(leafInfo(proxy));
+        ++ctx.counters.nodesVisited;
+        if (ctx.tracing()) ctx.visit(leafInfo(proxy));
         const float clip = onCandidate(itemOf(proxy));
         return clip > 0.0f ? clip : current.maxFraction;
       };
@@ -527,13 +529,14 @@ class Box2dTree final : public SpatialIndex {
       tree_->RayCast(&adapter, input);
       return;
     }
-    ++rayFallbacks_;
+    rayFallbacks_.fetch_add(1, std::memory_order_relaxed);
     const float chunk = leafCount_ == 0 ? 0.0f : static_cast<float>(4.0 * extentSum_ / double(leafCount_));
-    seen_.begin(idCapacity());
+    StampSet& seen = queryStampSet();
+    seen.begin(idCapacity());
     coverSegment(segment, segmentCoverPieces(segment, chunk), [&](const Box& piece) {
-      queryLeaves(metreBox(piece), [&](ProxyId proxy) {
+      queryLeaves(ctx, metreBox(piece), [&](ProxyId proxy) {
         const ItemId id = itemOf(proxy);
-        if (seen_.insert(id)) onCandidate(id);
+        if (seen.insert(id)) onCandidate(id);
       });
     });
   }
@@ -555,8 +558,7 @@ class Box2dTree final : public SpatialIndex {
   std::size_t reinsertsSincePairs_ = 0;
   std::size_t lastRequeried_ = 0;
   double lastReinsertFraction_ = 0.0;
-  std::size_t rayFallbacks_ = 0;
-  StampSet seen_;      // items already tested by one ray fallback
+  mutable std::atomic<std::size_t> rayFallbacks_ = 0;  // a statistic: counted by const queries
   StampSet partners_;  // contact partners of the proxy whose pairs are being updated
 };
 

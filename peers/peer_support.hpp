@@ -81,4 +81,11 @@ class StampSet {
   std::uint32_t current_ = 0;
 };
 
+/// The calling thread's set of items a query has already tested: queries stay const and re-entrant, and a
+/// thread reuses its set instead of allocating one per query.
+inline StampSet& queryStampSet() {
+  thread_local StampSet set;
+  return set;
+}
+
 }  // namespace st::peers

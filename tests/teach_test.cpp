@@ -247,7 +247,8 @@ TEST(StepThrough, TheWholeWalkAddsUpToTheStructuresOwnCounters) {
     std::unique_ptr<SpatialIndex> index = info.create();
     index->setWorldHint(world);
     index->build(sim.items());
-    for (const QueryMode mode : {QueryMode::Point, QueryMode::Circle, QueryMode::Box, QueryMode::Ray}) {
+    for (const QueryMode mode :
+         {QueryShape::Point, QueryShape::Circle, QueryShape::Box, QueryShape::Segment}) {
       SCOPED_TRACE(queryModeName(mode));
       QueryState q;
       q.mode = mode;
@@ -330,7 +331,7 @@ TEST(Compare, EveryStructureFindsBruteForcesPairsFrameAfterFrame) {
   Simulation sim("spheretest", SceneConfig{}, 1200, 6);
   CompareBench bench(registry());
   for (int run = 0; run < 3; ++run) {
-    const CompareResult r = bench.run(snapshotOf(sim, QueryMode::Circle));
+    const CompareResult r = bench.run(snapshotOf(sim, QueryShape::Circle));
     ASSERT_TRUE(r.error.empty()) << r.error;
     ASSERT_EQ(r.rows.size(), registry().all().size());
     EXPECT_EQ(r.reference, "brute force");
@@ -354,8 +355,8 @@ TEST(Compare, EveryStructureFindsBruteForcesPairsFrameAfterFrame) {
 TEST(Compare, WorkerHandsBackOneResultPerSnapshot) {
   const Simulation sim("uniform", SceneConfig{}, 800, 2);
   CompareWorker worker(registry());
-  ASSERT_TRUE(worker.submit(snapshotOf(sim, QueryMode::Off)));
-  EXPECT_FALSE(worker.submit(snapshotOf(sim, QueryMode::Off))) << "one snapshot at a time";
+  ASSERT_TRUE(worker.submit(snapshotOf(sim, std::nullopt)));
+  EXPECT_FALSE(worker.submit(snapshotOf(sim, std::nullopt))) << "one snapshot at a time";
   std::optional<CompareResult> result;
   for (int i = 0; i < 2000 && !result; ++i) {
     result = worker.take();
@@ -368,9 +369,9 @@ TEST(Compare, WorkerHandsBackOneResultPerSnapshot) {
 }
 
 TEST(Compare, BruteForcePairsAreSkippedAboveTheLimitAndTheMajorityDecides) {
-  const Simulation sim("uniform", SceneConfig{}, CompareBench::kBrutePairLimit + 1, 8);
+  const Simulation sim("uniform", SceneConfig{}, kBrutePairLimit + 1, 8);
   CompareBench bench(registry());
-  const CompareResult r = bench.run(snapshotOf(sim, QueryMode::Off));
+  const CompareResult r = bench.run(snapshotOf(sim, std::nullopt));
   EXPECT_EQ(r.reference, "the majority");
   EXPECT_FALSE(r.rows.front().pairsRan);
   EXPECT_FALSE(r.rows.front().note.empty());
@@ -411,7 +412,7 @@ TEST(Export, CsvHoldsTheCurrentStatsAndTheComparison) {
   FrameRecord record;
   model->advance(record);
   CompareBench bench(registry());
-  CompareSnapshot snapshot = snapshotOf(model->simulation(), QueryMode::Off);
+  CompareSnapshot snapshot = snapshotOf(model->simulation(), std::nullopt);
   const CompareResult comparison = bench.run(snapshot);
   const std::string csv = statsCsv(*model, &comparison);
 

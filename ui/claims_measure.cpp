@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "spheretest/frame.hpp"
 #include "spheretest/rng.hpp"
 
 namespace st::ui {
@@ -387,10 +388,8 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
   for (std::size_t f = 0; f < frames; ++f) {
     if (stopped(cancelled)) break;
     sim.step();
-    for (Runner& runner : runners) {
-      runner.index->updateBatch(sim.movedIds(), sim.movedCircles());
-      runner.index->maintain();
-    }
+    std::vector<Pair> unused;
+    for (Runner& runner : runners) advanceStructure(*runner.index, sim, unused, false);
     result.perFrame.push_back(extraValue(*runners.front().index, "last_batch_fast_path_ratio"));
     ++result.frames;
   }
@@ -459,10 +458,8 @@ void runFrames(Simulation& sim, std::vector<PairRun>& runs, std::size_t frames,
     if (stopped(cancelled)) return;
     sim.step();
     for (PairRun& run : runs) {
-      run.index->updateBatch(sim.movedIds(), sim.movedCircles());
-      run.index->maintain();
-      run.index->findPairs(pairs);
-      run.checks += double(run.index->lastCounters().candidates);
+      const FrameResult frame = advanceStructure(*run.index, sim, pairs);
+      run.checks += double(frame.pairs.candidates);
       run.pairs += double(pairs.size());
       run.frameHashes.push_back(pairSetHash(pairs));
     }

@@ -206,8 +206,8 @@ class ClaimsPanel final : public DemoPart {
       } else if (id == "seed-004") {
         // Sixty frames, fewer on large scenes so that the run stays within seconds.
         const std::size_t n = std::max<std::size_t>(scene->circles().size(), 1);
-        const std::size_t frames = std::clamp<std::size_t>(60 * 20000 / n, 5, 60);
-        out.collisions = measureCollisionChecks(registry, *scene, frames, 20000, &cancelled);
+        const std::size_t frames = std::clamp<std::size_t>(60 * kBrutePairLimit / n, 5, 60);
+        out.collisions = measureCollisionChecks(registry, *scene, frames, kBrutePairLimit, &cancelled);
         out.findings = findings(*out.collisions);
       }
       out.seconds = millisecondsSince(start) * 1e-3;

@@ -199,7 +199,7 @@ class ComparePanel final : public DemoPart {
   }
 
   void drawQueryCharts(const CompareResult& r, const std::string& current, QueryMode mode) {
-    if (mode == QueryMode::Off) {
+    if (mode == std::nullopt) {
       ImGui::TextDisabled("Pick a query in the Query panel to compare queries.");
       return;
     }

@@ -39,7 +39,7 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
   }
 
   std::vector<Pair> pairs;
-  ShapeAnswer answer;
+  QueryAnswer answer;
   bool failed = false;
   for (Slot& slot : slots_) {
     CompareRow row;
@@ -47,36 +47,40 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
     row.peer = slot.peer;
     SpatialIndex& index = *slot.index;
     try {
-      std::uint64_t t = nowNanoseconds();
+      const bool bruteTooSlow = slot.name == "brute" && snapshot.circles.size() > kBrutePairLimit;
+      const bool searchPairs = snapshot.pairs && !bruteTooSlow;
       if (fresh) {
+        const std::uint64_t t = nowNanoseconds();
         index.setWorldHint(snapshot.world);
         index.build(items);
         row.built = true;
+        row.updateMs = millisecondsSince(t);
+        if (searchPairs) {
+          const std::uint64_t p = nowNanoseconds();
+          index.findPairs(pairs);
+          row.pairsMs = millisecondsSince(p);
+          row.pairTests = index.lastCounters().candidates;
+        }
       } else {
-        index.updateBatch(movedIds, movedCircles);
-        index.maintain();
+        const FrameResult frame = advanceStructure(index, movedIds, movedCircles, pairs, searchPairs);
+        row.updateMs = frame.updateMs;
+        row.pairsMs = frame.pairsMs;
+        row.pairTests = frame.pairs.candidates;
       }
-      row.updateMs = millisecondsSince(t);
-
-      const bool bruteTooSlow = slot.name == "brute" && snapshot.circles.size() > kBrutePairLimit;
-      if (snapshot.pairs && !bruteTooSlow) {
-        t = nowNanoseconds();
-        index.findPairs(pairs);
-        row.pairsMs = millisecondsSince(t);
-        row.pairTests = index.lastCounters().candidates;
+      if (searchPairs) {
         row.pairs = pairs.size();
         row.pairHash = pairSetHash(pairs);
         row.pairsRan = true;
       } else if (bruteTooSlow) {
-        row.note = "pair search skipped above 20,000 circles";
+        row.note = "pair search skipped above " + formatCount(kBrutePairLimit) + " circles";
       }
 
-      if (snapshot.query.mode != QueryMode::Off) {
-        t = nowNanoseconds();
-        runQueryShape(index, snapshot.query, answer);
+      if (snapshot.query.mode) {
+        const std::uint64_t t = nowNanoseconds();
+        runQuery(index, queryOf(snapshot.query), answer);
         row.queryUs = millisecondsSince(t) * 1000.0;
-        row.queryNodes = index.lastCounters().nodesVisited;
-        row.queryTests = index.lastCounters().candidates;
+        row.queryNodes = answer.counters.nodesVisited;
+        row.queryTests = answer.counters.candidates;
         row.queryHits = answer.count();
         row.queryRan = true;
       }

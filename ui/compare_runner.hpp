@@ -62,9 +62,6 @@ struct CompareResult {
 /// Keeps one instance of every structure and runs them on snapshots. Not thread-safe: one thread uses it.
 class CompareBench {
  public:
-  /// Brute force's pair search is skipped above this many circles (it would take seconds).
-  static constexpr std::size_t kBrutePairLimit = 20000;
-
   /// Every structure of `registry` (which must outlive the bench).
   explicit CompareBench(const StructureRegistry& registry) : registry_(registry) {}
 

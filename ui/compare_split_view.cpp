@@ -113,8 +113,8 @@ class SplitView final : public DemoPart {
       side.generation = model.generation();
       side.frame = sim.frame();
     } else if (sim.frame() != side.frame) {
-      side.own->updateBatch(sim.movedIds(), sim.movedCircles());
-      side.own->maintain();
+      std::vector<Pair> unused;
+      advanceStructure(*side.own, sim, unused, false);
       side.frame = sim.frame();
     }
     return side.own.get();
@@ -128,7 +128,7 @@ class SplitView final : public DemoPart {
     if (side.name.empty() && !side.followCurrent) return;
     try {
       SpatialIndex* index = indexFor(side, model);
-      if (model.query.mode == QueryMode::Off) return;
+      if (model.query.mode == std::nullopt) return;
       const std::uint64_t start = nowNanoseconds();
       runQueryShape(*index, model.query, side.answer);
       side.microseconds = millisecondsSince(start) * 1000.0;
@@ -178,16 +178,16 @@ class SplitView final : public DemoPart {
   Box viewBox(const DemoModel& model) const {
     const Box& world = model.simulation().world();
     const QueryState& q = model.query;
-    if (!aroundQuery_ || q.mode == QueryMode::Off) return world;
+    if (!aroundQuery_ || !q.mode) return world;
     Box shape;
-    switch (q.mode) {
-      case QueryMode::Point:
+    switch (*q.mode) {
+      case QueryShape::Point:
         shape = {q.anchor, q.anchor};
         break;
-      case QueryMode::Circle:
+      case QueryShape::Circle:
         shape = boundsOf({q.anchor, q.radius});
         break;
-      case QueryMode::Box:
+      case QueryShape::Box:
         shape = queryBoxOf(q);
         break;
       default:
@@ -303,33 +303,32 @@ class SplitView final : public DemoPart {
 
   static void drawQuery(const QueryState& q, const CanvasMap& map, ImDrawList* draw) {
     const ImU32 c = static_cast<ImU32>(colours::kQueryShape);
-    switch (q.mode) {
-      case QueryMode::Point: {
+    if (!q.mode) return;
+    switch (*q.mode) {
+      case QueryShape::Point: {
         const ImVec2 p = map.at(q.anchor);
         draw->AddLine(ImVec2(p.x - 6, p.y), ImVec2(p.x + 6, p.y), c, 1.5f);
         draw->AddLine(ImVec2(p.x, p.y - 6), ImVec2(p.x, p.y + 6), c, 1.5f);
         break;
       }
-      case QueryMode::Circle:
+      case QueryShape::Circle:
         draw->AddCircle(map.at(q.anchor), q.radius * map.scale, c, 0, 1.5f);
         break;
-      case QueryMode::Box: {
+      case QueryShape::Box: {
         const Box b = queryBoxOf(q);
         const ImVec2 a = map.at(b.min), e = map.at(b.max);
         draw->AddRect(ImVec2(a.x, e.y), ImVec2(e.x, a.y), c, 0.0f, 0, 1.5f);
         break;
       }
-      case QueryMode::Ray:
+      case QueryShape::Segment:
         draw->AddLine(map.at(q.anchor), map.at(q.target), c, 1.5f);
         break;
-      case QueryMode::Cone: {
+      case QueryShape::Cone: {
         const ViewCone cone = viewConeOf(q);
         draw->AddCircle(map.at(cone.origin), cone.farDistance * map.scale, IM_COL32(255, 255, 255, 90), 0,
                         1.0f);
         break;
       }
-      case QueryMode::Off:
-        break;
     }
   }
 

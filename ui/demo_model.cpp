@@ -109,9 +109,8 @@ void DemoModel::guardBrutePairs() {
   const bool tooSlow = structure_->name() == "brute" && simulation_->circles().size() > kBrutePairLimit;
   if (tooSlow && pairSearch) {
     pairSearch = false;
-    pairSearchNote_ =
-        "pair search is off: brute force above 20,000 circles needs seconds per frame "
-        "(tick it to run it anyway)";
+    pairSearchNote_ = "pair search is off: brute force above " + formatCount(kBrutePairLimit) +
+                      " circles needs seconds per frame (tick it to run it anyway)";
   } else if (!tooSlow && !pairSearchNote_.empty()) {
     // The demo switched it off, not the user, so it comes back with a structure that can afford it.
     pairSearch = true;
@@ -136,18 +135,12 @@ void DemoModel::advance(FrameRecord& record) {
 
   updateCounters_ = {};
   for (int s = 0; s < steps; ++s) {
-    std::uint64_t start = nowNanoseconds();
-    simulation_->step();
-    record[Phase::Simulate] += float(millisecondsSince(start));
-
-    start = nowNanoseconds();
-    structure_->updateBatch(simulation_->movedIds(), simulation_->movedCircles());
-    updateCounters_.nodesVisited += structure_->lastCounters().nodesVisited;
-    updateCounters_.candidates += structure_->lastCounters().candidates;
-    structure_->maintain();
-    updateCounters_.nodesVisited += structure_->lastCounters().nodesVisited;
-    updateCounters_.candidates += structure_->lastCounters().candidates;
-    record[Phase::Update] += float(millisecondsSince(start));
+    double simulateMs = 0.0;
+    const FrameResult frame = stepFrame(*simulation_, *structure_, pairs_, false, &simulateMs);
+    record[Phase::Simulate] += float(simulateMs);
+    record[Phase::Update] += float(frame.updateMs);
+    updateCounters_.nodesVisited += frame.update.nodesVisited;
+    updateCounters_.candidates += frame.update.candidates;
     pairsCurrent_ = false;
   }
 

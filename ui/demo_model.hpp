@@ -2,13 +2,16 @@
 /// \file What the demo window shows: the simulation, the current structure, this frame's pairs and query,
 /// and the frame timings. Parts read and change it; the app advances it once per frame.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "spheretest/frame.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/spatial_index.hpp"
@@ -24,19 +27,29 @@ struct SceneSetup {
   SceneConfig config;                   ///< scene.* parameters
 };
 
-/// Which query the mouse drives.
-enum class QueryMode : std::uint8_t { Off, Point, Circle, Box, Ray, Cone };
+/// Which query the mouse drives: a shape, or none (the tool is off).
+using QueryMode = std::optional<QueryShape>;
+
+/// The Query panel's index of a mode: 0 for off, then the shapes in QueryShape's order.
+inline int queryModeIndex(QueryMode mode) {
+  return mode ? int(*mode) + 1 : 0;
+}
+/// The mode at a Query panel index (out-of-range indices clamp).
+inline QueryMode queryModeAt(int index) {
+  if (index <= 0) return std::nullopt;
+  return static_cast<QueryShape>(std::min(index, int(QueryShape::Cone) + 1) - 1);
+}
 
 /// The mouse query: its shape, this frame's answer, and the trace of the walk that produced it.
 struct QueryState {
-  QueryMode mode = QueryMode::Circle;  ///< current tool
-  Vec2 anchor;                         ///< point, circle/box centre, ray start or eye
-  Vec2 target;                         ///< ray end, or where the cone looks
-  float radius = 1.0f;                 ///< circle query radius
-  Vec2 halfExtent{1.0f, 1.0f};         ///< box query half size
-  float coneHalfAngle = 0.45f;         ///< half the cone's field of view, radians
-  bool followMouse = false;            ///< the shape moves with the cursor
-  bool placed = false;                 ///< the shape was sized for the current scene
+  QueryMode mode = QueryShape::Circle;  ///< current tool
+  Vec2 anchor;                          ///< point, circle/box centre, ray start or eye
+  Vec2 target;                          ///< ray end, or where the cone looks
+  float radius = 1.0f;                  ///< circle query radius
+  Vec2 halfExtent{1.0f, 1.0f};          ///< box query half size
+  float coneHalfAngle = 0.45f;          ///< half the cone's field of view, radians
+  bool followMouse = false;             ///< the shape moves with the cursor
+  bool placed = false;                  ///< the shape was sized for the current scene
 
   std::vector<ItemId> hits;     ///< ids found (point, circle, box, cone: visible set)
   std::vector<RayHit> rayHits;  ///< ray hits in order
@@ -54,9 +67,6 @@ using StructureFactory = std::function<std::unique_ptr<SpatialIndex>(const std::
 /// The demo's state between frames.
 class DemoModel {
  public:
-  /// Pair search with brute force above this many circles is switched off: it would take seconds per frame.
-  static constexpr std::size_t kBrutePairLimit = 20000;
-
   /// Takes the first simulation (built from the command line) and the structure to start with.
   DemoModel(const StructureRegistry& registry, StructureFactory factory,
             std::unique_ptr<Simulation> simulation, SceneSetup setup, const std::string& structure);

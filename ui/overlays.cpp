@@ -203,7 +203,7 @@ class ViewConeOverlay final : public DemoPart {
  public:
   void tintCircles(DemoContext& ctx, std::span<CircleInstance> circles) override {
     const QueryState& q = ctx.model.query;
-    if (q.mode != QueryMode::Cone) return;
+    if (q.mode != QueryShape::Cone) return;
     for (ItemId id : q.entered) {
       if (id < circles.size()) circles[id].rim = colours::kEntered;
     }
@@ -214,7 +214,7 @@ class ViewConeOverlay final : public DemoPart {
 
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
     const QueryState& q = ctx.model.query;
-    if (q.mode != QueryMode::Cone) return;
+    if (q.mode != QueryShape::Cone) return;
     const Vec2 d = q.target - q.anchor;
     const float far = std::max(length(d), 1e-3f);
     const float facing = std::atan2(d.y, d.x);

@@ -34,7 +34,7 @@ class QueryTool final : public DemoPart {
   // -- input ------------------------------------------------------------------------------------------
   bool onWorldMouse(DemoContext& ctx, const WorldMouse& mouse) override {
     QueryState& q = ctx.model.query;
-    if (q.mode == QueryMode::Off) return false;
+    if (q.mode == std::nullopt) return false;
     switch (mouse.kind) {
       case WorldMouse::Kind::Wheel:
         if (!mouse.ctrl) return false;
@@ -63,11 +63,11 @@ class QueryTool final : public DemoPart {
     if (applyPending_) {
       // The saved mode is for a query nobody set up yet: one placed before the first frame (the command
       // line's --queries) keeps its own.
-      if (!q.placed) q.mode = static_cast<QueryMode>(std::clamp(modeFromSettings_, 0, 5));
+      if (!q.placed) q.mode = queryModeAt(modeFromSettings_);
       q.followMouse = followFromSettings_;
       applyPending_ = false;
     }
-    savedMode_ = static_cast<int>(q.mode);
+    savedMode_ = queryModeIndex(q.mode);
     savedFollow_ = q.followMouse;
     if (!q.placed) place(q, ctx.model.simulation());
     if (ctx.model.generation() != generation_ || q.mode != lastMode_) {
@@ -85,7 +85,7 @@ class QueryTool final : public DemoPart {
     q.counters = {};
     q.microseconds = 0;
     q.error.clear();
-    if (q.mode == QueryMode::Off) return;
+    if (q.mode == std::nullopt) return;
 
     SpatialIndex& index = ctx.model.structure();
     const bool traceWanted = ctx.isShown(part_names::kQueryTrace) || ctx.isShown(part_names::kCandidates);
@@ -99,34 +99,33 @@ class QueryTool final : public DemoPart {
       index.setTrace(nullptr);
       q.error = e.what();
     }
-    if (q.mode == QueryMode::Cone && (!q.entered.empty() || !q.left.empty())) logConeEvents(ctx.model, q);
+    if (q.mode == QueryShape::Cone && (!q.entered.empty() || !q.left.empty())) logConeEvents(ctx.model, q);
   }
 
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
     const QueryState& q = ctx.model.query;
     const std::uint32_t c = render::colours::kQueryShape;
     render::ShapeBatch& out = canvas.above;
-    switch (q.mode) {
-      case QueryMode::Off:
-        break;
-      case QueryMode::Point:
+    if (!q.mode) return;
+    switch (*q.mode) {
+      case QueryShape::Point:
         out.cross(q.anchor, 9.0f, c);
         break;
-      case QueryMode::Circle:
+      case QueryShape::Circle:
         out.circleOutline({q.anchor, q.radius}, c);
         out.cross(q.anchor, 4.0f, c);
         break;
-      case QueryMode::Box:
+      case QueryShape::Box:
         out.boxOutline(queryBoxOf(q), c);
         break;
-      case QueryMode::Ray:
+      case QueryShape::Segment:
         out.line(q.anchor, q.target, c);
         out.cross(q.anchor, 5.0f, c);
         for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHitRim);
         if (!q.rayHits.empty())
           out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
         break;
-      case QueryMode::Cone: {
+      case QueryShape::Cone: {
         const ViewCone cone = viewConeOf(q);
         const float facing = std::atan2(cone.direction.y, cone.direction.x);
         out.sectorOutline(cone.origin, cone.farDistance, facing - cone.halfAngle, facing + cone.halfAngle, c);
@@ -140,13 +139,13 @@ class QueryTool final : public DemoPart {
 
   void drawPanel(DemoContext& ctx) override {
     QueryState& q = ctx.model.query;
-    int mode = static_cast<int>(q.mode);
+    int mode = queryModeIndex(q.mode);
     for (int m = 0; m < 6; ++m) {
       if (m % 3 != 0) ImGui::SameLine(float(m % 3) * ImGui::GetFontSize() * 6.0f);
       ImGui::RadioButton(kModeNames[m], &mode, m);
     }
-    q.mode = static_cast<QueryMode>(mode);
-    if (q.mode == QueryMode::Off) {
+    q.mode = queryModeAt(mode);
+    if (q.mode == std::nullopt) {
       ImGui::TextDisabled("Pick a query; then drag with the left button in the world.");
       return;
     }
@@ -161,17 +160,17 @@ class QueryTool final : public DemoPart {
       ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", q.error.c_str());
       return;
     }
-    const std::size_t found = q.mode == QueryMode::Ray ? q.rayHits.size() : q.hits.size();
+    const std::size_t found = q.mode == QueryShape::Segment ? q.rayHits.size() : q.hits.size();
     ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(),
-                q.mode == QueryMode::Cone ? "visible" : "hits", q.microseconds);
+                q.mode == QueryShape::Cone ? "visible" : "hits", q.microseconds);
     ImGui::Text("nodes visited %s, candidate tests %s", groupedNumber(q.counters.nodesVisited).c_str(),
                 groupedNumber(q.counters.candidates).c_str());
-    if (q.mode == QueryMode::Cone) drawConeEvents(q);
+    if (q.mode == QueryShape::Cone) drawConeEvents(q);
     drawHitList(ctx.model, q);
   }
 
   void loadSettings(const SettingsSection& s) override {
-    modeFromSettings_ = static_cast<int>(s.getNumber("mode", static_cast<int>(QueryState{}.mode)));
+    modeFromSettings_ = static_cast<int>(s.getNumber("mode", queryModeIndex(QueryState{}.mode)));
     followFromSettings_ = s.getBool("follow_mouse", false);
     applyPending_ = true;
   }
@@ -206,22 +205,21 @@ class QueryTool final : public DemoPart {
   }
 
   static void shapeFromDrag(QueryState& q, Vec2 from, Vec2 to) {
-    switch (q.mode) {
-      case QueryMode::Off:
-        break;
-      case QueryMode::Point:
+    if (!q.mode) return;
+    switch (*q.mode) {
+      case QueryShape::Point:
         q.anchor = to;
         break;
-      case QueryMode::Circle:
+      case QueryShape::Circle:
         q.anchor = from;
         q.radius = length(to - from);
         break;
-      case QueryMode::Box:
+      case QueryShape::Box:
         q.anchor = {0.5f * (from.x + to.x), 0.5f * (from.y + to.y)};
         q.halfExtent = {0.5f * std::fabs(to.x - from.x), 0.5f * std::fabs(to.y - from.y)};
         break;
-      case QueryMode::Ray:
-      case QueryMode::Cone:
+      case QueryShape::Segment:
+      case QueryShape::Cone:
         q.anchor = from;
         q.target = to;
         break;
@@ -232,7 +230,7 @@ class QueryTool final : public DemoPart {
   // The cone is the one shape run for real here rather than as in the teaching views (a bounding circle):
   // it culls, keeping the visible set and what entered and left it.
   static void run(SpatialIndex& index, QueryState& q) {
-    if (q.mode != QueryMode::Cone) {
+    if (q.mode != QueryShape::Cone) {
       runQueryShape(index, q, q.hits, q.rayHits);
       return;
     }
@@ -268,17 +266,17 @@ class QueryTool final : public DemoPart {
     const float speed = side * 0.002f;
     ImGui::PushItemWidth(-90.0f);
     ImGui::DragFloat2("position", &q.anchor.x, speed, 0.0f, 0.0f, "%.1f");
-    switch (q.mode) {
-      case QueryMode::Circle:
+    switch (q.mode.value_or(QueryShape::Point)) {
+      case QueryShape::Circle:
         ImGui::DragFloat("radius", &q.radius, speed, 0.0f, side, "%.2f");
         break;
-      case QueryMode::Box:
+      case QueryShape::Box:
         ImGui::DragFloat2("half size", &q.halfExtent.x, speed, 0.0f, side, "%.2f");
         break;
-      case QueryMode::Ray:
+      case QueryShape::Segment:
         ImGui::DragFloat2("end", &q.target.x, speed, 0.0f, 0.0f, "%.1f");
         break;
-      case QueryMode::Cone: {
+      case QueryShape::Cone: {
         float degrees = q.coneHalfAngle * 180.0f / std::numbers::pi_v<float>;
         if (ImGui::SliderFloat("half angle", &degrees, 1.0f, 180.0f, "%.0f deg")) {
           q.coneHalfAngle = degrees * std::numbers::pi_v<float> / 180.0f;
@@ -305,7 +303,7 @@ class QueryTool final : public DemoPart {
 
   static void drawHitList(const DemoModel& model, const QueryState& q) {
     if (!ImGui::CollapsingHeader("results")) return;
-    const bool ray = q.mode == QueryMode::Ray;
+    const bool ray = q.mode == QueryShape::Segment;
     const std::size_t total = ray ? q.rayHits.size() : q.hits.size();
     const std::size_t shown = std::min<std::size_t>(total, 500);
     if (ImGui::BeginTable("hits", ray ? 3 : 4,
@@ -354,13 +352,13 @@ class QueryTool final : public DemoPart {
   }
 
   std::uint64_t generation_ = ~std::uint64_t{0};
-  QueryMode lastMode_ = QueryMode::Off;
+  QueryMode lastMode_ = std::nullopt;
   std::deque<std::string> coneLog_;
   ShapeAnswer tracedAnswer_;  // the traced re-run's answer (the shown one is the untraced run's)
   int modeFromSettings_ = 0;
   bool followFromSettings_ = false;
   bool applyPending_ = false;
-  int savedMode_ = static_cast<int>(QueryState{}.mode);
+  int savedMode_ = queryModeIndex(QueryState{}.mode);
   bool savedFollow_ = false;
 };
 

@@ -72,7 +72,7 @@ class StatsPanel final : public DemoPart {
     const QueryCounters& uc = model.updateCounters();
     row("update nodes visited", groupedNumber(uc.nodesVisited), "updateBatch + maintain, this frame");
     row("update tests", groupedNumber(uc.candidates), "exact tests during update + maintain, this frame");
-    if (model.query.mode != QueryMode::Off) {
+    if (model.query.mode != std::nullopt) {
       row("query nodes visited", groupedNumber(model.query.counters.nodesVisited), "the Query panel's query");
       row("query tests", groupedNumber(model.query.counters.candidates));
     }

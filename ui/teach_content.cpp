@@ -154,9 +154,9 @@ std::string statsCsv(const DemoModel& model, const CompareResult* comparison) {
   csv.row("frame", name, "update_tests", double(model.updateCounters().candidates));
 
   const QueryState& q = model.query;
-  if (q.mode != QueryMode::Off) {
+  if (q.mode != std::nullopt) {
     csv.row("query", name, "mode", queryModeName(q.mode));
-    csv.row("query", name, "hits", double(q.mode == QueryMode::Ray ? q.rayHits.size() : q.hits.size()));
+    csv.row("query", name, "hits", double(q.mode == QueryShape::Segment ? q.rayHits.size() : q.hits.size()));
     csv.row("query", name, "nodes_visited", double(q.counters.nodesVisited));
     csv.row("query", name, "candidate_tests", double(q.counters.candidates));
     csv.row("query", name, "microseconds", q.microseconds);

@@ -32,7 +32,8 @@ constexpr std::uint32_t kNodeFaint = render::rgba(170, 180, 200, 45);
 constexpr const char* kHiddenWhileStepping[] = {part_names::kQueryTrace, part_names::kCandidates,
                                                 "Structure nodes", "Overlapping circles", "Pair lines"};
 
-constexpr QueryMode kSteppable[] = {QueryMode::Point, QueryMode::Circle, QueryMode::Box, QueryMode::Ray};
+constexpr QueryMode kSteppable[] = {QueryShape::Point, QueryShape::Circle, QueryShape::Box,
+                                    QueryShape::Segment};
 
 ImVec4 kindColour(TraceEventKind kind) {
   switch (kind) {
@@ -158,7 +159,7 @@ class StepPanel final : public DemoPart {
     DemoModel& model = ctx.model;
     QueryState& q = model.query;
     if (std::find(std::begin(kSteppable), std::end(kSteppable), q.mode) == std::end(kSteppable))
-      q.mode = QueryMode::Circle;
+      q.mode = QueryShape::Circle;
     model.paused = true;
     error_.clear();
     try {
@@ -211,14 +212,14 @@ class StepPanel final : public DemoPart {
   /// Fits the window's view around the captured query.
   void zoomToQuery(DemoContext& ctx) const {
     Box shape;
-    switch (captured_.mode) {
-      case QueryMode::Circle:
+    switch (captured_.mode.value_or(QueryShape::Point)) {
+      case QueryShape::Circle:
         shape = boundsOf({captured_.anchor, captured_.radius});
         break;
-      case QueryMode::Box:
+      case QueryShape::Box:
         shape = queryBoxOf(captured_);
         break;
-      case QueryMode::Ray:
+      case QueryShape::Segment:
         shape = {{std::min(captured_.anchor.x, captured_.target.x),
                   std::min(captured_.anchor.y, captured_.target.y)},
                  {std::max(captured_.anchor.x, captured_.target.x),
@@ -445,17 +446,18 @@ class StepPanel final : public DemoPart {
 
   static void drawShape(render::ShapeBatch& out, const QueryState& q) {
     const std::uint32_t c = colours::kQueryShape;
-    switch (q.mode) {
-      case QueryMode::Point:
+    if (!q.mode) return;
+    switch (*q.mode) {
+      case QueryShape::Point:
         out.cross(q.anchor, 11.0f, c);
         break;
-      case QueryMode::Circle:
+      case QueryShape::Circle:
         out.circleOutline({q.anchor, q.radius}, c);
         break;
-      case QueryMode::Box:
+      case QueryShape::Box:
         out.boxOutline(queryBoxOf(q), c);
         break;
-      case QueryMode::Ray:
+      case QueryShape::Segment:
         out.line(q.anchor, q.target, c);
         break;
       default:

@@ -11,40 +11,42 @@ Box queryBoxOf(const QueryState& q) {
 }
 
 ViewCone viewConeOf(const QueryState& q) {
-  ViewCone cone;
-  cone.origin = q.anchor;
-  const Vec2 d = q.target - q.anchor;
-  const float len = length(d);
-  cone.direction = len > 0.0f ? d : Vec2{1.0f, 0.0f};
-  cone.halfAngle = q.coneHalfAngle;
-  cone.farDistance = std::max(len, 1e-3f);
-  return cone;
+  Query query;
+  query.at = q.anchor;
+  query.to = q.target;
+  query.halfAngle = q.coneHalfAngle;
+  return query.cone();
+}
+
+Query queryOf(const QueryState& q) {
+  Query query;
+  query.shape = q.mode.value_or(QueryShape::Point);
+  query.at = q.anchor;
+  query.to = q.target;
+  query.radius = q.radius;
+  query.halfExtent = q.halfExtent;
+  query.halfAngle = q.coneHalfAngle;
+  // A cone runs as its bounding circle: the walk a cull starts with, traced without consuming the
+  // structure's enter/leave state.
+  if (query.shape == QueryShape::Cone) {
+    const ViewCone cone = query.cone();
+    query.shape = QueryShape::Circle;
+    query.radius = cone.farDistance;
+  }
+  return query;
 }
 
 void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
                    std::vector<RayHit>& rayHits) {
   ids.clear();
   rayHits.clear();
-  switch (q.mode) {
-    case QueryMode::Off:
-      break;
-    case QueryMode::Point:
-      index.queryPoint(q.anchor, ids);
-      break;
-    case QueryMode::Circle:
-      index.queryCircle({q.anchor, q.radius}, ids);
-      break;
-    case QueryMode::Box:
-      index.queryBox(queryBoxOf(q), ids);
-      break;
-    case QueryMode::Ray:
-      index.rayCast({q.anchor, q.target}, rayHits);
-      break;
-    case QueryMode::Cone: {
-      const ViewCone cone = viewConeOf(q);
-      index.queryCircle({cone.origin, cone.farDistance}, ids);
-      break;
-    }
+  if (!q.mode) return;
+  QueryAnswer answer;
+  runRecordedQuery(index, queryOf(q), answer);
+  if (q.mode == QueryShape::Segment) {
+    rayHits.swap(answer.hits);
+  } else {
+    ids.swap(answer.ids);
   }
 }
 
@@ -65,21 +67,7 @@ void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace
 }
 
 const char* queryModeName(QueryMode mode) {
-  switch (mode) {
-    case QueryMode::Off:
-      return "off";
-    case QueryMode::Point:
-      return "point";
-    case QueryMode::Circle:
-      return "circle";
-    case QueryMode::Box:
-      return "box";
-    case QueryMode::Ray:
-      return "ray";
-    case QueryMode::Cone:
-      return "cone";
-  }
-  return "?";
+  return mode ? queryShapeName(*mode) : "off";
 }
 
 TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {

@@ -21,6 +21,9 @@ Box queryBoxOf(const QueryState& q);
 /// The view cone of a cone query.
 ViewCone viewConeOf(const QueryState& q);
 
+/// The core query the Query panel's shape describes (a cone as its bounding circle; see runQueryShape).
+Query queryOf(const QueryState& q);
+
 /// Answers of one query run.
 struct ShapeAnswer {
   std::vector<ItemId> ids;      ///< point, circle, box (and a cone's bounding circle)
@@ -31,7 +34,7 @@ struct ShapeAnswer {
 
 /// Runs the query `q` describes on `index`. A cone runs as its bounding circle, the walk a cull starts
 /// with, so that it can be traced without consuming the structure's enter/leave state. Does nothing for
-/// QueryMode::Off. Throws InvalidInput for a shape the structure rejects.
+/// std::nullopt. Throws InvalidInput for a shape the structure rejects.
 void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer);
 /// The same into two lists (cleared first): `ids` for point, circle, box and cone, `rayHits` for a ray.
 void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,

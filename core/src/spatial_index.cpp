@@ -166,6 +166,7 @@ void SpatialIndex::build(std::span<const Item> items) {
   count_ = items.size();
   visible_.clear();
   counters_ = {};
+  lastDetail_.reset();
   doBuild(items);
   validateAfter(*this, "build");
 }
@@ -257,6 +258,7 @@ void SpatialIndex::clear() {
   visible_.clear();
   count_ = 0;
   counters_ = {};
+  lastDetail_.reset();
   validateAfter(*this, "clear");
 }
 
@@ -279,49 +281,80 @@ void SpatialIndex::doUpdateBatch(std::span<const ItemId> ids, std::span<const Ci
 // ---------------------------------------------------------------------------------------------------------
 
 void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out) {
+  QueryContext ctx = ownContext();
+  queryPoint(p, out, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Point, lastDetail_);
+}
+
+void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
   if (!isValidPoint(p)) throw InvalidInput(name_ + ": queryPoint: point must be finite and within 1e15");
   out.clear();
-  counters_ = {};
-  doQueryPoint(p, out);
+  doQueryPoint(p, out, ctx);
 }
 
 void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out) {
+  QueryContext ctx = ownContext();
+  queryCircle(query, out, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Circle, lastDetail_);
+}
+
+void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
   checkCircle(query, "queryCircle");
   out.clear();
-  counters_ = {};
-  doQueryCircle(query, out);
+  doQueryCircle(query, out, ctx);
 }
 
 void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out) {
+  QueryContext ctx = ownContext();
+  queryBox(box, out, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Box, lastDetail_);
+}
+
+void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
   if (!isValidPoint(box.min) || !isValidPoint(box.max) || box.min.x > box.max.x || box.min.y > box.max.y) {
     throw InvalidInput(name_ + ": queryBox: box must be finite with min <= max");
   }
   out.clear();
-  counters_ = {};
-  doQueryBox(box, out);
+  doQueryBox(box, out, ctx);
 }
 
 void SpatialIndex::rayCast(const Segment& segment, std::vector<RayHit>& out) {
+  QueryContext ctx = ownContext();
+  rayCast(segment, out, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Segment, lastDetail_);
+}
+
+void SpatialIndex::rayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
   if (!isValidPoint(segment.start) || !isValidPoint(segment.end)) {
     throw InvalidInput(name_ + ": rayCast: segment end points must be finite and within 1e15");
   }
   out.clear();
-  counters_ = {};
-  doRayCast(segment, out);
+  doRayCast(segment, out, ctx);
   std::sort(out.begin(), out.end(), rayHitLess);
 }
 
 std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment) {
+  QueryContext ctx = ownContext();
+  std::optional<RayHit> hit = rayCastFirst(segment, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Segment, lastDetail_);
+  return hit;
+}
+
+std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment, QueryContext& ctx) const {
   if (!isValidPoint(segment.start) || !isValidPoint(segment.end)) {
     throw InvalidInput(name_ + ": rayCastFirst: segment end points must be finite and within 1e15");
   }
-  counters_ = {};
-  return doRayCastFirst(segment);
+  return doRayCastFirst(segment, ctx);
 }
 
-std::optional<RayHit> SpatialIndex::doRayCastFirst(const Segment& segment) {
+std::optional<RayHit> SpatialIndex::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
   std::vector<RayHit> hits;
-  doRayCast(segment, hits);
+  doRayCast(segment, hits, ctx);
   if (hits.empty()) return std::nullopt;
   return *std::min_element(hits.begin(), hits.end(), rayHitLess);
 }
@@ -329,28 +362,51 @@ std::optional<RayHit> SpatialIndex::doRayCastFirst(const Segment& segment) {
 void SpatialIndex::findPairs(std::vector<Pair>& out) {
   out.clear();
   counters_ = {};
+  lastDetail_.reset();
   doFindPairs(out);
 }
 
-void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
+namespace {
+
+void checkCone(const std::string& name, const char* call, const ViewCone& cone) {
   if (!isValidPoint(cone.origin) || !isValidPoint(cone.direction) || !std::isfinite(cone.halfAngle) ||
       !(cone.halfAngle > 0.0f) || !std::isfinite(cone.farDistance) || !(cone.farDistance > 0.0f) ||
       cone.farDistance > kMaxCoordinate) {
-    throw InvalidInput(
-        name_ + ": cullView: cone needs a finite origin and direction, halfAngle > 0, farDistance > 0");
+    throw InvalidInput(name + ": " + call +
+                       ": cone needs a finite origin and direction, halfAngle > 0, farDistance > 0");
   }
+}
+
+}  // namespace
+
+void SpatialIndex::queryCone(const ViewCone& cone, std::vector<ItemId>& out) {
+  QueryContext ctx = ownContext();
+  queryCone(cone, out, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Cone, lastDetail_);
+}
+
+void SpatialIndex::queryCone(const ViewCone& cone, std::vector<ItemId>& out, QueryContext& ctx) const {
+  checkCone(name_, "queryCone", cone);
+  out.clear();
+  doVisibleSet(cone, out, ctx);
+}
+
+void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
+  checkCone(name_, "cullView", cone);
   entered.clear();
   left.clear();
   counters_ = {};
   doCullView(cone, entered, left);
 }
 
-void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow) {
+void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow,
+                                QueryContext& ctx) const {
   std::vector<ItemId> candidates;
-  doQueryCircle(Circle{cone.origin, cone.farDistance}, candidates);
+  doQueryCircle(Circle{cone.origin, cone.farDistance}, candidates, ctx);
   visibleNow.clear();
   for (ItemId id : candidates) {
-    ++counters_.candidates;
+    ++ctx.counters.candidates;
     if (circleOverlapsCone(circles_[id], cone)) visibleNow.push_back(id);
   }
   std::sort(visibleNow.begin(), visibleNow.end());
@@ -358,7 +414,10 @@ void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visib
 
 void SpatialIndex::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
   scratchIds_.clear();
-  doVisibleSet(cone, scratchIds_);
+  QueryContext ctx = ownContext();
+  doVisibleSet(cone, scratchIds_, ctx);
+  counters_ = ctx.counters;
+  onQueryRecorded(QueryShape::Cone, lastDetail_);
   std::set_difference(scratchIds_.begin(), scratchIds_.end(), visible_.begin(), visible_.end(),
                       std::back_inserter(entered));
   std::set_difference(visible_.begin(), visible_.end(), scratchIds_.begin(), scratchIds_.end(),

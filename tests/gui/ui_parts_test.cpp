@@ -260,7 +260,7 @@ TEST(DemoModel, ReseedAndRejectedInput) {
 }
 
 TEST(DemoModel, BruteForcePairSearchIsSwitchedOffAboveTheLimitAndBackOnAfter) {
-  auto model = makeModel(DemoModel::kBrutePairLimit + 1, "brute");
+  auto model = makeModel(kBrutePairLimit + 1, "brute");
   EXPECT_FALSE(model->pairSearch);
   EXPECT_FALSE(model->pairSearchNote().empty());
   ASSERT_TRUE(model->selectStructure(registry().all().back().name));
@@ -335,7 +335,7 @@ TEST(Parts, QueryToolAnswersLikeBruteForceAndTracesTheWalk) {
   Frame frame(makeModel(2000, structure));
   frame.run();
   const QueryState& q = frame.model->query;
-  ASSERT_EQ(q.mode, QueryMode::Circle);
+  ASSERT_EQ(q.mode, QueryShape::Circle);
   ASSERT_TRUE(q.error.empty()) << q.error;
   std::vector<ItemId> hits = q.hits;
   std::sort(hits.begin(), hits.end());
@@ -363,20 +363,20 @@ TEST(Parts, QueryToolKeepsAModeSetBeforeTheFirstFrame) {
     Frame frame(makeModel(500, "grid"));
     Settings settings;
     SettingsSection section(settings, "query.");
-    section.setNumber("mode", static_cast<double>(QueryMode::Point));
+    section.setNumber("mode", static_cast<double>(queryModeIndex(QueryShape::Point)));
     frame.slot("Query").part->loadSettings(section);
     if (placedByCommandLine) {
-      frame.model->query.mode = QueryMode::Ray;
+      frame.model->query.mode = QueryShape::Segment;
       frame.model->query.placed = true;
     }
     frame.run();
-    EXPECT_EQ(frame.model->query.mode, placedByCommandLine ? QueryMode::Ray : QueryMode::Point);
+    EXPECT_EQ(frame.model->query.mode, placedByCommandLine ? QueryShape::Segment : QueryShape::Point);
   }
 }
 
 TEST(Parts, ViewConeReportsEnterAndLeaveAgainstItsVisibleSet) {
   Frame frame(makeModel(2000, registry().all().back().name));
-  frame.model->query.mode = QueryMode::Cone;
+  frame.model->query.mode = QueryShape::Cone;
   frame.run();
   const QueryState& q = frame.model->query;
   ASSERT_TRUE(q.error.empty()) << q.error;
@@ -424,7 +424,7 @@ TEST(Parts, OverlappingCirclesGetARimAndHiddenOverlaysDrawNothing) {
   for (PartSlot& s : frame.parts) {
     if (s.info->category == PartCategory::Overlay) s.shown = false;
   }
-  frame.model->query.mode = QueryMode::Off;
+  frame.model->query.mode = std::nullopt;
   frame.run();
   EXPECT_TRUE(frame.canvas.above.empty());
   EXPECT_TRUE(frame.canvas.below.empty());
@@ -441,7 +441,7 @@ TEST(Parts, OverlapsAreMarkedOnlyOnCirclesBigEnoughToShowTheMark) {
     if (s.info->category == PartCategory::Overlay)
       s.shown = s.info->name == "Overlapping circles" || s.info->name == "Pair lines";
   }
-  frame.model->query.mode = QueryMode::Off;
+  frame.model->query.mode = std::nullopt;
   frame.run();
   const std::vector<Circle>& circles = frame.model->simulation().circles();
   const float minRadius = 3.0f / frame.camera.pixelsPerUnit();

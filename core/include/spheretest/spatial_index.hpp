@@ -7,6 +7,8 @@
 /// invalid input, and bad input is rejected the same way by every structure (an InvalidInput exception,
 /// with the structure left exactly as it was).
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -21,6 +23,7 @@
 #include "spheretest/geometry.hpp"
 #include "spheretest/hash.hpp"
 #include "spheretest/large_pages.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st {
 
@@ -99,6 +102,58 @@ struct QueryTrace {
   std::vector<TraceEvent> events;  ///< steps in the order the walk took them
 };
 
+/// The shapes a query can take.
+enum class QueryShape : std::uint8_t {
+  Point,    ///< circles containing a point
+  Circle,   ///< circles overlapping a circle
+  Box,      ///< circles overlapping a box
+  Segment,  ///< circles a segment (a ray of finite length) meets
+  Cone,     ///< circles overlapping a view cone
+};
+
+/// Figures of one query beyond its two counters, which structures fill where they apply (for teaching).
+struct QueryDetail {
+  static constexpr int kDepthSlots = 64;  ///< deepest level told apart; deeper ones add to the last slot
+  std::array<std::uint64_t, kDepthSlots> candidatesByDepth{};  ///< candidates per depth of their node
+  int depthsUsed = 0;                                          ///< slots of candidatesByDepth that may be set
+  std::uint64_t widenedNodes = 0;       ///< nodes entered only because their bounds were widened
+  std::uint64_t widenedCandidates = 0;  ///< candidates those nodes contributed
+  std::uint64_t occupiedCells = 0;      ///< cells looked up that held items (grids)
+  std::array<std::uint32_t, kDepthSlots> nodesByDepth{};  ///< nodes entered per depth (size-banded trees)
+  int nodeDepthsUsed = 0;                                 ///< slots of nodesByDepth that may be set
+
+  /// Clears the figures, touching only the slots in use (a plain query resets its detail every time).
+  void reset() {
+    std::fill_n(candidatesByDepth.begin(), depthsUsed, 0);
+    std::fill_n(nodesByDepth.begin(), nodeDepthsUsed, 0);
+    depthsUsed = nodeDepthsUsed = 0;
+    widenedNodes = widenedCandidates = occupiedCells = 0;
+  }
+};
+
+/// The caller's side of a const query: what the walk counted, and the trace and detail it fills when set.
+/// Queries keep nothing in the structure, so each thread running them passes its own context.
+struct QueryContext {
+  QueryCounters counters;         ///< added to by the query
+  QueryTrace* trace = nullptr;    ///< steps of the walk, when not null
+  QueryDetail* detail = nullptr;  ///< structure-specific figures, when not null
+
+  /// Whether a trace is attached (guard expensive NodeInfo construction with it).
+  bool tracing() const { return trace != nullptr; }
+  /// Records that the walk entered a node.
+  void visit(const NodeInfo& node) const {
+    if (trace) trace->events.push_back({TraceEventKind::VisitNode, node, 0, ""});
+  }
+  /// Records a pruned node and the name of the test that pruned it.
+  void prune(const NodeInfo& node, const char* test) const {
+    if (trace) trace->events.push_back({TraceEventKind::PruneNode, node, 0, test});
+  }
+  /// Records an exact test of an item and its outcome.
+  void candidate(ItemId id, bool hit) const {
+    if (trace) trace->events.push_back({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
+  }
+};
+
 // ---------------------------------------------------------------------------------------------------------
 // SpatialIndex
 // ---------------------------------------------------------------------------------------------------------
@@ -143,16 +198,33 @@ class SpatialIndex {
   void maintain();
 
   // -- queries (each clears `out` first) -------------------------------------------------------------------
+  // Each query comes twice: the const form takes the caller's context and keeps nothing in the structure
+  // (threads may run it at once); the plain form runs it with the trace set by setTrace and keeps its
+  // counters and detail for lastCounters() and extra().
   /// Ids of the circles containing p.
   void queryPoint(Vec2 p, std::vector<ItemId>& out);
+  /// Ids of the circles containing p; const, counts into `ctx`.
+  void queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const;
   /// Ids of the circles overlapping `query`.
   void queryCircle(const Circle& query, std::vector<ItemId>& out);
+  /// Ids of the circles overlapping `query`; const, counts into `ctx`.
+  void queryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const;
   /// Ids of the circles overlapping `box`.
   void queryBox(const Box& box, std::vector<ItemId>& out);
+  /// Ids of the circles overlapping `box`; const, counts into `ctx`.
+  void queryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const;
   /// Every circle the segment meets, ordered by rayHitLess.
   void rayCast(const Segment& segment, std::vector<RayHit>& out);
+  /// Every circle the segment meets, ordered by rayHitLess; const, counts into `ctx`.
+  void rayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const;
   /// The first circle the segment meets (smallest t, then smallest id), if any.
   std::optional<RayHit> rayCastFirst(const Segment& segment);
+  /// The first circle the segment meets; const, counts into `ctx`.
+  std::optional<RayHit> rayCastFirst(const Segment& segment, QueryContext& ctx) const;
+  /// Ids of the circles overlapping a view cone, sorted (no visibility memory: see cullView).
+  void queryCone(const ViewCone& cone, std::vector<ItemId>& out);
+  /// Ids of the circles overlapping a view cone, sorted; const, counts into `ctx` (no visibility memory).
+  void queryCone(const ViewCone& cone, std::vector<ItemId>& out, QueryContext& ctx) const;
   /// Every overlapping pair once, a < b, in no particular order.
   void findPairs(std::vector<Pair>& out);
   /// Culls with a view cone and reports the items whose visibility changed since the previous call
@@ -162,8 +234,10 @@ class SpatialIndex {
   const std::vector<ItemId>& visibleItems() const { return visible_; }
 
   // -- introspection --------------------------------------------------------------------------------------
-  /// Counters of the last call (query, findPairs, build, update batch).
+  /// Counters of the last call (plain query, findPairs, cullView, build, update batch, maintain).
   const QueryCounters& lastCounters() const { return counters_; }
+  /// Detail figures of the last plain query.
+  const QueryDetail& lastQueryDetail() const { return lastDetail_; }
   /// Calls `visitor` for every node, for drawing; flat structures report their cells.
   virtual void visitNodes(const NodeVisitor& visitor) const = 0;
   /// Calls `visitor` for each node from the root down to the one holding a present item (a structure that
@@ -188,6 +262,11 @@ class SpatialIndex {
   const std::optional<Box>& worldHint() const { return worldHint_; }
   /// Attaches a trace that queries fill step by step (nullptr detaches).
   void setTrace(QueryTrace* trace) { trace_ = trace; }
+  /// The scheduler the pair search and batched updates may spread their work over (nullptr: the calling
+  /// thread only). Results are the same for any scheduler; it must outlive its use here.
+  void setScheduler(TaskScheduler* scheduler) { scheduler_ = scheduler; }
+  /// The scheduler set by setScheduler, or the serial one.
+  TaskScheduler& scheduler() const { return scheduler_ ? *scheduler_ : serialScheduler(); }
 
   /// Number of items present.
   std::size_t size() const { return count_; }
@@ -238,40 +317,36 @@ class SpatialIndex {
   virtual void doClear() = 0;
   /// Deferred per-frame work.
   virtual void doMaintain() {}
+  /// Sees the detail of each plain query as it ends (for figures summed over many queries).
+  virtual void onQueryRecorded(QueryShape shape, const QueryDetail& detail) {
+    (void)shape;
+    (void)detail;
+  }
   /// Appends ids of circles containing p.
-  virtual void doQueryPoint(Vec2 p, std::vector<ItemId>& out) = 0;
+  virtual void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const = 0;
   /// Appends ids of circles overlapping `query`.
-  virtual void doQueryCircle(const Circle& query, std::vector<ItemId>& out) = 0;
+  virtual void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const = 0;
   /// Appends ids of circles overlapping `box`.
-  virtual void doQueryBox(const Box& box, std::vector<ItemId>& out) = 0;
+  virtual void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const = 0;
   /// Appends hits in any order; the caller sorts.
-  virtual void doRayCast(const Segment& segment, std::vector<RayHit>& out) = 0;
+  virtual void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const = 0;
   /// First hit; default: doRayCast and take the smallest.
-  virtual std::optional<RayHit> doRayCastFirst(const Segment& segment);
+  virtual std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const;
   /// Appends every overlapping pair once, a < b.
   virtual void doFindPairs(std::vector<Pair>& out) = 0;
-  /// Computes the items visible now (sorted) into `visibleNow`. Default: circle query around the eye
-  /// filtered by circleOverlapsCone. Structures with memory override doCullView instead.
-  virtual void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow);
+  /// Computes the items overlapping the cone (sorted) into `visibleNow`. Default: circle query around the
+  /// eye filtered by circleOverlapsCone. Structures with memory override doCullView as well.
+  virtual void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const;
   /// Fills entered/left (sorted) and updates visible_. Default: doVisibleSet and a sorted diff.
   virtual void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left);
   /// The structure's own invariants; empty string when valid.
   virtual std::string doValidate() const = 0;
 
-  /// Records a trace step when a trace is attached (cheap when none is).
-  void traceVisit(const NodeInfo& node) {
-    if (trace_) trace_->events.push_back({TraceEventKind::VisitNode, node, 0, ""});
+  /// The context of a plain (non-const) call: the attached trace, this object's detail, no counts yet.
+  QueryContext ownContext() {
+    lastDetail_.reset();
+    return QueryContext{{}, trace_, &lastDetail_};
   }
-  /// Records a pruned node and the name of the test that pruned it.
-  void tracePrune(const NodeInfo& node, const char* test) {
-    if (trace_) trace_->events.push_back({TraceEventKind::PruneNode, node, 0, test});
-  }
-  /// Records an exact test of an item and its outcome.
-  void traceCandidate(ItemId id, bool hit) {
-    if (trace_) trace_->events.push_back({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
-  }
-  /// Whether a trace is attached (guard expensive NodeInfo construction with it).
-  bool tracing() const { return trace_ != nullptr; }
 
   QueryCounters counters_;       ///< counters of the current call; structures add to them
   std::vector<ItemId> visible_;  ///< visible set of the last cullView, sorted
@@ -286,8 +361,10 @@ class SpatialIndex {
   LargeVector<Circle> circles_;  // by id; an absent id has a NaN radius
   std::size_t count_ = 0;
   QueryTrace* trace_ = nullptr;
+  TaskScheduler* scheduler_ = nullptr;
   std::optional<Box> worldHint_;
   std::vector<ItemId> scratchIds_;
+  QueryDetail lastDetail_;
 };
 
 /// Order-independent hash of one frame's pair set: equal sets give equal values whatever their order.

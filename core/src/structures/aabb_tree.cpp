@@ -22,6 +22,7 @@
 #include "pair_view.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/structures.hpp"
+#include "walk_stack.hpp"
 
 namespace st {
 namespace {
@@ -138,10 +139,9 @@ class AabbTree final : public SpatialIndex {
     s.nodes = liveNodes_ + size();
     s.maxDepth = root_ == kNull ? 0 : heightOf(root_);
     s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + fat_.capacity() * sizeof(Box) +
-                    up_.capacity() * sizeof(std::uint32_t) + stack_.capacity() * sizeof(StackEntry) +
-                    escaped_.capacity() * sizeof(std::uint32_t) + order_.capacity() * sizeof(std::uint64_t) +
-                    cullStack_.capacity() * sizeof(CullEntry) + walkStack_.capacity() * sizeof(Ref) +
-                    view_.bytes() + items_.bytes() + scratch_.bytes();
+                    up_.capacity() * sizeof(std::uint32_t) + escaped_.capacity() * sizeof(std::uint32_t) +
+                    order_.capacity() * sizeof(std::uint64_t) + walkStack_.capacity() * sizeof(Ref) +
+                    view_.bytes() + items_.bytes() + pair_view::scratchBytes(scratch_);
     return s;
   }
 
@@ -271,35 +271,40 @@ class AabbTree final : public SpatialIndex {
 
   // -- queries -----------------------------------------------------------------------------------------
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    walk([&](const Box& b) { return boxContainsPoint(b, p); },
-         [&](ItemId id) { return circleContainsPoint(circle(id), p); }, out, "box does not hold the point");
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    walk(
+        ctx, [&](const Box& b) { return boxContainsPoint(b, p); },
+        [&](ItemId id) { return circleContainsPoint(circle(id), p); }, out, "box does not hold the point");
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
     const Box reach = tightBox(query);
-    walk([&](const Box& b) { return boxesOverlap(b, reach); },
-         [&](ItemId id) { return circlesOverlap(circle(id), query); }, out, "box misses the circle's bounds");
+    walk(
+        ctx, [&](const Box& b) { return boxesOverlap(b, reach); },
+        [&](ItemId id) { return circlesOverlap(circle(id), query); }, out, "box misses the circle's bounds");
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    walk([&](const Box& b) { return boxesOverlap(b, box); },
-         [&](ItemId id) { return circleOverlapsBox(circle(id), box); }, out, "box misses the query box");
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    walk(
+        ctx, [&](const Box& b) { return boxesOverlap(b, box); },
+        [&](ItemId id) { return circleOverlapsBox(circle(id), box); }, out, "box misses the query box");
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
-    bvh::allRayHits(segment, out,
-                    [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
+    bvh::allRayHits(segment, out, [&](auto&& onHit, const std::optional<RayHit>* best) {
+      walkRay(ctx, segment, onHit, best);
+    });
   }
 
-  std::optional<RayHit> doRayCastFirst(const Segment& segment) override {
-    return bvh::nearestRayHit(
-        segment, [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
+  std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override {
+    return bvh::nearestRayHit(segment, [&](auto&& onHit, const std::optional<RayHit>* best) {
+      walkRay(ctx, segment, onHit, best);
+    });
   }
 
   void doFindPairs(std::vector<Pair>& out) override;
 
-  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow) override;
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override;
 
   std::string doValidate() const override;
 
@@ -627,62 +632,58 @@ class AabbTree final : public SpatialIndex {
   // -- queries -----------------------------------------------------------------------------------------
 
   template <class Overlaps, class Exact>
-  void walk(Overlaps&& overlaps, Exact&& exact, std::vector<ItemId>& out, const char* pruneTest) {
+  void walk(QueryContext& ctx, Overlaps&& overlaps, Exact&& exact, std::vector<ItemId>& out,
+            const char* pruneTest) const {
     if (root_ == kNull) return;
-    // A depth-first walk that pushes both children holds at most height + 1 entries.
-    if (stack_.size() < std::size_t(heightOf(root_)) + 2) stack_.resize(std::size_t(heightOf(root_)) + 2);
-    StackEntry* const stack = stack_.data();
-    std::size_t top = 0;
-    stack[top++] = {root_, 0};
-    while (top > 0) {
-      const StackEntry e = stack[--top];
-      ++counters_.nodesVisited;
+    WalkStack<StackEntry> stack;
+    stack.push({root_, 0});
+    while (!stack.empty()) {
+      const StackEntry e = stack.pop();
+      ++ctx.counters.nodesVisited;
       if (!overlaps(boxOf(e.node))) {
-        if (tracing()) tracePrune(nodeInfo(e.node, static_cast<int>(e.depth)), pruneTest);
+        if (ctx.tracing()) ctx.prune(nodeInfo(e.node, static_cast<int>(e.depth)), pruneTest);
         continue;
       }
-      if (tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
+      if (ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
       if (isLeaf(e.node)) {
         const ItemId id = itemOf(e.node);
-        ++counters_.candidates;
+        ++ctx.counters.candidates;
         const bool hit = exact(id);
-        traceCandidate(id, hit);
+        ctx.candidate(id, hit);
         if (hit) out.push_back(id);
         continue;
       }
       const AabbNode& node = nodes_[e.node];
       prefetchBox(node.child[1]);
       prefetchBox(node.child[0]);
-      stack[top++] = {node.child[1], e.depth + 1};
-      stack[top++] = {node.child[0], e.depth + 1};
+      stack.push({node.child[1], e.depth + 1});
+      stack.push({node.child[0], e.depth + 1});
     }
   }
 
   // Ray walk; with `best` set it visits the nearer child first and skips boxes entered after the best hit.
   template <class OnHit>
-  void walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best) {
+  void walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
+               const std::optional<RayHit>* best) const {
     if (root_ == kNull) return;
-    // A depth-first walk that pushes both children holds at most height + 1 entries.
-    if (stack_.size() < std::size_t(heightOf(root_)) + 2) stack_.resize(std::size_t(heightOf(root_)) + 2);
-    StackEntry* const stack = stack_.data();
-    std::size_t top = 0;
-    stack[top++] = {root_, 0};
-    while (top > 0) {
-      const StackEntry e = stack[--top];
-      ++counters_.nodesVisited;
+    WalkStack<StackEntry> stack;
+    stack.push({root_, 0});
+    while (!stack.empty()) {
+      const StackEntry e = stack.pop();
+      ++ctx.counters.nodesVisited;
       double entry = 0.0;
       if (!bvh::segmentEntersBox(segment, boxOf(e.node), entry) ||
           (best && *best && entry > double(std::nextafter((*best)->t, 2.0f)))) {
-        if (tracing()) tracePrune(nodeInfo(e.node, static_cast<int>(e.depth)), "box misses the segment");
+        if (ctx.tracing()) ctx.prune(nodeInfo(e.node, static_cast<int>(e.depth)), "box misses the segment");
         continue;
       }
-      if (tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
+      if (ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
       if (isLeaf(e.node)) {
         const ItemId id = itemOf(e.node);
-        ++counters_.candidates;
+        ++ctx.counters.candidates;
         float t = 0.0f;
         const bool hit = segmentHitsCircle(segment, circle(id), t);
-        traceCandidate(id, hit);
+        ctx.candidate(id, hit);
         if (hit) onHit(id, t);
         continue;
       }
@@ -696,8 +697,8 @@ class AabbTree final : public SpatialIndex {
       }
       prefetchBox(farther);
       prefetchBox(nearer);
-      stack[top++] = {farther, e.depth + 1};
-      stack[top++] = {nearer, e.depth + 1};
+      stack.push({farther, e.depth + 1});
+      stack.push({nearer, e.depth + 1});
     }
   }
 
@@ -726,15 +727,13 @@ class AabbTree final : public SpatialIndex {
   std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0, relayouts_ = 0;
   std::uint64_t pretests_ = 0;
 
-  std::vector<StackEntry> stack_;
   std::vector<std::uint32_t> escaped_;
   std::vector<std::uint64_t> order_;  // escaped entries keyed by Morton code
-  std::vector<CullEntry> cullStack_;
   std::vector<Ref> walkStack_;
   std::vector<std::uint32_t> rank_;  // a relayout's new index of each pool slot
   pair_view::PairView view_;
   pair_view::ItemCopy items_;
-  pair_view::WalkScratch scratch_;
+  std::vector<pair_view::WalkScratch> scratch_;  // one per worker
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -984,25 +983,23 @@ std::uint64_t AabbTree::handOver() {
 void AabbTree::doFindPairs(std::vector<Pair>& out) {
   if (root_ == kNull) return;
   counters_.nodesVisited += handOver();
-  pair_view::findPairsInto(view_, out, scratch_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), scratch_, counters_, pretests_);
 }
 
 // Boxes are classified by their circumscribed circle; a wholly visible subtree adds its items untested.
-void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow) {
+void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const {
   visibleNow.clear();
   if (root_ == kNull) return;
   const bvh::ConeClassifier classifier(cone);
-  std::vector<CullEntry>& stack = cullStack_;
-  stack.clear();
-  stack.push_back({root_, false});
+  WalkStack<CullEntry> stack;
+  stack.push({root_, false});
   while (!stack.empty()) {
-    const CullEntry e = stack.back();
-    stack.pop_back();
-    ++counters_.nodesVisited;
+    const CullEntry e = stack.pop();
+    ++ctx.counters.nodesVisited;
     if (isLeaf(e.node)) {
       const ItemId id = itemOf(e.node);
       if (!e.inside) {
-        ++counters_.candidates;
+        ++ctx.counters.candidates;
         if (!circleOverlapsCone(circle(id), cone)) continue;
       }
       visibleNow.push_back(id);
@@ -1019,8 +1016,8 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
       if (side == Side::Outside) continue;
       inside = side == Side::Inside;
     }
-    stack.push_back({node.child[1], inside});
-    stack.push_back({node.child[0], inside});
+    stack.push({node.child[1], inside});
+    stack.push({node.child[0], inside});
   }
   std::sort(visibleNow.begin(), visibleNow.end());
 }

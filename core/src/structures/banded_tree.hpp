@@ -132,21 +132,13 @@ inline bool mayHit(const CellBox& b, const Segment& seg, double s) {
 /// level" figures that both trees report.
 class LevelTally {
  public:
-  /// Counts one visit at `depth` in the current walk.
-  void visit(std::uint32_t depth) {
-    if (depth >= kMaxTreeDepth) return;
-    ++current_[depth];
-    if (int(depth) > deepest_) deepest_ = int(depth);
-  }
-  /// Ends the current walk: adds its counts to the totals and clears them.
-  void finishWalk() {
-    if (totals_.size() < std::size_t(deepest_ + 1)) totals_.resize(std::size_t(deepest_ + 1), 0);
-    for (int d = 0; d <= deepest_; ++d) {
-      totals_[std::size_t(d)] += current_[d];
-      if (current_[d] > maxOneLevel_) maxOneLevel_ = current_[d];
-      current_[d] = 0;
+  /// Adds one walk's visits per depth (`levels` slots) to the totals.
+  void addWalk(const std::uint32_t* perDepth, int levels) {
+    if (totals_.size() < std::size_t(levels)) totals_.resize(std::size_t(levels), 0);
+    for (int d = 0; d < levels; ++d) {
+      totals_[std::size_t(d)] += perDepth[d];
+      if (perDepth[d] > maxOneLevel_) maxOneLevel_ = perDepth[d];
     }
-    deepest_ = -1;
     ++walks_;
   }
   /// Forgets every walk.
@@ -181,8 +173,6 @@ class LevelTally {
   }
 
  private:
-  std::uint32_t current_[kMaxTreeDepth] = {};
-  int deepest_ = -1;
   std::vector<std::uint64_t> totals_;
   std::uint32_t maxOneLevel_ = 0;
   std::uint64_t walks_ = 0;
@@ -195,9 +185,6 @@ class LevelTally {
 /// How far ahead the frame pass fetches circles from the item table (ids are spread over space, so each is
 /// a cache miss).
 inline constexpr std::uint32_t kGatherAhead = 64;
-
-/// Which query a walk serves, for the name of its pruning test.
-enum class QueryKind : std::uint8_t { Point, Circle, Box, Ray, Cone };
 
 /// The shared body of the radius tree and the enneatree; `Bits` is the width of one child slot in a key.
 template <class Derived, int Bits>
@@ -223,7 +210,8 @@ class BandedTree : public SpatialIndex {
     int deepest = 0;
     for (std::uint32_t i = 0; i < dir_.size(); ++i) deepest = std::max(deepest, Codec::depth(dir_[i].key));
     const std::size_t bytes = items_.bytes() + dir_.bytes() + moves_.capacity() * sizeof(linear::Move) +
-                              removed_.capacity() * 4 + view_.bytes() + walk_.bytes() + tableBytes();
+                              removed_.capacity() * 4 + view_.bytes() + pair_view::scratchBytes(walk_) +
+                              tableBytes();
     return {hasRoot_ ? std::size_t(dir_.size()) : 0u, deepest, bytes};
   }
 
@@ -304,61 +292,73 @@ class BandedTree : public SpatialIndex {
 
   // -- queries --------------------------------------------------------------------------------------------
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
     const double slack = querySlack(scaleOf(p));
-    walk([&](const CellBox& reach) { return mayContain(reach, p, slack); }, QueryKind::Point,
-         [&](std::uint32_t i, int depth) {
-           pointLevels_.visit(std::uint32_t(depth));
-           testItems(i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
-         });
-    pointLevels_.finishWalk();
+    QueryDetail* detail = ctx.detail;
+    walk(
+        ctx, [&](const CellBox& reach) { return mayContain(reach, p, slack); }, QueryShape::Point,
+        [&](std::uint32_t i, int depth) {
+          if (detail && depth < QueryDetail::kDepthSlots) {
+            ++detail->nodesByDepth[std::size_t(depth)];
+            detail->nodeDepthsUsed = std::max(detail->nodeDepthsUsed, depth + 1);
+          }
+          testItems(ctx, i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+        });
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
+  void onQueryRecorded(QueryShape shape, const QueryDetail& detail) override {
+    if (shape == QueryShape::Point) pointLevels_.addWalk(detail.nodesByDepth.data(), detail.nodeDepthsUsed);
+  }
+
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
     const double slack = querySlack(scaleOf(query));
-    walk([&](const CellBox& reach) { return mayOverlap(reach, query, slack); }, QueryKind::Circle,
-         [&](std::uint32_t i, int) {
-           testItems(i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
-         });
+    walk(
+        ctx, [&](const CellBox& reach) { return mayOverlap(reach, query, slack); }, QueryShape::Circle,
+        [&](std::uint32_t i, int) {
+          testItems(ctx, i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+        });
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
     const double slack = querySlack(scaleOf(box));
-    walk([&](const CellBox& reach) { return mayOverlap(reach, box, slack); }, QueryKind::Box,
-         [&](std::uint32_t i, int) {
-           testItems(i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
-         });
+    walk(
+        ctx, [&](const CellBox& reach) { return mayOverlap(reach, box, slack); }, QueryShape::Box,
+        [&](std::uint32_t i, int) {
+          testItems(ctx, i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+        });
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
     const double slack = querySlack(scaleOf(segment));
-    walk([&](const CellBox& reach) { return mayHit(reach, segment, slack); }, QueryKind::Ray,
-         [&](std::uint32_t i, int) {
-           for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
-             ++counters_.candidates;
-             float t = 0.0f;
-             const ItemId id = items_.id(s);
-             const bool hit = segmentHitsCircle(segment, items_.circle(s), t);
-             traceCandidate(id, hit);
-             if (hit) out.push_back({id, t, segment.start + delta * t});
-           }
-         });
+    walk(
+        ctx, [&](const CellBox& reach) { return mayHit(reach, segment, slack); }, QueryShape::Segment,
+        [&](std::uint32_t i, int) {
+          for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
+            ++ctx.counters.candidates;
+            float t = 0.0f;
+            const ItemId id = items_.id(s);
+            const bool hit = segmentHitsCircle(segment, items_.circle(s), t);
+            ctx.candidate(id, hit);
+            if (hit) out.push_back({id, t, segment.start + delta * t});
+          }
+        });
   }
 
   // The cone prunes the walk itself: a node whose reach lies wholly outside it is skipped with its subtree.
-  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow) override {
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
     visibleNow.clear();
     const bvh::ConeClassifier classifier(cone);
     walk(
+        ctx,
         [&](const CellBox& reach) {
           const double cx = 0.5 * (reach.minX + reach.maxX), cy = 0.5 * (reach.minY + reach.maxY);
           const double hx = 0.5 * (reach.maxX - reach.minX), hy = 0.5 * (reach.maxY - reach.minY);
           return classifier.classify(cx, cy, std::sqrt(hx * hx + hy * hy)) != bvh::Side::Outside;
         },
-        QueryKind::Cone,
+        QueryShape::Cone,
         [&](std::uint32_t i, int) {
-          testItems(i, visibleNow, [&](const Circle& c) { return circleOverlapsCone(c, cone); });
+          testItems(ctx, i, visibleNow, [&](const Circle& c) { return circleOverlapsCone(c, cone); });
         });
     std::sort(visibleNow.begin(), visibleNow.end());
   }
@@ -366,7 +366,7 @@ class BandedTree : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override {
     if (!hasRoot_) return;
     counters_.nodesVisited += dir_.fillView(view_, items_);
-    pair_view::findPairsInto(view_, out, walk_, counters_, pretests_);
+    pair_view::findPairsInto(view_, out, scheduler(), walk_, counters_, pretests_);
   }
 
   // -- validation -----------------------------------------------------------------------------------------
@@ -441,7 +441,7 @@ class BandedTree : public SpatialIndex {
   // parent's (the last node seen one level up), a skipped node's whole subtree jumped over. Every node whose
   // reach is tested counts as visited, so a trace's visited and pruned nodes add up to the counter.
   template <class Reaches, class Visit>
-  void walk(Reaches&& reaches, QueryKind kind, Visit&& visit) {
+  void walk(QueryContext& ctx, Reaches&& reaches, QueryShape kind, Visit&& visit) const {
     if (!hasRoot_) return;
     using Cell = decltype(self().cell(Codec::root()));
     Cell cells[linear::Directory::kMaxWalkDepth];
@@ -450,25 +450,25 @@ class BandedTree : public SpatialIndex {
       const int depth = Codec::depth(key);
       cells[depth] = depth == 0 ? self().cell(key) : self().child(cells[depth - 1], Codec::slot(key));
       const Cell& cell = cells[depth];
-      ++counters_.nodesVisited;
+      ++ctx.counters.nodesVisited;
       if (!reaches(self().reach(cell))) {
-        if (tracing()) tracePrune(info(i, cell), self().pruneText(kind));
+        if (ctx.tracing()) ctx.prune(info(i, cell), self().pruneText(kind));
         i = dir_[i].next;
         continue;
       }
-      if (tracing()) traceVisit(info(i, cell));
+      if (ctx.tracing()) ctx.visit(info(i, cell));
       visit(i, depth);
       ++i;
     }
   }
 
   template <class Predicate>
-  void testItems(std::uint32_t i, std::vector<ItemId>& out, Predicate&& accepts) {
+  void testItems(QueryContext& ctx, std::uint32_t i, std::vector<ItemId>& out, Predicate&& accepts) const {
     for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       const ItemId id = items_.id(s);
       const bool hit = accepts(items_.circle(s));
-      traceCandidate(id, hit);
+      ctx.candidate(id, hit);
       if (hit) out.push_back(id);
     }
   }
@@ -594,7 +594,7 @@ class BandedTree : public SpatialIndex {
   std::vector<linear::Move> moves_;
   std::vector<std::uint32_t> removed_;
   pair_view::PairView view_;
-  pair_view::WalkScratch walk_;
+  std::vector<pair_view::WalkScratch> walk_;  // one per worker
   std::uint64_t pretests_ = 0;
   std::uint64_t rootGrowths_ = 0;
   std::uint64_t updates_ = 0;

@@ -60,25 +60,25 @@ class BruteForce final : public SpatialIndex {
     slotOf_.clear();
   }
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    for (ItemId id : dense_) test(id, circleContainsPoint(circle(id), p), out);
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    for (ItemId id : dense_) test(id, circleContainsPoint(circle(id), p), out, ctx);
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    for (ItemId id : dense_) test(id, circlesOverlap(circle(id), query), out);
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    for (ItemId id : dense_) test(id, circlesOverlap(circle(id), query), out, ctx);
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    for (ItemId id : dense_) test(id, circleOverlapsBox(circle(id), box), out);
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    for (ItemId id : dense_) test(id, circleOverlapsBox(circle(id), box), out, ctx);
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
     for (ItemId id : dense_) {
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       float t = 0.0f;
       const bool hit = segmentHitsCircle(segment, circle(id), t);
-      traceCandidate(id, hit);
+      ctx.candidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
     }
   }
@@ -116,9 +116,9 @@ class BruteForce final : public SpatialIndex {
  private:
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
-  void test(ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++counters_.candidates;
-    traceCandidate(id, hit);
+  static void test(ItemId id, bool hit, std::vector<ItemId>& out, QueryContext& ctx) {
+    ++ctx.counters.candidates;
+    ctx.candidate(id, hit);
     if (hit) out.push_back(id);
   }
 

@@ -256,17 +256,17 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
     return {};
   }
 
-  static const char* pruneText(banded::QueryKind kind) {
+  static const char* pruneText(QueryShape kind) {
     switch (kind) {
-      case banded::QueryKind::Point:
+      case QueryShape::Point:
         return "point outside the child's box";
-      case banded::QueryKind::Circle:
+      case QueryShape::Circle:
         return "query circle misses the child's box";
-      case banded::QueryKind::Box:
+      case QueryShape::Box:
         return "query box misses the child's box";
-      case banded::QueryKind::Cone:
+      case QueryShape::Cone:
         return "view cone misses the child's box";
-      case banded::QueryKind::Ray:
+      case QueryShape::Segment:
         break;
     }
     return "segment misses the child's box";

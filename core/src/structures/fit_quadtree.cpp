@@ -9,24 +9,19 @@
 #include <utility>
 #include <vector>
 
-#include "quadtree_family.hpp"
 #include "spheretest/structures.hpp"
+#include "splitting_quadtree.hpp"
 
 namespace st {
 namespace {
 
 using namespace quadtree_family;
 
-class FitQuadtree final : public QuadtreeFamily {
+class FitQuadtree final : public SplittingQuadtree {
  public:
   FitQuadtree()
-      : QuadtreeFamily("fit-quadtree",
-                       {"query misses the cell", /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false,
-                        /*countWidening=*/false}) {
-    addParam({"capacity", "items a leaf holds before it splits into four", 4, 1, 64, true});
-    addParam({"max_depth", "deepest level a leaf may split to", 24, 1, 40, true});
-    readParams();
-  }
+      : SplittingQuadtree("fit-quadtree", {"query misses the cell", /*drawWidenedBounds=*/false,
+                                           /*widenFollowsCell=*/false, /*countWidening=*/false}) {}
 
   std::string_view description() const override {
     return "Fit-entirely quadtree (seed 003, first variant): every circle lives in the deepest existing node "
@@ -37,45 +32,30 @@ class FitQuadtree final : public QuadtreeFamily {
            "show why.";
   }
 
+  std::string_view nodeRule() const override {
+    return "a node holds the circles that fit its cell entirely but fit none of its four quadrants";
+  }
+
  protected:
-  void onParamChanged(std::string_view key) override {
-    readParams();
-    QuadtreeFamily::onParamChanged(key);
+  bool rootHolds(const Circle& c) const override { return circleFitsInBox(c, nodes_[0].cell); }
+
+  // Only the quadrant holding the centre can contain the circle: one crossing the split line fits none.
+  std::uint32_t childTaking(std::uint32_t n, const Circle& c) const override {
+    const QuadNode& node = nodes_[n];
+    if (node.firstChild == kNone) return kNone;
+    const std::uint32_t child = node.firstChild + quadrantOf(c.center, splitOf(node));
+    return circleFitsInBox(c, nodes_[child].cell) ? child : kNone;
   }
 
-  void doInsert(ItemId id, const Circle& c) override {
-    reserveIds();
-    attach(id, c);
+  bool stayInPlace(std::uint32_t n, const Circle&, const Circle& c) override {
+    return circleFitsInBox(c, nodes_[n].cell) && childTaking(n, c) == kNone;
   }
 
-  void doUpdate(ItemId id, const Circle&, const Circle& c) override {
-    const std::uint32_t n = nodeOf(id);
-    if (circleFitsInBox(c, nodes_[n].cell) && fittingChild(n, c) == kNone) {
-      // A leaf kept over capacity because its circles were identical can split once one of them changes.
-      if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depthOf(n)))
-        split(n, depthOf(n));
-      ++updatesInPlace_;
-      return;
-    }
-    detach(id);
-    attach(id, c);
-    ++updatesRelinked_;
-  }
+  // Identical circles would follow each other down forever.
+  bool sameKey(const Circle& a, const Circle& b) const override { return a == b; }
 
-  void doRemove(ItemId id, const Circle&) override { detach(id); }
-
-  void onCleared() override { updatesInPlace_ = updatesRelinked_ = 0; }
-
-  std::string checkNode(std::uint32_t index, int depth) const override {
-    const QuadNode& node = nodes_[index];
-    if (node.widen != 0.0f) return "node " + std::to_string(index) + " is widened";
-    if (node.firstChild != kNone && node.subtreeCount <= capacity_) {
-      return "internal node " + std::to_string(index) + " should have merged";
-    }
-    if (node.firstChild == kNone && node.directCount > capacity_ && canSplit(index, depth)) {
-      return "leaf " + std::to_string(index) + " holds " + std::to_string(node.directCount) +
-             " items but could split";
-    }
+  std::string checkRule(std::uint32_t index, int) const override {
+    if (nodes_[index].widen != 0.0f) return "node " + std::to_string(index) + " is widened";
     return {};
   }
 
@@ -93,7 +73,7 @@ class FitQuadtree final : public QuadtreeFamily {
     return {};
   }
 
-  void extraOwn(ExtraCounters& out) const override {
+  void extraRule(ExtraCounters& out) const override {
     const double total = double(size());
     out.emplace_back("root_items", double(nodes_[0].directCount));
     out.emplace_back("root_item_share", total > 0 ? double(nodes_[0].directCount) / total : 0.0);
@@ -114,96 +94,7 @@ class FitQuadtree final : public QuadtreeFamily {
         pending.push_back({node.firstChild + q, above + node.directCount});
     }
     out.emplace_back("mean_items_above", total > 0 ? aboveSum / total : 0.0);
-    out.emplace_back("updates_in_place", double(updatesInPlace_));
-    out.emplace_back("updates_relinked", double(updatesRelinked_));
   }
-
- private:
-  void readParams() {
-    capacity_ = static_cast<std::uint32_t>(param("capacity"));
-    maxDepth_ = static_cast<int>(param("max_depth"));
-  }
-
-  // The child of an internal node that contains the circle entirely, or kNone. Only the quadrant holding
-  // the centre can: a circle crossing the split line fits none.
-  std::uint32_t fittingChild(std::uint32_t n, const Circle& c) const {
-    const QuadNode& node = nodes_[n];
-    if (node.firstChild == kNone) return kNone;
-    const std::uint32_t child = node.firstChild + quadrantOf(c.center, splitOf(node));
-    return circleFitsInBox(c, nodes_[child].cell) ? child : kNone;
-  }
-
-  bool canSplit(std::uint32_t leaf, int depth) const {
-    const QuadNode& node = nodes_[leaf];
-    if (depth >= maxDepth_ || !cellSplittable(node.cell)) return false;
-    // Identical circles would follow each other down forever.
-    const Circle first = circle(node.firstItem);
-    for (std::uint32_t id = nextItem(node.firstItem); id != kNone; id = nextItem(id)) {
-      if (!(circle(id) == first)) return true;
-    }
-    return false;
-  }
-
-  void attach(ItemId id, const Circle& c) {
-    if (!rootPlaced()) placeRoot(boundsOf(c));
-    while (!circleFitsInBox(c, nodes_[0].cell)) growRootToward(c.center);
-    std::uint32_t n = 0;
-    int depth = 0;
-    for (;;) {
-      ++nodes_[n].subtreeCount;
-      const std::uint32_t child = fittingChild(n, c);
-      if (child == kNone) break;
-      n = child;
-      ++depth;
-    }
-    linkItem(id, n);
-    if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depth))
-      split(n, depth);
-    // A root grown toward a far item may hold too few items to stay split.
-    if (nodes_[0].firstChild != kNone && nodes_[0].subtreeCount <= capacity_) collapseSubtree(0);
-  }
-
-  // Splits an overflowing leaf: circles that fit a quadrant move down, the rest stay; overflowing children
-  // split in turn.
-  void split(std::uint32_t leaf, int depth) {
-    std::vector<std::pair<std::uint32_t, int>>& pending = splitPending_;
-    pending.assign(1, {leaf, depth});
-    while (!pending.empty()) {
-      const auto [n, d] = pending.back();
-      pending.pop_back();
-      const std::uint32_t first = allocateChildren(n);
-      for (std::uint32_t id = nodes_[n].firstItem; id != kNone;) {
-        const std::uint32_t next = nextItem(id);
-        const std::uint32_t child = fittingChild(n, circle(id));
-        if (child != kNone) {
-          unlinkItem(id);
-          linkItem(id, child);
-          ++nodes_[child].subtreeCount;
-        }
-        id = next;
-      }
-      for (std::uint32_t q = 0; q < 4; ++q) {
-        if (nodes_[first + q].directCount > capacity_ && canSplit(first + q, d + 1))
-          pending.push_back({first + q, d + 1});
-      }
-    }
-  }
-
-  void detach(ItemId id) {
-    const std::uint32_t n = nodeOf(id);
-    unlinkItem(id);
-    addToPathCounts(n, -1);
-    for (std::uint32_t m = n; m != kNone; m = nodes_[m].parent) {
-      if (nodes_[m].subtreeCount > capacity_) break;
-      if (nodes_[m].firstChild != kNone) collapseSubtree(m);
-    }
-  }
-
-  std::uint32_t capacity_ = 4;
-  int maxDepth_ = 24;
-  std::vector<std::pair<std::uint32_t, int>> splitPending_;  // leaves still to split, kept between calls
-  std::uint64_t updatesInPlace_ = 0;
-  std::uint64_t updatesRelinked_ = 0;
 };
 
 }  // namespace

@@ -216,57 +216,58 @@ class HashedGrid final : public SpatialIndex {
 
   // -- queries ------------------------------------------------------------------------------------------
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    occupied_.begin();
-    queryAround(p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryAround(ctx, p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    occupied_.begin();
-    queryAround(query.center, query.radius, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryAround(ctx, query.center, query.radius, out,
+                [&](const Circle& c) { return circlesOverlap(c, query); });
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    occupied_.begin();
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
     const double reach = maxRegularRadius_;
     const CellRange range = centreRange(map_, box.min.x, box.min.y, box.max.x, box.max.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-    counters_.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
+    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
       // The range is the box widened by the largest radius; its rounded corners leave some cells out.
       const CellBounds cell = cellBounds(slot);
       const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
       const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
       if (gapX * gapX + gapY * gapY > limit * limit) {
-        if (tracing()) tracePrune(slotInfo(slot), "cell farther than the largest radius from the box");
+        if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the box");
         return;
       }
-      scanCell(slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+      scanCell(ctx, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
     });
-    for (ItemId id : oversize_) testOversize(id, circleOverlapsBox(circle(id), box), out);
+    for (ItemId id : oversize_) testOversize(ctx, id, circleOverlapsBox(circle(id), box), out);
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
-    occupied_.begin();
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
     auto hitTest = [&](ItemId id, const Circle& c) {
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       float t = 0.0f;
       const bool hit = segmentHitsCircle(segment, c, t);
-      traceCandidate(id, hit);
+      ctx.candidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
     };
     const NodeArray& nodes = lists_.nodes();
-    counters_.nodesVisited += visitSegmentCells(
-        lists_.table(), map_, segment, maxRegularRadius_, rowScratch_,
+    ctx.counters.nodesVisited += visitSegmentCells(
+        lists_.table(), map_, segment, maxRegularRadius_, segmentRowScratch(),
         [&](std::uint32_t slot) {
-          occupied_.add();
-          if (tracing()) traceVisit(slotInfo(slot));
+          if (ctx.detail) ++ctx.detail->occupiedCells;
+          if (ctx.tracing()) ctx.visit(slotInfo(slot));
           lists_.forEachInCell(slot, [&](std::uint32_t n) { hitTest(nodes[n].id, nodes[n].circle); });
         },
         [&](std::uint32_t slot) {
-          if (tracing()) tracePrune(slotInfo(slot), "cell farther than the largest radius from the ray");
+          if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the ray");
         });
     for (ItemId id : oversize_) hitTest(id, circle(id));
+  }
+
+  void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
+    occupied_.record(detail.occupiedCells);
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
@@ -516,39 +517,41 @@ class HashedGrid final : public SpatialIndex {
 
   /// Tests every item of one cell with `predicate`.
   template <class Predicate>
-  void scanCell(std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
+  void scanCell(QueryContext& ctx, std::uint32_t slot, std::vector<ItemId>& out,
+                Predicate&& predicate) const {
     const NodeArray& nodes = lists_.nodes();
-    occupied_.add();  // nodesVisited counts the lookup, in visitRange
-    if (tracing()) traceVisit(slotInfo(slot));
+    if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
+    if (ctx.tracing()) ctx.visit(slotInfo(slot));
     lists_.forEachInCell(slot, [&](std::uint32_t n) {
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       const bool hit = predicate(nodes[n].circle);
-      traceCandidate(nodes[n].id, hit);
+      ctx.candidate(nodes[n].id, hit);
       if (hit) out.push_back(nodes[n].id);
     });
   }
 
-  void testOversize(ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++counters_.candidates;
-    traceCandidate(id, hit);
+  static void testOversize(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++ctx.counters.candidates;
+    ctx.candidate(id, hit);
     if (hit) out.push_back(id);
   }
 
   /// Point and circle queries: the cells within radius + largest radius of the centre.
   template <class Predicate>
-  void queryAround(Vec2 centre, double radius, std::vector<ItemId>& out, Predicate&& predicate) {
+  void queryAround(QueryContext& ctx, Vec2 centre, double radius, std::vector<ItemId>& out,
+                   Predicate&& predicate) const {
     const double reach = radius + maxRegularRadius_;
     const CellRange range = centreRange(map_, centre.x, centre.y, centre.x, centre.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-    counters_.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
+    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
       const CellBounds cell = cellBounds(slot);
       if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
-        if (tracing()) tracePrune(slotInfo(slot), "cell farther than query radius + largest radius");
+        if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than query radius + largest radius");
         return;
       }
-      scanCell(slot, out, predicate);
+      scanCell(ctx, slot, out, predicate);
     });
-    for (ItemId id : oversize_) testOversize(id, predicate(circle(id)), out);
+    for (ItemId id : oversize_) testOversize(ctx, id, predicate(circle(id)), out);
   }
 
   CellLists lists_;
@@ -560,7 +563,6 @@ class HashedGrid final : public SpatialIndex {
   OccupiedCellTally occupied_;
   std::vector<std::uint32_t> index_;  // id -> node (or kOversizeBit | position); the sort's scratch
   bool indexValid_ = false;
-  std::vector<CellRange> rowScratch_;
   std::vector<ItemId> departed_;
   std::int32_t originX_ = 0;  // the hash's window of cells
   std::int32_t originY_ = 0;

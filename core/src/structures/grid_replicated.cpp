@@ -68,7 +68,7 @@ class ReplicatedGrid final : public SpatialIndex {
     st.memoryBytes = tableBytes() + lists_.memoryBytes() + stage_.capacity() * sizeof(Node) +
                      slots_.capacity() * sizeof(std::uint32_t) + copies_.capacity() + edges_.capacity() +
                      edgeScratch_.capacity() + oversize_.capacity() * sizeof(ItemId) +
-                     members_.capacity() * sizeof(Member) + candidates_.capacity() * sizeof(ItemId);
+                     members_.capacity() * sizeof(Member);
     return st;
   }
 
@@ -163,43 +163,42 @@ class ReplicatedGrid final : public SpatialIndex {
 
   // -- queries ------------------------------------------------------------------------------------------
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
     // Every circle containing p covers p's cell: one cell to read, no copy seen twice.
-    occupied_.begin();
     const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
-    ++counters_.nodesVisited;
+    ++ctx.counters.nodesVisited;
     if (slot != kNone) {
-      occupied_.add();
-      if (tracing()) traceVisit(slotInfo(slot));
+      if (ctx.detail) ++ctx.detail->occupiedCells;
+      if (ctx.tracing()) ctx.visit(slotInfo(slot));
       const NodeArray& nodes = lists_.nodes();
-      lists_.forEachInCell(
-          slot, [&](std::uint32_t n) { report(nodes[n].id, circleContainsPoint(nodes[n].circle, p), out); });
+      lists_.forEachInCell(slot, [&](std::uint32_t n) {
+        report(ctx, nodes[n].id, circleContainsPoint(nodes[n].circle, p), out);
+      });
     }
-    for (ItemId id : oversize_) report(id, circleContainsPoint(circle(id), p), out);
+    for (ItemId id : oversize_) report(ctx, id, circleContainsPoint(circle(id), p), out);
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    queryCovered(coverOf(query), out, [&](const Circle& c) { return circlesOverlap(c, query); });
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryCovered(ctx, coverOf(query), out, [&](const Circle& c) { return circlesOverlap(c, query); });
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
     const Box widened = inflateForPruning(box);
     const CellRange range{map_.cellOf(widened.min.x), map_.cellOf(widened.min.y), map_.cellOf(widened.max.x),
                           map_.cellOf(widened.max.y)};
-    queryCovered(range, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+    queryCovered(ctx, range, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     // The cells the segment passes through hold every circle it can hit; a circle may sit in several of
     // them, so candidates are collected, de-duplicated, then tested once each.
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
-    std::vector<ItemId>& found = candidates_;
+    std::vector<ItemId>& found = rayCandidateScratch();
     found.clear();
-    occupied_.begin();
     auto gather = [&](std::uint32_t slot) {
-      occupied_.add();
-      if (tracing()) traceVisit(slotInfo(slot));
+      if (ctx.detail) ++ctx.detail->occupiedCells;
+      if (ctx.tracing()) ctx.visit(slotInfo(slot));
       lists_.forEachInCell(slot, [&](std::uint32_t n) { found.push_back(nodes[n].id); });
     };
     const Box bounds = inflateForPruning(
@@ -208,24 +207,28 @@ class ReplicatedGrid final : public SpatialIndex {
     const CellRange range{map_.cellOf(bounds.min.x), map_.cellOf(bounds.min.y), map_.cellOf(bounds.max.x),
                           map_.cellOf(bounds.max.y)};
     std::uint64_t lookedUp = 0;
-    if (!visitSegmentRows(table, map_, segment, 0.0, range, rows_, lookedUp, gather)) {
+    if (!visitSegmentRows(table, map_, segment, 0.0, range, segmentRowScratch(), lookedUp, gather)) {
       for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
         if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) gather(slot);
       }
       lookedUp = table.used();
     }
-    counters_.nodesVisited += lookedUp;
+    ctx.counters.nodesVisited += lookedUp;
     for (ItemId id : oversize_) found.push_back(id);
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
     const Vec2 delta = segment.end - segment.start;
     for (ItemId id : found) {
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       float t = 0.0f;
       const bool hit = segmentHitsCircle(segment, circle(id), t);
-      traceCandidate(id, hit);
+      ctx.candidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
     }
+  }
+
+  void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
+    occupied_.record(detail.occupiedCells);
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
@@ -375,32 +378,32 @@ class ReplicatedGrid final : public SpatialIndex {
     return cellInfo(map_, lists_.table()[slot].x, lists_.table()[slot].y, 0, lists_.cellSize(slot));
   }
 
-  void report(ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++counters_.candidates;
-    traceCandidate(id, hit);
+  static void report(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
+    ++ctx.counters.candidates;
+    ctx.candidate(id, hit);
     if (hit) out.push_back(id);
   }
 
   /// Circle and box queries: every cell of the query's own range, each copy tested only in the first cell
   /// its item's range shares with the query's.
   template <class Predicate>
-  void queryCovered(const CellRange& range, std::vector<ItemId>& out, Predicate&& predicate) {
+  void queryCovered(QueryContext& ctx, const CellRange& range, std::vector<ItemId>& out,
+                    Predicate&& predicate) const {
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
-    occupied_.begin();
-    counters_.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
-      occupied_.add();
-      if (tracing()) traceVisit(slotInfo(slot));
+    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
+      if (ctx.detail) ++ctx.detail->occupiedCells;
+      if (ctx.tracing()) ctx.visit(slotInfo(slot));
       const std::int32_t cx = table[slot].x, cy = table[slot].y;
       // A copy is tested only in the first cell its item's range shares with the query's: the first column
       // of either range, and the first row of either.
       const std::uint32_t queryEdges = (cx == range.x0 ? 1u : 0u) | (cy == range.y0 ? 2u : 0u);
       lists_.forEachInCell(slot, [&](std::uint32_t n) {
         if ((edgesOf(n, cx, cy) | queryEdges) != 3) return;  // seen in another cell
-        report(nodes[n].id, predicate(nodes[n].circle), out);
+        report(ctx, nodes[n].id, predicate(nodes[n].circle), out);
       });
     });
-    for (ItemId id : oversize_) report(id, predicate(circle(id)), out);
+    for (ItemId id : oversize_) report(ctx, id, predicate(circle(id)), out);
   }
 
   template <class Fn>
@@ -522,8 +525,6 @@ class ReplicatedGrid final : public SpatialIndex {
   std::vector<ItemId> oversize_;
   OccupiedCellTally occupied_;
   std::vector<Member> members_;
-  std::vector<ItemId> candidates_;
-  std::vector<CellRange> rows_;
   std::int32_t originX_ = 0;
   std::int32_t originY_ = 0;
   std::uint32_t windowWidth_ = 0;

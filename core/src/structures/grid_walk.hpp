@@ -158,6 +158,19 @@ std::uint64_t visitSegmentCells(const CellTable& table, const CellMapping& map, 
   return table.used();
 }
 
+/// The calling thread's scratch for the rows a segment query walks: queries stay const and re-entrant
+/// without allocating each time.
+inline std::vector<CellRange>& segmentRowScratch() {
+  thread_local std::vector<CellRange> rows;
+  return rows;
+}
+
+/// The calling thread's scratch for the candidates a segment query gathers before removing repeats.
+inline std::vector<ItemId>& rayCandidateScratch() {
+  thread_local std::vector<ItemId> ids;
+  return ids;
+}
+
 /// The occupied cells a grid's queries searched, kept for extra() beside nodesVisited (which counts every
 /// cell looked up, empty ones included): their ratio shows how much of a lookup's work finds nothing.
 struct OccupiedCellTally {
@@ -165,15 +178,11 @@ struct OccupiedCellTally {
   std::uint64_t total = 0;    ///< searched by every query since the last build
   std::uint64_t queries = 0;  ///< queries since the last build
 
-  /// Starts a query.
-  void begin() {
-    last = 0;
+  /// Counts a finished query that searched `cells` occupied cells.
+  void record(std::uint64_t cells) {
+    last = cells;
+    total += cells;
     ++queries;
-  }
-  /// Counts one occupied cell searched.
-  void add() {
-    ++last;
-    ++total;
   }
   /// Appends the figures to `out`.
   void report(ExtraCounters& out) const {

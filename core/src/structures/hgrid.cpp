@@ -191,60 +191,61 @@ class HierarchicalGrid final : public SpatialIndex {
 
   // -- queries ------------------------------------------------------------------------------------------
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override {
-    occupied_.begin();
-    queryAround(p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryAround(ctx, p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
   }
 
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override {
-    occupied_.begin();
-    queryAround(query.center, query.radius, out, [&](const Circle& c) { return circlesOverlap(c, query); });
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    queryAround(ctx, query.center, query.radius, out,
+                [&](const Circle& c) { return circlesOverlap(c, query); });
   }
 
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override {
-    occupied_.begin();
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
     for (const Level& level : levels_) {
       const double reach = level.maxRadius;
       const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
       const CellRange range = centreRange(level.shape.map, box.min.x, box.min.y, box.max.x, box.max.y, reach);
-      counters_.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+      ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
         const CellBounds cell =
             cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
         const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
         const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
         if (gapX * gapX + gapY * gapY > limit * limit) {
-          if (tracing())
-            tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the box");
+          if (ctx.tracing())
+            ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the box");
           return;
         }
-        scanCell(level, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+        scanCell(ctx, level, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
       });
     }
   }
 
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override {
-    occupied_.begin();
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     const Vec2 delta = segment.end - segment.start;
     for (const Level& level : levels_) {
       const NodeArray& nodes = level.lists.nodes();
-      counters_.nodesVisited += visitSegmentCells(
-          level.lists.table(), level.shape.map, segment, level.maxRadius, rows_,
+      ctx.counters.nodesVisited += visitSegmentCells(
+          level.lists.table(), level.shape.map, segment, level.maxRadius, segmentRowScratch(),
           [&](std::uint32_t slot) {
-            occupied_.add();
-            if (tracing()) traceVisit(slotInfo(level, slot));
+            if (ctx.detail) ++ctx.detail->occupiedCells;
+            if (ctx.tracing()) ctx.visit(slotInfo(level, slot));
             level.lists.forEachInCell(slot, [&](std::uint32_t n) {
-              ++counters_.candidates;
+              ++ctx.counters.candidates;
               float t = 0.0f;
               const bool hit = segmentHitsCircle(segment, nodes[n].circle, t);
-              traceCandidate(nodes[n].id, hit);
+              ctx.candidate(nodes[n].id, hit);
               if (hit) out.push_back({nodes[n].id, t, segment.start + delta * t});
             });
           },
           [&](std::uint32_t slot) {
-            if (tracing())
-              tracePrune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
+            if (ctx.tracing())
+              ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
           });
     }
+  }
+
+  void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
+    occupied_.record(detail.occupiedCells);
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
@@ -500,34 +501,36 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   template <class Predicate>
-  void scanCell(const Level& level, std::uint32_t slot, std::vector<ItemId>& out, Predicate&& predicate) {
+  void scanCell(QueryContext& ctx, const Level& level, std::uint32_t slot, std::vector<ItemId>& out,
+                Predicate&& predicate) const {
     const NodeArray& nodes = level.lists.nodes();
-    occupied_.add();  // nodesVisited counts the lookup, in visitRange
-    if (tracing()) traceVisit(slotInfo(level, slot));
+    if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
+    if (ctx.tracing()) ctx.visit(slotInfo(level, slot));
     level.lists.forEachInCell(slot, [&](std::uint32_t n) {
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       const bool hit = predicate(nodes[n].circle);
-      traceCandidate(nodes[n].id, hit);
+      ctx.candidate(nodes[n].id, hit);
       if (hit) out.push_back(nodes[n].id);
     });
   }
 
   /// Point and circle queries: in each level, the cells within radius + that level's largest radius.
   template <class Predicate>
-  void queryAround(Vec2 centre, double radius, std::vector<ItemId>& out, Predicate&& predicate) {
+  void queryAround(QueryContext& ctx, Vec2 centre, double radius, std::vector<ItemId>& out,
+                   Predicate&& predicate) const {
     for (const Level& level : levels_) {
       const double reach = radius + level.maxRadius;
       const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
       const CellRange range = centreRange(level.shape.map, centre.x, centre.y, centre.x, centre.y, reach);
-      counters_.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+      ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
         const CellBounds cell =
             cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
         if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
-          if (tracing())
-            tracePrune(slotInfo(level, slot), "cell farther than query radius + its level's largest radius");
+          if (ctx.tracing())
+            ctx.prune(slotInfo(level, slot), "cell farther than query radius + its level's largest radius");
           return;
         }
-        scanCell(level, slot, out, predicate);
+        scanCell(ctx, level, slot, out, predicate);
       });
     }
   }
@@ -577,7 +580,6 @@ class HierarchicalGrid final : public SpatialIndex {
   std::vector<ItemId> departed_;
   std::vector<Moving> moving_;
   std::vector<std::uint32_t> found_;
-  std::vector<CellRange> rows_;
   std::uint64_t lastCrossCandidates_ = 0;
   std::uint64_t lastCrossCells_ = 0;
   std::uint64_t lastPretests_ =

@@ -424,11 +424,17 @@ void leafWithin(const ItemArrays& it, std::uint32_t begin, std::uint32_t end, [[
 
 void PairView::findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide) const {
   if (nodes_.empty()) return;
+  scratch.tasks.clear();
+  scratch.tasks.push_back(task(0, 0));
+  drain(writer, work, scratch, wide, 0);
+}
+
+// Runs the pending node pairs of `scratch` until `stopAt` of them are pending (0: until none is).
+void PairView::drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide,
+                     std::size_t stopAt) const {
   wide = wide && simd::widestVectorLanes() == 16;
   auto& tasks = scratch.tasks;
-  tasks.clear();
-  tasks.push_back(task(0, 0));
-  while (!tasks.empty()) {
+  while (!tasks.empty() && (stopAt == 0 || tasks.size() < stopAt)) {
     const std::uint64_t t = tasks.back();
     tasks.pop_back();
     ++work.tasks;
@@ -437,6 +443,47 @@ void PairView::findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch&
       within(a, scratch, writer, work, wide);
     else
       across(a, b, scratch, writer, work, wide);
+  }
+}
+
+// The walk starts on the calling thread until it has kSeedTasks node pairs pending, a set that depends only
+// on the tree; each worker then finishes whole seeds with its own scratch and output. Every node pair is
+// still examined exactly once, so the pairs and the work counted are those of the serial walk.
+void PairView::findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairWork& work,
+                         std::vector<WalkScratch>& scratch, bool wide) const {
+  const unsigned workers = scheduler.workerCount();
+  if (scratch.size() < workers) scratch.resize(workers);
+  if (workers == 1 || nodes_.empty()) {
+    pairs::PairWriter writer(out);
+    findPairs(writer, work, scratch[0], wide);
+    return;
+  }
+  constexpr std::size_t kSeedTasks = 256;
+  std::vector<std::uint64_t> seeds;
+  {
+    pairs::PairWriter writer(out);
+    scratch[0].tasks.clear();
+    scratch[0].tasks.push_back(task(0, 0));
+    drain(writer, work, scratch[0], wide, kSeedTasks);
+    seeds.swap(scratch[0].tasks);
+  }
+  std::vector<std::vector<Pair>> found(workers);
+  std::vector<PairWork> done(workers);
+  scheduler.parallelFor(seeds.size(), 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    pairs::PairWriter writer(found[worker]);
+    for (std::size_t s = begin; s < end; ++s) {
+      scratch[worker].tasks.assign(1, seeds[s]);
+      drain(writer, done[worker], scratch[worker], wide, 0);
+    }
+  });
+  std::size_t total = out.size();
+  for (const std::vector<Pair>& part : found) total += part.size();
+  out.reserve(total);
+  for (unsigned w = 0; w < workers; ++w) {
+    out.insert(out.end(), found[w].begin(), found[w].end());
+    work.tasks += done[w].tasks;
+    work.pretests += done[w].pretests;
+    work.candidates += done[w].candidates;
   }
 }
 

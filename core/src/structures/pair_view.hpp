@@ -18,6 +18,7 @@
 
 #include "pair_output.hpp"
 #include "spheretest/spatial_index.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::pair_view {
 
@@ -142,6 +143,10 @@ class PairView {
   /// Appends every overlapping pair of the view's items, each once, and adds up the work done. `wide`: use
   /// the 16-lane kernels where the CPU has them (the results are the same either way).
   void findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide = true) const;
+  /// The same spread over the scheduler's workers, appending to `out`; `scratch` holds one per worker
+  /// (grown as needed). The pairs (in another order) and the work are those of the serial search.
+  void findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairWork& work,
+                 std::vector<WalkScratch>& scratch, bool wide = true) const;
 
   /// Nodes the view kept (leaves and the subtrees above them).
   std::size_t nodes() const { return nodes_.size(); }
@@ -149,6 +154,8 @@ class PairView {
   std::size_t bytes() const;
 
  private:
+  void drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide,
+             std::size_t stopAt) const;
   void within(std::uint32_t n, WalkScratch& scratch, pairs::PairWriter& writer, PairWork& work,
               bool wide) const;
   void across(std::uint32_t a, std::uint32_t b, WalkScratch& scratch, pairs::PairWriter& writer,
@@ -202,15 +209,23 @@ std::uint64_t copyTree(PairView& view, ItemCopy& copy, std::size_t itemCount, st
   return read;
 }
 
-/// Runs the view's pair search into `out` and folds its work into the counters of the call.
-inline void findPairsInto(const PairView& view, std::vector<Pair>& out, WalkScratch& scratch,
-                          QueryCounters& counters, std::uint64_t& pretests) {
-  pairs::PairWriter writer(out);
+/// Runs the view's pair search into `out` on the scheduler's workers and folds its work into the counters
+/// of the call; `scratch` holds one WalkScratch per worker.
+inline void findPairsInto(const PairView& view, std::vector<Pair>& out, TaskScheduler& scheduler,
+                          std::vector<WalkScratch>& scratch, QueryCounters& counters,
+                          std::uint64_t& pretests) {
   PairWork work;
-  view.findPairs(writer, work, scratch);
+  view.findPairs(scheduler, out, work, scratch);
   counters.nodesVisited += work.tasks;
   counters.candidates += work.candidates;
   pretests = work.pretests;
+}
+
+/// Bytes held by per-worker scratch.
+inline std::size_t scratchBytes(const std::vector<WalkScratch>& scratch) {
+  std::size_t bytes = scratch.capacity() * sizeof(WalkScratch);
+  for (const WalkScratch& s : scratch) bytes += s.bytes();
+  return bytes;
 }
 
 }  // namespace st::pair_view

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "spheretest/assert.hpp"
+#include "walk_stack.hpp"
 
 #include "segment_box.hpp"
 
@@ -253,8 +254,6 @@ void QuadtreeFamily::doClear() {
   itemNode_.clear();
   itemNext_.clear();
   itemPrev_.clear();
-  widenedNodes_ = widenedCandidates_ = 0;
-  resetDepthCandidates();
   onCleared();
 }
 
@@ -272,83 +271,81 @@ NodeInfo QuadtreeFamily::infoOf(std::uint32_t index, int depth) const {
   return info;
 }
 
-void QuadtreeFamily::resetDepthCandidates() {
-  std::fill(depthCandidates_.begin(), depthCandidates_.begin() + depthCandidatesUsed_, 0);
-  depthCandidatesUsed_ = 0;
-  widenedNodes_ = widenedCandidates_ = 0;
-}
-
 // Walks every node whose inflated bounds `meets` accepts and tests its items with `test`, which returns
 // whether the item matched (and records it). Empty subtrees are never entered.
 template <class Meets, class Test>
-void QuadtreeFamily::walk(const Meets& meets, const Test& test) {
-  resetDepthCandidates();
-  stack_.clear();
+void QuadtreeFamily::walk(QueryContext& ctx, const Meets& meets, const Test& test) const {
   if (nodes_[0].subtreeCount == 0) return;
-  stack_.push_back({0, 0});
-  while (!stack_.empty()) {
-    const StackEntry entry = stack_.back();
-    stack_.pop_back();
+  QueryDetail* detail = ctx.detail;
+  WalkStack<StackEntry> stack;
+  stack.push({0, 0});
+  while (!stack.empty()) {
+    const StackEntry entry = stack.pop();
     const QuadNode& node = nodes_[entry.node];
-    ++counters_.nodesVisited;
+    ++ctx.counters.nodesVisited;
     if (!meets(inflateForPruning(nodeBounds(node)))) {
-      if (tracing()) tracePrune(infoOf(entry.node, int(entry.depth)), style_.pruneTest);
+      if (ctx.tracing()) ctx.prune(infoOf(entry.node, int(entry.depth)), style_.pruneTest);
       continue;
     }
     const bool widenedOnly =
         style_.countWidening && node.widen > 0.0f && !meets(inflateForPruning(node.cell));
-    widenedNodes_ += widenedOnly ? 1 : 0;
-    if (tracing()) traceVisit(infoOf(entry.node, int(entry.depth)));
+    if (ctx.tracing()) ctx.visit(infoOf(entry.node, int(entry.depth)));
+    if (detail) detail->widenedNodes += widenedOnly ? 1 : 0;
     if (node.directCount > 0) {
-      const int slot = std::min<int>(int(entry.depth), kDepthSlots - 1);
-      depthCandidates_[slot] += node.directCount;
-      depthCandidatesUsed_ = std::max(depthCandidatesUsed_, slot + 1);
-      if (widenedOnly) widenedCandidates_ += node.directCount;
+      if (detail) {
+        const int slot = std::min<int>(int(entry.depth), QueryDetail::kDepthSlots - 1);
+        detail->candidatesByDepth[slot] += node.directCount;
+        detail->depthsUsed = std::max(detail->depthsUsed, slot + 1);
+        if (widenedOnly) detail->widenedCandidates += node.directCount;
+      }
       for (std::uint32_t id = node.firstItem; id != kNone; id = itemNext_[id]) {
-        ++counters_.candidates;
+        ++ctx.counters.candidates;
         const bool hit = test(id, circle(id));
-        traceCandidate(id, hit);
+        ctx.candidate(id, hit);
       }
     }
     if (node.firstChild != kNone) {
       for (std::uint32_t q = 4; q-- > 0;) {
         const std::uint32_t child = node.firstChild + q;
         if (nodes_[child].subtreeCount == 0) {
-          if (tracing()) tracePrune(infoOf(child, int(entry.depth) + 1), "no items below this node");
+          if (ctx.tracing()) ctx.prune(infoOf(child, int(entry.depth) + 1), "no items below this node");
           continue;
         }
-        stack_.push_back({child, entry.depth + 1});
+        stack.push({child, entry.depth + 1});
       }
     }
   }
 }
 
-void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out) {
-  walk([p](const Box& b) { return boxContainsPoint(b, p); },
-       [p, &out](ItemId id, const Circle& c) {
-         const bool hit = circleContainsPoint(c, p);
-         if (hit) out.push_back(id);
-         return hit;
-       });
+void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
+  walk(
+      ctx, [p](const Box& b) { return boxContainsPoint(b, p); },
+      [p, &out](ItemId id, const Circle& c) {
+        const bool hit = circleContainsPoint(c, p);
+        if (hit) out.push_back(id);
+        return hit;
+      });
 }
 
-void QuadtreeFamily::doQueryCircle(const Circle& query, std::vector<ItemId>& out) {
+void QuadtreeFamily::doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
   const Circle grown{query.center, inflateRadiusForPruning(query.radius, query.center)};
-  walk([&grown](const Box& b) { return circleOverlapsBox(grown, b); },
-       [&query, &out](ItemId id, const Circle& c) {
-         const bool hit = circlesOverlap(c, query);
-         if (hit) out.push_back(id);
-         return hit;
-       });
+  walk(
+      ctx, [&grown](const Box& b) { return circleOverlapsBox(grown, b); },
+      [&query, &out](ItemId id, const Circle& c) {
+        const bool hit = circlesOverlap(c, query);
+        if (hit) out.push_back(id);
+        return hit;
+      });
 }
 
-void QuadtreeFamily::doQueryBox(const Box& box, std::vector<ItemId>& out) {
-  walk([&box](const Box& b) { return boxesOverlap(b, box); },
-       [&box, &out](ItemId id, const Circle& c) {
-         const bool hit = circleOverlapsBox(c, box);
-         if (hit) out.push_back(id);
-         return hit;
-       });
+void QuadtreeFamily::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
+  walk(
+      ctx, [&box](const Box& b) { return boxesOverlap(b, box); },
+      [&box, &out](ItemId id, const Circle& c) {
+        const bool hit = circleOverlapsBox(c, box);
+        if (hit) out.push_back(id);
+        return hit;
+      });
 }
 
 namespace {
@@ -360,15 +357,16 @@ bool segmentMeetsBox(const Segment& s, const Box& b) {
 
 }  // namespace
 
-void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out) {
+void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
   const Vec2 delta = segment.end - segment.start;
-  walk([&segment](const Box& b) { return segmentMeetsBox(segment, b); },
-       [&segment, delta, &out](ItemId id, const Circle& c) {
-         float t = 0.0f;
-         const bool hit = segmentHitsCircle(segment, c, t);
-         if (hit) out.push_back({id, t, segment.start + delta * t});
-         return hit;
-       });
+  walk(
+      ctx, [&segment](const Box& b) { return segmentMeetsBox(segment, b); },
+      [&segment, delta, &out](ItemId id, const Circle& c) {
+        float t = 0.0f;
+        const bool hit = segmentHitsCircle(segment, c, t);
+        if (hit) out.push_back({id, t, segment.start + delta * t});
+        return hit;
+      });
 }
 
 // The tree is handed to the shared pair view depth first: each node's own items, then its occupied
@@ -378,7 +376,6 @@ void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out)
 // node, rather than by following each node's list: a list's links and circles are spread over the id-ordered
 // arrays, two dependent misses per item once the tree outgrows the cache.
 void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
-  resetDepthCandidates();
   if (nodes_[0].subtreeCount < 2) {
     pretests_ = 0;
     return;
@@ -436,7 +433,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       [&](std::uint32_t n) { view_.leaveNode(ownAt_[n] - nodes_[n].directCount + nodes_[n].subtreeCount); });
   view_.finish();
   counters_.nodesVisited += read;
-  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), viewWalk_, counters_, pretests_);
 }
 
 int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const {
@@ -473,17 +470,16 @@ IndexStats QuadtreeFamily::stats() const {
   s.memoryBytes =
       nodes_.capacity() * sizeof(QuadNode) +
       (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
-      stack_.capacity() * sizeof(StackEntry) + viewStack_.capacity() * sizeof(std::uint32_t) +
-      ownAt_.capacity() * sizeof(std::uint32_t) + view_.bytes() + viewItems_.bytes() + viewWalk_.bytes() +
-      tableBytes();
+      viewStack_.capacity() * sizeof(std::uint32_t) + ownAt_.capacity() * sizeof(std::uint32_t) +
+      view_.bytes() + viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + tableBytes();
   return s;
 }
 
 void QuadtreeFamily::extra(ExtraCounters& out) const {
   extraOwn(out);
   if (style_.countWidening) {
-    out.emplace_back("last_query_widened_nodes", double(widenedNodes_));
-    out.emplace_back("last_query_widened_candidates", double(widenedCandidates_));
+    out.emplace_back("last_query_widened_nodes", double(lastQueryDetail().widenedNodes));
+    out.emplace_back("last_query_widened_candidates", double(lastQueryDetail().widenedCandidates));
   }
   out.emplace_back("last_pairs_pretests", double(pretests_));
   std::array<std::uint64_t, kDepthSlots> itemsAtDepth{};
@@ -496,8 +492,9 @@ void QuadtreeFamily::extra(ExtraCounters& out) const {
   });
   for (int d = 0; d <= deepest; ++d)
     out.emplace_back("items_depth_" + std::to_string(d), double(itemsAtDepth[d]));
-  for (int d = 0; d < depthCandidatesUsed_; ++d) {
-    out.emplace_back("last_query_candidates_depth_" + std::to_string(d), double(depthCandidates_[d]));
+  const QueryDetail& detail = lastQueryDetail();
+  for (int d = 0; d < detail.depthsUsed; ++d) {
+    out.emplace_back("last_query_candidates_depth_" + std::to_string(d), double(detail.candidatesByDepth[d]));
   }
 }
 

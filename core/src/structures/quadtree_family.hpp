@@ -136,10 +136,10 @@ class QuadtreeFamily : public SpatialIndex {
   // -- SpatialIndex hooks shared by the family -------------------------------------------------------------
   void doBuild(std::span<const Item> items) override;
   void doClear() override;
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override;
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override;
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override;
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override;
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
   std::string doValidate() const override;
 
@@ -200,8 +200,7 @@ class QuadtreeFamily : public SpatialIndex {
   NodeInfo infoOf(std::uint32_t index, int depth) const;
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
   template <class Meets, class Test>
-  void walk(const Meets& meets, const Test& test);
-  void resetDepthCandidates();
+  void walk(QueryContext& ctx, const Meets& meets, const Test& test) const;
 
   FamilyStyle style_;
   std::vector<std::uint32_t> itemNode_;  // id -> node holding it
@@ -210,19 +209,14 @@ class QuadtreeFamily : public SpatialIndex {
   std::uint32_t freeBlocks_ = kNone;     // first dead child block; each links the next through firstChild
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
-  std::vector<StackEntry> stack_;
-  std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
-  std::vector<std::uint32_t> ownAt_;      // the hand-over's slot of each node's own items
-  pair_view::PairView view_;              // the tree as the pair search reads it
-  pair_view::ItemCopy viewItems_;         // the items in the view's depth-first order
-  pair_view::WalkScratch viewWalk_;
+  std::vector<std::uint32_t> viewStack_;          // the hand-over's walk
+  std::vector<std::uint32_t> ownAt_;              // the hand-over's slot of each node's own items
+  pair_view::PairView view_;                      // the tree as the pair search reads it
+  pair_view::ItemCopy viewItems_;                 // the items in the view's depth-first order
+  std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
   std::uint64_t pretests_ = 0;                  // last pair search: circle pairs the float pre-test looked at
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
-  std::array<std::uint64_t, kDepthSlots> depthCandidates_{};  // last query's candidates by node depth
-  int depthCandidatesUsed_ = 0;          // slots of depthCandidates_ that may be non-zero
-  std::uint64_t widenedNodes_ = 0;       // last query: nodes entered only because of the widening
-  std::uint64_t widenedCandidates_ = 0;  // last query: candidates those nodes contributed
 };
 
 }  // namespace st::quadtree_family

@@ -126,9 +126,9 @@ IndexStats SphereTree::stats() const {
       tableBytes() + spheres_.capacity() * sizeof(SphereNode) + slots_.capacity() * sizeof(ItemSlot) +
       (slotOf_.capacity() + ownerOf_.capacity()) * sizeof(std::uint32_t) + itemState_.capacity() +
       pendingLeft_.capacity() * sizeof(ItemId) + reintegrate_.capacityBytes() + recompute_.capacityBytes() +
-      stack_.capacity() * sizeof(WalkEntry) + sphereStack_.capacity() * 4 +
-      cullStack_.capacity() * sizeof(CullEntry) + scratchIds_.capacity() * sizeof(ItemId) +
-      repackScratch_.capacity() * sizeof(ItemSlot) + view_.bytes() + viewItems_.bytes() + viewWalk_.bytes();
+      sphereStack_.capacity() * 4 + cullStack_.capacity() * sizeof(CullEntry) +
+      scratchIds_.capacity() * sizeof(ItemId) + repackScratch_.capacity() * sizeof(ItemSlot) + view_.bytes() +
+      viewItems_.bytes() + pair_view::scratchBytes(viewWalk_);
   return s;
 }
 

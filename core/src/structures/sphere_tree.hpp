@@ -180,11 +180,11 @@ class SphereTree final : public SpatialIndex {
   void doRemove(ItemId id, const Circle& c) override;
   void doClear() override;
   void doMaintain() override;
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out) override;
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out) override;
-  void doQueryBox(const Box& box, std::vector<ItemId>& out) override;
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out) override;
-  std::optional<RayHit> doRayCastFirst(const Segment& segment) override;
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
+  std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
   void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) override;
   std::string doValidate() const override;
@@ -250,10 +250,11 @@ class SphereTree final : public SpatialIndex {
 
   // -- walks (sphere_tree_walks.cpp)
   template <class Classify, class Exact>
-  void walk(const Disc& around, Classify&& classify, Exact&& exact, std::vector<ItemId>& out,
-            const char* pruneTest);
+  void walk(QueryContext& ctx, const Disc& around, Classify&& classify, Exact&& exact,
+            std::vector<ItemId>& out, const char* pruneTest) const;
   template <class OnHit>
-  void walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best);
+  void walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
+               const std::optional<RayHit>* best) const;
 
   std::vector<SphereNode> spheres_;
   std::uint32_t freeHead_ = kNull;
@@ -276,7 +277,6 @@ class SphereTree final : public SpatialIndex {
   std::uint64_t moves_ = 0, fastPath_ = 0, detached_ = 0, reintegrated_ = 0, recomputed_ = 0;
   std::uint64_t batchMoves_ = 0, batchFastPath_ = 0, repacks_ = 0;
 
-  std::vector<WalkEntry> stack_;
   std::vector<std::uint32_t> sphereStack_;
   TopLevel top_;                         // the root's children
   std::vector<std::uint32_t> topIndex_;  // sphere -> its entry in top_ (kNull below the top)
@@ -289,7 +289,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
   pair_view::PairView view_;
   pair_view::ItemCopy viewItems_;
-  pair_view::WalkScratch viewWalk_;
+  std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
   std::uint64_t pretests_ = 0;
 };
 

@@ -7,10 +7,27 @@
 #include <vector>
 
 #include "sphere_tree.hpp"
+#include "walk_stack.hpp"
 
 namespace st::sphere_tree {
 
 using bvh::Side;
+
+namespace {
+
+// Scratch of TopLevel::near for the queries: one per thread, so that queries stay const and re-entrant
+// without allocating each time.
+struct TopScratch {
+  std::vector<std::uint8_t> keep;
+  std::vector<std::uint32_t> near;
+};
+
+TopScratch& topScratch() {
+  thread_local TopScratch scratch;
+  return scratch;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------------------
 // Queries
@@ -19,71 +36,73 @@ using bvh::Side;
 // Every super-sphere whose bound is tested counts as visited, so a trace's visited and pruned spheres add
 // up to the counter. A sphere wholly inside the query reports everything below it without a test.
 template <class Classify, class Exact>
-void SphereTree::walk(const Disc& around, Classify&& classify, Exact&& exact, std::vector<ItemId>& out,
-                      const char* pruneTest) {
-  stack_.clear();
-  stack_.push_back({kRoot, 0, 0});
-  while (!stack_.empty()) {
-    const WalkEntry e = stack_.back();
-    stack_.pop_back();
-    if (e.node != kRoot && tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
+void SphereTree::walk(QueryContext& ctx, const Disc& around, Classify&& classify, Exact&& exact,
+                      std::vector<ItemId>& out, const char* pruneTest) const {
+  TopScratch& top = topScratch();
+  WalkStack<WalkEntry> stack;
+  stack.push({kRoot, 0, 0});
+  while (!stack.empty()) {
+    const WalkEntry e = stack.pop();
+    if (e.node != kRoot && ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
     const SphereNode& node = spheres_[e.node];
     const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
       const ItemSlot& s = slots_[node.itemBegin + k];
       if (e.inside) {
-        traceCandidate(s.id, true);
+        ctx.candidate(s.id, true);
         out.push_back(s.id);
         continue;
       }
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       const bool hit = exact(Circle{{s.x, s.y}, s.r});
-      traceCandidate(s.id, hit);
+      ctx.candidate(s.id, hit);
       if (hit) out.push_back(s.id);
     }
     const auto consider = [&](std::uint32_t c) {
       if (e.inside) {
-        stack_.push_back({c, childDepth, 1});
+        stack.push({c, childDepth, 1});
         return;
       }
       const SphereNode& cn = spheres_[c];
       const Side side = classify(cn);
       if (side == Side::Outside) {
-        if (tracing()) tracePrune(nodeInfo(c, static_cast<int>(childDepth)), pruneTest);
+        if (ctx.tracing()) ctx.prune(nodeInfo(c, static_cast<int>(childDepth)), pruneTest);
         return;
       }
-      stack_.push_back({c, childDepth, side == Side::Inside ? 1u : 0u});
+      stack.push({c, childDepth, side == Side::Inside ? 1u : 0u});
     };
-    if (e.node == kRoot && !tracing()) {
+    if (e.node == kRoot && !ctx.tracing()) {
       // The top level, read in vector lanes: only the bounds near the query are classified one by one.
-      counters_.nodesVisited += top_.size();
-      top_.near(around.x, around.y, around.r, topKeep_, topNear_);
-      for (const std::uint32_t c : topNear_) consider(c);
+      ctx.counters.nodesVisited += top_.size();
+      top_.near(around.x, around.y, around.r, top.keep, top.near);
+      for (const std::uint32_t c : top.near) consider(c);
       continue;
     }
     for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
-      ++counters_.nodesVisited;
+      ++ctx.counters.nodesVisited;
       consider(c);
     }
   }
 }
 
-void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out) {
+void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
   walk(
-      {p.x, p.y, 0.0}, [&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
+      ctx, {p.x, p.y, 0.0},
+      [&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
       [&](const Circle& c) { return circleContainsPoint(c, p); }, out, "bound does not hold the point");
 }
 
-void SphereTree::doQueryCircle(const Circle& query, std::vector<ItemId>& out) {
+void SphereTree::doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
   walk(
-      {query.center.x, query.center.y, query.radius},
+      ctx, {query.center.x, query.center.y, query.radius},
       [&](const SphereNode& n) { return bvh::circleBoundVsCircle(n.x, n.y, n.radius, query); },
       [&](const Circle& c) { return circlesOverlap(c, query); }, out, "bound misses the circle");
 }
 
-void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out) {
+void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
   const double hx = 0.5 * (double(box.max.x) - box.min.x), hy = 0.5 * (double(box.max.y) - box.min.y);
   walk(
+      ctx,
       {0.5 * (double(box.min.x) + box.max.x), 0.5 * (double(box.min.y) + box.max.y),
        std::sqrt(hx * hx + hy * hy)},
       [&](const SphereNode& n) { return bvh::circleBoundVsBox(n.x, n.y, n.radius, box); },
@@ -93,17 +112,18 @@ void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out) {
 // Ray walk; with `best` set it clips: bounds entered after the best hit so far are skipped, and nearer
 // bounds are walked first.
 template <class OnHit>
-void SphereTree::walkRay(const Segment& segment, OnHit&& onHit, const std::optional<RayHit>* best) {
+void SphereTree::walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
+                         const std::optional<RayHit>* best) const {
   struct Near {
     double entry;
     std::uint32_t node;
   };
   std::vector<Near> nearFirst;
-  stack_.clear();
-  stack_.push_back({kRoot, 0, 0});
-  while (!stack_.empty()) {
-    const WalkEntry e = stack_.back();
-    stack_.pop_back();
+  TopScratch& top = topScratch();
+  WalkStack<WalkEntry> stack;
+  stack.push({kRoot, 0, 0});
+  while (!stack.empty()) {
+    const WalkEntry e = stack.pop();
     const SphereNode& node = spheres_[e.node];
     if (best && *best && e.node != kRoot) {
       // Re-check against the best hit found since this sphere was pushed.
@@ -111,14 +131,14 @@ void SphereTree::walkRay(const Segment& segment, OnHit&& onHit, const std::optio
       bvh::segmentEntersCircleBound(segment, node.x, node.y, node.radius, entry);
       if (entry > double(std::nextafter((*best)->t, 2.0f))) continue;
     }
-    if (e.node != kRoot && tracing()) traceVisit(nodeInfo(e.node, static_cast<int>(e.depth)));
+    if (e.node != kRoot && ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
     const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
       const ItemSlot& s = slots_[node.itemBegin + k];
-      ++counters_.candidates;
+      ++ctx.counters.candidates;
       float t = 0.0f;
       const bool hit = segmentHitsCircle(segment, {{s.x, s.y}, s.r}, t);
-      traceCandidate(s.id, hit);
+      ctx.candidate(s.id, hit);
       if (hit) onHit(s.id, t);
     }
     nearFirst.clear();
@@ -126,21 +146,21 @@ void SphereTree::walkRay(const Segment& segment, OnHit&& onHit, const std::optio
       const SphereNode& cn = spheres_[c];
       double entry = 0.0;
       if (!bvh::segmentEntersCircleBound(segment, cn.x, cn.y, cn.radius, entry)) {
-        if (tracing()) tracePrune(nodeInfo(c, static_cast<int>(childDepth)), "bound misses the segment");
+        if (ctx.tracing()) ctx.prune(nodeInfo(c, static_cast<int>(childDepth)), "bound misses the segment");
         return;
       }
       nearFirst.push_back({entry, c});
     };
-    if (e.node == kRoot && !tracing()) {
+    if (e.node == kRoot && !ctx.tracing()) {
       // The top level in vector lanes: bounds near the segment's bounding circle, then the exact entry test.
-      counters_.nodesVisited += top_.size();
+      ctx.counters.nodesVisited += top_.size();
       const double hx = 0.5 * (double(segment.end.x) - segment.start.x);
       const double hy = 0.5 * (double(segment.end.y) - segment.start.y);
-      top_.near(segment.start.x + hx, segment.start.y + hy, std::sqrt(hx * hx + hy * hy), topKeep_, topNear_);
-      for (const std::uint32_t c : topNear_) consider(c);
+      top_.near(segment.start.x + hx, segment.start.y + hy, std::sqrt(hx * hx + hy * hy), top.keep, top.near);
+      for (const std::uint32_t c : top.near) consider(c);
     } else {
       for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
-        ++counters_.nodesVisited;
+        ++ctx.counters.nodesVisited;
         consider(c);
       }
     }
@@ -148,18 +168,19 @@ void SphereTree::walkRay(const Segment& segment, OnHit&& onHit, const std::optio
       std::sort(nearFirst.begin(), nearFirst.end(),
                 [](const Near& a, const Near& b) { return a.entry > b.entry; });
     }
-    for (const Near& n : nearFirst) stack_.push_back({n.node, childDepth, 0});
+    for (const Near& n : nearFirst) stack.push({n.node, childDepth, 0});
   }
 }
 
-void SphereTree::doRayCast(const Segment& segment, std::vector<RayHit>& out) {
-  bvh::allRayHits(segment, out,
-                  [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
+void SphereTree::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
+  bvh::allRayHits(segment, out, [&](auto&& onHit, const std::optional<RayHit>* best) {
+    walkRay(ctx, segment, onHit, best);
+  });
 }
 
-std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment) {
+std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
   return bvh::nearestRayHit(
-      segment, [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(segment, onHit, best); });
+      segment, [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(ctx, segment, onHit, best); });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -181,7 +202,7 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
         for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) push(c);
       },
       sphereStack_);
-  pair_view::findPairsInto(view_, out, viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), viewWalk_, counters_, pretests_);
 }
 
 // ---------------------------------------------------------------------------------------------------------

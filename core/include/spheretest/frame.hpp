@@ -1,0 +1,114 @@
+#pragma once
+/// \file
+/// One frame and one query, written once. The app, the benchmark, the panels and the tests step a structure
+/// through a frame and run a query of any shape with these, so that every figure they show is measured the
+/// same way.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spheretest/geometry.hpp"
+#include "spheretest/scene.hpp"
+#include "spheretest/spatial_index.hpp"
+
+namespace st {
+
+/// Above this many circles brute force is left out unless named: its pair search tests every pair, about
+/// 200 million tests per frame at 20,000 circles.
+inline constexpr std::size_t kBrutePairLimit = 20'000;
+
+/// `n` with its thousands separated by commas ("20,000"), as reports print counts.
+std::string formatCount(std::uint64_t n);
+
+// ---------------------------------------------------------------------------------------------------------
+// One query of any shape
+// ---------------------------------------------------------------------------------------------------------
+
+/// A query of any shape, described by the fields its shape reads.
+struct Query {
+  QueryShape shape = QueryShape::Point;  ///< which query this is
+  Vec2 at;                  ///< the point; the circle's or box's centre; a segment's start; the eye
+  Vec2 to;                  ///< a segment's end; where a cone looks (its length is the far distance)
+  float radius = 0.0f;      ///< a circle's radius
+  Vec2 halfExtent;          ///< a box's half size
+  float halfAngle = 0.45f;  ///< half a cone's field of view, radians
+
+  /// The circle of a circle query.
+  Circle circle() const { return {at, radius}; }
+  /// The box of a box query.
+  Box box() const {
+    return {{at.x - halfExtent.x, at.y - halfExtent.y}, {at.x + halfExtent.x, at.y + halfExtent.y}};
+  }
+  /// The segment of a segment query.
+  Segment segment() const { return {at, to}; }
+  /// The cone of a cone query (a zero-length look points along +x with a tiny far distance).
+  ViewCone cone() const;
+};
+
+/// The query of `shape` at `at` of size `size`: a circle's radius, a box's half side, a segment's length
+/// along `direction` (a unit vector), a cone's far distance along it.
+Query makeQuery(QueryShape shape, Vec2 at, float size, Vec2 direction = {1.0f, 0.0f});
+
+/// The command-line name of a shape: "point", "circle", "box", "ray" or "cone".
+const char* queryShapeName(QueryShape shape);
+
+/// The shape a command-line name stands for, if any.
+std::optional<QueryShape> parseQueryShape(std::string_view name);
+
+/// What one query found.
+struct QueryAnswer {
+  std::vector<ItemId> ids;   ///< ids found, sorted for a cone; for a segment, the hits' ids in hit order
+  std::vector<RayHit> hits;  ///< a segment's hits, ordered by rayHitLess (empty for other shapes)
+  QueryCounters counters;    ///< the work the query did
+
+  /// Number of results.
+  std::size_t count() const { return ids.size(); }
+};
+
+/// Runs one query on a const structure: any number of threads may query one structure at once, each with
+/// its own answer. A trace, when given, receives the walk's steps (cleared first). Throws InvalidInput for
+/// a shape the structure rejects.
+void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer,
+              QueryTrace* trace = nullptr);
+
+/// Runs one query as a plain call: its counters and detail stay in the structure for lastCounters() and
+/// extra(), and the trace set with setTrace receives its steps. A cone runs without visibility memory.
+void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answer);
+
+// ---------------------------------------------------------------------------------------------------------
+// One frame
+// ---------------------------------------------------------------------------------------------------------
+
+/// What one structure did in one frame, phase by phase.
+struct FrameResult {
+  double updateMs = 0.0;       ///< wall time of updateBatch + maintain
+  double pairsMs = 0.0;        ///< wall time of the pair search (0 when it was not run)
+  double updateCpuMs = 0.0;    ///< CPU time of the process (every thread) during the update
+  double pairsCpuMs = 0.0;     ///< CPU time of the process during the pair search
+  QueryCounters update;        ///< work of updateBatch + maintain, summed
+  QueryCounters pairs;         ///< work of the pair search
+  bool pairsSearched = false;  ///< whether the pair search ran
+};
+
+/// Hands moved circles to the structure (updateBatch + maintain), then, when `findPairs` is set, finds
+/// every overlapping pair into `pairs`.
+FrameResult advanceStructure(SpatialIndex& index, std::span<const ItemId> movedIds,
+                             std::span<const Circle> movedCircles, std::vector<Pair>& pairs,
+                             bool findPairs = true);
+
+/// advanceStructure with the circles the simulation's last step moved. Steps nothing: callers that run
+/// several structures on one simulation step it once and call this for each.
+FrameResult advanceStructure(SpatialIndex& index, const Simulation& simulation, std::vector<Pair>& pairs,
+                             bool findPairs = true);
+
+/// One whole frame of one structure: the simulation's step, then advanceStructure. `simulateMs`, when
+/// given, receives the step's wall time.
+FrameResult stepFrame(Simulation& simulation, SpatialIndex& index, std::vector<Pair>& pairs,
+                      bool findPairs = true, double* simulateMs = nullptr);
+
+}  // namespace st

@@ -1,0 +1,161 @@
+// The frame step and the query shape of frame.hpp, and the promise behind them: a query through the const
+// path keeps nothing in the structure, so threads can run queries on one structure at once and each gets
+// the answer and the counters a plain call would give.
+
+#include "spheretest/frame.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "spheretest/peers.hpp"
+#include "spheretest/registry.hpp"
+#include "spheretest/rng.hpp"
+
+namespace st::testing {
+namespace {
+
+StructureRegistry& registry() {
+  static StructureRegistry reg = [] {
+    StructureRegistry r = StructureRegistry::withCoreStructures();
+    registerPeerStructures(r);
+    return r;
+  }();
+  return reg;
+}
+
+std::vector<std::string> structureNames() {
+  std::vector<std::string> names;
+  for (const StructureInfo& info : registry().all()) names.push_back(info.name);
+  return names;
+}
+
+// Random queries of every shape over the simulation's world.
+std::vector<Query> makeQueries(const Simulation& sim, std::size_t perShape) {
+  Rng rng(99);
+  const Box world = sim.world();
+  const float side = world.max.x - world.min.x;
+  std::vector<Query> queries;
+  for (QueryShape shape :
+       {QueryShape::Point, QueryShape::Circle, QueryShape::Box, QueryShape::Segment, QueryShape::Cone}) {
+    for (std::size_t i = 0; i < perShape; ++i) {
+      const Vec2 at{float(rng.uniform(world.min.x, world.max.x)),
+                    float(rng.uniform(world.min.y, world.max.y))};
+      const double angle = 6.283185307179586 * rng.unit();
+      Query q = makeQuery(shape, at, float(rng.uniform(0.01, 0.15)) * side,
+                          {float(std::cos(angle)), float(std::sin(angle))});
+      q.halfAngle = float(rng.uniform(0.1, 1.4));
+      queries.push_back(q);
+    }
+  }
+  return queries;
+}
+
+class FrameAndQuery : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FrameAndQuery, ConstQueriesFromTwoThreadsMatchPlainCallsAndBruteForce) {
+  Simulation sim("spheretest", SceneConfig{}, 3000, 5);
+  std::unique_ptr<SpatialIndex> subject = registry().create(GetParam());
+  std::unique_ptr<SpatialIndex> brute = registry().create("brute");
+  subject->setWorldHint(sim.world());
+  subject->build(sim.items());
+  brute->build(sim.items());
+  std::vector<Pair> pairs;
+  for (int f = 0; f < 20; ++f) {
+    sim.step();
+    advanceStructure(*subject, sim, pairs, false);
+    advanceStructure(*brute, sim, pairs, false);
+  }
+  const std::vector<Query> queries = makeQueries(sim, 40);
+
+  // What a plain (recorded) call answers, one query after another.
+  std::vector<QueryAnswer> plain(queries.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) runRecordedQuery(*subject, queries[i], plain[i]);
+
+  // The same queries on the const structure from two threads at once, each taking every other query.
+  const SpatialIndex& shared = *subject;
+  std::vector<QueryAnswer> threaded(queries.size());
+  auto half = [&](std::size_t first) {
+    for (std::size_t i = first; i < queries.size(); i += 2) runQuery(shared, queries[i], threaded[i]);
+  };
+  std::thread other(half, 1);
+  half(0);
+  other.join();
+
+  QueryAnswer expected;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const std::string what = std::string(queryShapeName(queries[i].shape)) + " query " + std::to_string(i);
+    runQuery(*brute, queries[i], expected);
+    std::vector<ItemId> want = expected.ids, got = threaded[i].ids, recorded = plain[i].ids;
+    if (queries[i].shape != QueryShape::Segment) {
+      std::sort(want.begin(), want.end());
+      std::sort(got.begin(), got.end());
+      std::sort(recorded.begin(), recorded.end());
+    }
+    EXPECT_EQ(got, want) << what;
+    EXPECT_EQ(recorded, want) << what;
+    EXPECT_EQ(threaded[i].counters.nodesVisited, plain[i].counters.nodesVisited) << what;
+    EXPECT_EQ(threaded[i].counters.candidates, plain[i].counters.candidates) << what;
+  }
+}
+
+TEST_P(FrameAndQuery, AConstQueryLeavesTheRecordedCountersAlone) {
+  Simulation sim("uniform", SceneConfig{}, 2000, 3);
+  std::unique_ptr<SpatialIndex> subject = registry().create(GetParam());
+  subject->setWorldHint(sim.world());
+  subject->build(sim.items());
+  const Query wide = makeQuery(QueryShape::Circle, sim.circles()[0].center, 50.0f);
+  const Query narrow = makeQuery(QueryShape::Point, sim.circles()[1].center, 0.0f);
+  QueryAnswer recorded, other;
+  runRecordedQuery(*subject, wide, recorded);
+  const QueryCounters before = subject->lastCounters();
+  runQuery(*subject, narrow, other);
+  EXPECT_EQ(subject->lastCounters().nodesVisited, before.nodesVisited);
+  EXPECT_EQ(subject->lastCounters().candidates, before.candidates);
+  EXPECT_GT(recorded.counters.candidates, 0u);
+}
+
+TEST_P(FrameAndQuery, TheFrameStepCountsTheUpdateAndThePairSearchApart) {
+  Simulation sim("spheretest", SceneConfig{}, 2000, 2);
+  std::unique_ptr<SpatialIndex> subject = registry().create(GetParam());
+  subject->setWorldHint(sim.world());
+  subject->build(sim.items());
+  std::vector<Pair> pairs;
+  const FrameResult withPairs = stepFrame(sim, *subject, pairs);
+  EXPECT_TRUE(withPairs.pairsSearched);
+  EXPECT_EQ(withPairs.pairs.candidates, subject->lastCounters().candidates);
+  EXPECT_GE(withPairs.pairs.candidates, pairs.size());
+  const FrameResult updateOnly = stepFrame(sim, *subject, pairs, false);
+  EXPECT_FALSE(updateOnly.pairsSearched);
+  EXPECT_EQ(updateOnly.pairs.candidates, 0u);
+  EXPECT_EQ(updateOnly.pairsMs, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllStructures, FrameAndQuery, ::testing::ValuesIn(structureNames()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(QueryShapeNames, RoundTripAndRejectUnknownNames) {
+  for (QueryShape shape :
+       {QueryShape::Point, QueryShape::Circle, QueryShape::Box, QueryShape::Segment, QueryShape::Cone}) {
+    EXPECT_EQ(parseQueryShape(queryShapeName(shape)), shape);
+  }
+  EXPECT_EQ(queryShapeName(QueryShape::Segment), std::string("ray"));
+  EXPECT_FALSE(parseQueryShape("segment-ish").has_value());
+}
+
+TEST(FormatCount, GroupsThousands) {
+  EXPECT_EQ(formatCount(0), "0");
+  EXPECT_EQ(formatCount(999), "999");
+  EXPECT_EQ(formatCount(20000), "20,000");
+  EXPECT_EQ(formatCount(1234567), "1,234,567");
+}
+
+}  // namespace
+}  // namespace st::testing
