@@ -98,19 +98,9 @@ class BoostRtree final : public SpatialIndex {
 
   std::string_view description() const override {
     return "Boost.Geometry's R-tree (bgi::rtree, Boost 1.74) with R*-tree insertion and 16 entries per node, "
-           "storing each circle's bounding box. build() uses Boost's packing range constructor (top-down "
-           "median splits along the longer axis, O(n log n)), which is the only way Boost packs; an update "
-           "batch larger than "
-           "repack_fraction of the items repacks the whole tree the same way, a smaller one costs an O(log "
-           "n) "
-           "remove plus an R* insert per moved circle. Queries are Boost's box queries (touching boxes "
-           "count), "
-           "the pair search is one box query per item in tree order, and rays query the boxes of a few "
-           "segment pieces because Boost's own segment test is not provably conservative. Nodes visited "
-           "counts "
-           "the entries Boost hands back: its inner walk is not observable. A peer, not ours: what a "
-           "developer "
-           "reaching for Boost would get, strongest on static or slowly changing data that is queried often.";
+           "storing each circle's bounding box; build() and large update batches pack it with Boost's "
+           "packing range constructor. A peer, not ours: what a developer reaching for Boost would get, "
+           "strongest on static or slowly changing data that is queried often.";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {

@@ -81,22 +81,10 @@ class Box2dTree final : public SpatialIndex {
 
   std::string_view description() const override {
     return "Box2D's dynamic AABB tree (b2DynamicTree, libbox2d 2.4.1), used as Box2D's broad phase and "
-           "contact "
-           "manager use it: each circle is a leaf whose box is fattened by 0.1 m plus four times its last "
-           "displacement, so small moves cost nothing and a move out of the fat box is one O(log n) remove "
-           "and "
-           "re-insert with rotations. The pair search queries the tree only with the reinserted proxies (in "
-           "proxy order) and keeps a contact cache of every pair whose fat boxes overlap, re-testing all "
-           "cached "
-           "pairs exactly each frame; queries are O(log n + k) box walks. Box2D has no bulk build, so "
-           "build() "
-           "inserts one proxy per circle, in Morton order of the centres for a tighter tree. World units are "
-           "Box2D metres times 2^scale_log2; the scenes' 0.5-4 unit circles are metre-sized, Box2D's "
-           "intended "
-           "scale. Inner nodes are private to the library, so only the fat leaf boxes are drawn and nodes "
-           "visited counts the leaves it hands back. A peer, not ours: what a game developer already using "
-           "Box2D "
-           "would get, a good general choice when most objects move slowly.";
+           "contact manager use it: each circle is a leaf with a fattened box, a move out of it is one O(log "
+           "n) remove and re-insert with rotations, and a contact cache keeps every pair whose fat boxes "
+           "overlap. A peer, not ours: what a game developer already using Box2D would get, a good general "
+           "choice when most objects move slowly.";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {

@@ -13,6 +13,7 @@
 #include "spheretest/rng.hpp"
 #include "structures/linear_tree.hpp"
 #include "structures/pair_view.hpp"
+#include "structures/simd_support.hpp"
 
 namespace st::testing {
 namespace {
@@ -172,7 +173,10 @@ TEST(LinearTree, RefileKeepsTheItemsSortedAndTheDirectoryExact) {
 }
 
 // The pair view finds exactly the overlapping pairs of any hierarchy it is handed, with both kernel widths.
+// Without AVX-512 the wide setting runs the narrow kernels again, so only those run and the test reports
+// itself skipped.
 TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
+  const bool canRunWide = simd::widestVectorLanes() == 16;
   Rng rng(17);
   for (int trial = 0; trial < 40; ++trial) {
     const int n = 1 + int(rng.below(1000));
@@ -220,6 +224,7 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
       }
     }
     for (bool wide : {false, true}) {
+      if (wide && !canRunWide) continue;
       std::vector<Pair> out;
       pairs::PairWriter writer(out);
       pair_view::PairWork work;
@@ -231,6 +236,9 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
       EXPECT_EQ(found, expected) << (wide ? "16 lanes" : "scalar") << ", trial " << trial;
     }
   }
+  if (!canRunWide)
+    GTEST_SKIP()
+        << "no AVX-512 on this CPU: the 16-lane kernels cannot run, only the narrow ones were checked";
 }
 
 }  // namespace

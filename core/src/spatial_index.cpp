@@ -49,6 +49,24 @@ bool allValidCircles(std::span<const Circle> circles) {
   return valid;
 }
 
+#if defined(SPHERETEST_VALIDATE) && SPHERETEST_VALIDATE
+constexpr bool kValidateMutations = true;
+#else
+constexpr bool kValidateMutations = false;
+#endif
+
+/// With SPHERETEST_VALIDATE, every public mutation ends by validating the whole structure, so that a broken
+/// invariant stops the program at the call that broke it rather than at a later wrong answer.
+void validateAfter(const SpatialIndex& index, const char* call) {
+  if constexpr (kValidateMutations) {
+    const std::string problem = index.validate();
+    ST_ASSERT(problem.empty(), (std::string("validation after ") + call + ": " + problem).c_str());
+  } else {
+    (void)index;
+    (void)call;
+  }
+}
+
 }  // namespace
 
 std::uint64_t pairSetHash(std::span<const Pair> pairs) {
@@ -80,6 +98,7 @@ void SpatialIndex::setParam(std::string_view key, double value) {
     if (paramValues_[i] == value) return;
     paramValues_[i] = value;
     onParamChanged(key);
+    validateAfter(*this, "setParam");
     return;
   }
   std::string valid;
@@ -149,6 +168,7 @@ void SpatialIndex::build(std::span<const Item> items) {
   counters_ = {};
   lastDetail_.reset();
   doBuild(items);
+  validateAfter(*this, "build");
 }
 
 void SpatialIndex::insert(ItemId id, const Circle& c) {
@@ -159,6 +179,7 @@ void SpatialIndex::insert(ItemId id, const Circle& c) {
   ++count_;
   counters_ = {};
   doInsert(id, c);
+  validateAfter(*this, "insert");
 }
 
 void SpatialIndex::update(ItemId id, const Circle& c) {
@@ -168,6 +189,7 @@ void SpatialIndex::update(ItemId id, const Circle& c) {
   circles_[id] = c;
   counters_ = {};
   doUpdate(id, old, c);
+  validateAfter(*this, "update");
 }
 
 void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circle> circles) {
@@ -218,6 +240,7 @@ void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circ
   for (std::size_t i = 0; i < ids.size(); ++i) circles_[ids[i]] = circles[i];
   counters_ = {};
   doUpdateBatch(ids, old);
+  validateAfter(*this, "updateBatch");
 }
 
 void SpatialIndex::remove(ItemId id) {
@@ -226,6 +249,7 @@ void SpatialIndex::remove(ItemId id) {
   doRemove(id, circles_[id]);
   circles_[id].radius = kAbsent;
   --count_;
+  validateAfter(*this, "remove");
 }
 
 void SpatialIndex::clear() {
@@ -235,11 +259,13 @@ void SpatialIndex::clear() {
   count_ = 0;
   counters_ = {};
   lastDetail_.reset();
+  validateAfter(*this, "clear");
 }
 
 void SpatialIndex::maintain() {
   counters_ = {};
   doMaintain();
+  validateAfter(*this, "maintain");
 }
 
 void SpatialIndex::doBuild(std::span<const Item> items) {

@@ -95,24 +95,12 @@ class AabbTree final : public SpatialIndex {
   }
 
   std::string_view description() const override {
-    return "Dynamic AABB tree (the AABB hierarchies of the comments on seed 003_237a6c88e80f769f.txt; the "
-           "broad "
-           "phase of Box2D, Bullet and Chipmunk): one leaf per circle with a fat box (margin plus a stretch "
-           "along "
-           "the last displacement), so a move inside it costs one box test. A circle that escapes is removed "
-           "and "
-           "reinserted by the surface-area heuristic (perimeter in 2D), O(log n), refitting and rotating the "
-           "ancestors to keep the tree balanced; build(), a tree whose SAH cost has drifted to 1.25 times "
-           "its value after the last build (checked every 32 frames) and, optionally, a batch in which many "
-           "circles escaped rebuild top-down with binned SAH in O(n log n). Queries walk an explicit stack "
-           "in O(log n + k); "
-           "the "
-           "pair search hands the tree over depth first to the trees' shared pair search, which tests small "
-           "subtrees as flat leaves bounded by this frame's circles. Choose it for general "
-           "moving "
-           "scenes with mixed sizes; it makes no assumption about "
-           "the "
-           "world's extent or the radius distribution.";
+    return "Dynamic AABB tree (the broad phase of Box2D, Bullet and Chipmunk): one leaf per circle with a "
+           "fat box, so a move inside it costs one box test, and a circle that escapes is reinserted by the "
+           "surface-area heuristic in O(log n), rotations keeping the tree balanced. build(), a tree whose "
+           "SAH cost has drifted and, optionally, a batch in which many circles escaped rebuild top-down "
+           "with binned SAH in O(n log n). Choose it for general moving scenes with mixed sizes; it makes no "
+           "assumption about the world's extent or the radius distribution.";
   }
 
   // -- introspection ------------------------------------------------------------------------------------

@@ -14,11 +14,9 @@ class BruteForce final : public SpatialIndex {
   BruteForce() : SpatialIndex("brute") {}
 
   std::string_view description() const override {
-    return "Brute force keeps the items in one dense array and tests every item against every query, and "
-           "every pair against each other for pair finding: n(n-1)/2 exact tests per frame. Insert, update "
-           "and remove are O(1) (swap-with-last removal). It has no pruning at all, which makes it the "
-           "oracle: "
-           "its answers come from the exact predicates alone.";
+    return "Brute force tests every item against every query and every pair against each other for pair "
+           "finding (n(n-1)/2 exact tests per frame), with O(1) insert, update and remove. It has no pruning "
+           "at all, which makes it the oracle: its answers come from the exact predicates alone.";
   }
 
   void visitNodes(const NodeVisitor&) const override {}

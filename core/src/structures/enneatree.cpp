@@ -70,25 +70,12 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
 
   std::string_view description() const override {
     return "The enneatree (source document 003, circles of many sizes) splits a node's square into nine "
-           "overlapping children: per axis the three halves starting at 0, 1/4 and 1/2 of its width, so a "
-           "circle whose diameter is below a quarter of the node's width fits entirely inside one of them. A "
-           "circle descends from the root while that holds, taking per axis the centre half when it fits, "
-           "else the low or high one; its depth therefore follows from its diameter, and no boundary holds "
-           "small circles up high, not even the centre lines where the fit-entirely quadtree turns linear. "
-           "The implementation the source's author was missing rests on three observations: the nine-way "
-           "choice is two independent three-way choices, one per axis; every node's box contains its whole "
-           "subtree, so going down for smaller circles, up for larger ones and down again into the "
-           "neighbours' children is one top-down walk entering every child box a query reaches (at most two "
-           "per axis and level for a point); and a node's corner is a whole number of quarter-widths from "
-           "the "
-           "root's, so its box follows from its path. Nodes are kept depth first in one array and circles "
-           "sorted by node in another; pairs are found by one simultaneous walk of the tree against itself. "
-           "Insert costs O(log(W/d)) for root width W and diameter d; an update that still fits its node "
-           "costs O(1) and is rewritten in place, otherwise the circle walks up to the first ancestor that "
-           "holds it and chooses again from there, centre first, so moving circles do not flip across deep "
-           "boundaries; queries cost O(log(W/d) + k). Choose it for circles of very different sizes placed "
-           "anywhere, including the adversarial centre lines, when a size hierarchy without a looseness "
-           "parameter is wanted.";
+           "overlapping children, per axis the three halves starting at 0, 1/4 and 1/2 of its width, so a "
+           "circle descends while its diameter is below a quarter of the node's width and its depth follows "
+           "from its diameter. No boundary holds small circles up high, not even the centre lines where the "
+           "fit-entirely quadtree turns linear; insert costs O(log(W/d)) for root width W and diameter d, "
+           "and queries O(log(W/d) + k). Choose it for circles of very different sizes placed anywhere, when "
+           "a size hierarchy without a looseness parameter is wanted.";
   }
 
   std::string_view nodeRule() const override {

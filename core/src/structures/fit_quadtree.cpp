@@ -25,19 +25,11 @@ class FitQuadtree final : public SplittingQuadtree {
 
   std::string_view description() const override {
     return "Fit-entirely quadtree (seed 003, first variant): every circle lives in the deepest existing node "
-           "whose "
-           "cell contains it entirely; a leaf holding more than fit-quadtree.capacity circles splits and "
-           "hands "
-           "down the ones that fit a quadrant, and a subtree merges back once it holds no more than the "
-           "capacity. "
-           "Cells need no widening, and a query visits the cells it meets, seeing small circles below and "
-           "large "
-           "ones on the ancestors above. Insert and remove cost O(depth), a move that still fits its node "
-           "and no "
-           "quadrant O(1). Its flaw is kept on purpose: circles crossing a split line stay above it, so on "
-           "the "
-           "center-lines scene they all sit in the root and each query becomes linear (see items_depth_0 and "
-           "mean_items_above). Choose the loose quadtree instead; this one is here to show why.";
+           "whose cell contains it entirely, leaves split beyond fit-quadtree.capacity and subtrees merge "
+           "back, so cells need no widening. Its flaw is kept on purpose: circles crossing a split line stay "
+           "above it, so on the center-lines scene they all sit in the root and each query becomes linear "
+           "(see items_depth_0 and mean_items_above). Choose the loose quadtree instead; this one is here to "
+           "show why.";
   }
 
   std::string_view nodeRule() const override {

@@ -34,38 +34,12 @@ class HashedGrid final : public SpatialIndex {
   }
 
   std::string_view description() const override {
-    return "Hashed uniform grid (seed 002, 'Finding nearby stuff'): a hash table maps integer cell "
-           "coordinates to "
-           "the cell's list of items in one node array (no container per cell, no world bounds: only "
-           "occupied "
-           "cells cost memory, negative and far-away coordinates included). The cell size is cell_scale x "
-           "the "
-           "largest diameter in the scene (or cell_size), so an item is stored once, in the cell of its "
-           "centre, "
-           "and any overlapping pair lies in neighbouring cells; pair finding scans each cell against itself "
-           "and "
-           "the forward half of its 3x3 neighbourhood, a float pre-test on 16 lanes (AVX-512, where the CPU "
-           "has "
-           "it; 4 lanes of SSE2 otherwise or with wide_vectors = 0) before the exact test. A circle that "
-           "grows "
-           "beyond the reference size goes to "
-           "a "
-           "separate oversize list that every query tests and that pair finding checks against the cells its "
-           "circle covers, so it is always found exactly. Insert, remove and moves are O(1) on linked lists "
-           "with "
-           "back links. A batch that moves at least rebuild_fraction of the items instead re-sorts every "
-           "item by "
-           "cell in O(n) (a counting sort walking the previous order, so it is nearly sequential): "
-           "afterwards "
-           "each list is a contiguous run, runs follow the table, and the table's space-coherent hash makes "
-           "the "
-           "pair scan stream through memory. Once sorted, later busy frames re-file: every node's circle is "
-           "refreshed in place and only the few that changed cell are merged into their new runs in one "
-           "sequential pass (a full re-sort only when a circle leaves the table's window or changes size "
-           "class). Queries cost the cells their range covers plus the items in them. "
-           "Choose it for many similar-sized moving circles; mixed sizes make every cell fit the largest "
-           "(see "
-           "hgrid).";
+    return "Hashed uniform grid (seed 002, 'Finding nearby stuff'): a hash table maps the occupied cells to "
+           "lists in one node array, with cells as large as the largest diameter, so each circle is stored "
+           "once, in the cell of its centre. Queries read the cells their range covers; pair finding tests "
+           "each cell against itself and the forward half of its neighbourhood, and busy frames re-sort or "
+           "re-file the circles so that each cell's circles lie together in memory. Choose it for many "
+           "similar-sized moving circles; mixed sizes make every cell fit the largest (see hgrid).";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {

@@ -35,16 +35,11 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   std::string_view description() const override {
-    return "Replicated hashed grid (seed 002's store-in-every-neighbour variant): the same hash of cell "
-           "coordinates to lists in one node array as grid, but every circle is stored in each cell its "
-           "bounding box overlaps (at most 2x2 cells when the cell is the largest diameter; about two copies "
-           "per circle on the default scene). A point query then reads exactly one cell, other queries read "
-           "the cells their own bounds cover with no widening by the largest radius, and pair finding reads "
-           "each cell on its own: two circles sharing several cells are tested only in the first cell they "
-           "share (the lowest column and row of both ranges), so every pair is tested once. The price is the "
-           "seed's: insert, remove and moves write every copy, a whole-frame rebuild writes about twice as "
-           "many nodes, and memory grows with the copies. Circles larger than the reference size go to an "
-           "oversize list that every query tests. Choose it when queries far outnumber updates.";
+    return "Replicated hashed grid (seed 002's store-in-every-neighbour variant): the same hash of cells to "
+           "lists as grid, but every circle is stored in each cell its bounding box overlaps, so a point "
+           "query reads exactly one cell and every pair is tested once, in the first cell both share. "
+           "Insert, remove, moves and memory pay for the copies (about two per circle on the default scene). "
+           "Choose it when queries far outnumber updates.";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {

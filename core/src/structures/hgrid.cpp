@@ -40,22 +40,11 @@ class HierarchicalGrid final : public SpatialIndex {
 
   std::string_view description() const override {
     return "Hierarchical spatial hash (comments on seed 003): hashed grids like the mipmap levels of a "
-           "texture, "
-           "each level's cells twice the size of the level below. The reference level fits the largest "
-           "circle "
-           "(cell_scale x its diameter, or cell_size); a circle goes to the level whose fit size is the "
-           "smallest power-of-two multiple not below its diameter, so a level only holds circles between "
-           "half "
-           "and all of its fit size, and circles that grow later simply open coarser levels. Only non-empty "
-           "levels exist. A level's cells are its fit size, or a power-of-two multiple of it when the level "
-           "is sparse (about one circle per cell at build), so a level of a few small circles does not pay a "
-           "lookup per empty neighbour. Every level is a grid of its own (the same hashed, sorted lists as "
-           "grid), so "
-           "like-sized circles cost exactly a plain grid; pair finding checks each level against itself and, "
-           "for every occupied cell, against the few cells of each coarser level within reach (never the "
-           "finer ones), so a few huge circles add a few coarse cells instead of making every cell huge. "
-           "Queries visit each level with that level's largest radius. Moves are O(1) within a level and a "
-           "move between levels when a circle changes size; whole frames re-sort each level by cell in O(n).";
+           "texture, each level's cells twice the size of the level below, every circle in the level whose "
+           "fit size is the smallest power-of-two multiple not below its diameter. Each level is a grid of "
+           "its own, and pair finding checks each level against itself and every occupied cell against the "
+           "few cells of each coarser level within reach, so a few huge circles add a few coarse cells "
+           "instead of making every cell huge. Choose it for moving circles of mixed sizes.";
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {

@@ -32,21 +32,11 @@ class LooseQuadtree final : public QuadtreeFamily {
 
   std::string_view description() const override {
     return "Loose quadtree (Ulrich's loose octrees, named in the comments of seed 003): a quadtree whose "
-           "nodes' "
-           "bounds are their cells scaled by loose-quadtree.factor (default 2) around the same centre. A "
-           "circle's "
-           "level comes from its radius in O(1), the deepest one whose looseness still covers it, and its "
-           "cell "
-           "from its centre, down to loose-quadtree.max_depth (0: as deep as there are circles, 4^depth ~ "
-           "count, "
-           "so sparse worlds do not grow chains of empty nodes); it then fits that node's loose bounds "
-           "wherever "
-           "its centre lies in the cell, so no circle straddles a boundary and small circles never collect "
-           "near "
-           "the root. Insert and remove cost "
-           "O(depth); a move is O(1) while the circle still fits its node's loose bounds "
-           "(update_fast_path_ratio); a query visits the nodes whose loose bounds it meets, about four times "
-           "the area of the bare cells. Choose it for circles of mixed sizes that move.";
+           "nodes' bounds are their cells scaled by loose-quadtree.factor (default 2), a circle's level "
+           "coming from its radius and its cell from its centre, so no circle straddles a boundary and small "
+           "circles never collect near the root. A move is O(1) while the circle still fits its node's loose "
+           "bounds (update_fast_path_ratio), and a query visits the nodes whose loose bounds it meets. "
+           "Choose it for circles of mixed sizes that move.";
   }
 
  protected:

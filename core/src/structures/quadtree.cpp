@@ -24,21 +24,12 @@ class PointQuadtree final : public SplittingQuadtree {
                          /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false, /*countWidening=*/true}) {}
 
   std::string_view description() const override {
-    return "Point quadtree (seed 004): the world square is split into four quadrants recursively; a leaf "
-           "holds up "
-           "to quadtree.capacity circles keyed by their centre and splits when one more arrives, and four "
-           "sibling "
-           "leaves merge back into their parent once it holds no more than the capacity. Circles are not "
-           "points, "
-           "so each node keeps the largest radius stored below it and a query widens every cell by it: "
-           "answers "
-           "stay exact, but one large circle widens all its ancestors, which is the failure seed 003 opens "
-           "with "
-           "(see last_query_widened_nodes). Insert and remove cost O(depth), a move that stays in its leaf "
-           "O(1), "
-           "a query O(depth + leaves met). Choose it for circles of similar size; with mixed sizes prefer "
-           "the "
-           "loose quadtree.";
+    return "Point quadtree (seed 004): the world square is split into quadrants recursively, a leaf holding "
+           "up to quadtree.capacity circles keyed by their centre, and sibling leaves merge back once their "
+           "parent holds no more than the capacity. Each node keeps the largest radius stored below it and a "
+           "query widens every cell by it, so answers stay exact but one large circle widens all its "
+           "ancestors (see last_query_widened_nodes). Choose it for circles of similar size; with mixed "
+           "sizes prefer the loose quadtree.";
   }
 
   std::string_view nodeRule() const override {

@@ -65,20 +65,12 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
 
   std::string_view description() const override {
     return "The radius tree (source document 000, a data structure for variable-radius spheres) is a "
-           "quadtree over circle centres in which a node's size fixes the radii it holds: a node whose cell "
-           "of centres has side s keeps the circles centred in it with radius in [s/4, s/2]; smaller circles "
-           "go to the quadrant child (which exists only while something is stored below it), larger ones go "
-           "up, and the root doubles toward any circle it cannot hold. The nodes are kept depth first in one "
-           "array and the circles sorted by node in another, so every walk reads memory forward. A move that "
-           "keeps a circle in its node (the post's in-place mutation) rewrites it where it lies; a frame's "
-           "other moves are merged into their new nodes in one pass. A point query enters a child only if "
-           "the point lies within the child's cell widened by the child's largest radius (its parent's "
-           "smallest), so it enters at most 4 nodes per level and costs O(log(S/s) + k) for the smallest "
-           "nearby radius s and k candidates, whatever dense cluster lies more than twice its radii away; "
-           "circle, box and ray queries prune with the same widened cells, and pairs are found by one "
-           "simultaneous walk of the tree against itself. Choose it for many point-in-radius questions over "
-           "radii of very different sizes (visibility or detection ranges) and for worlds with dense remote "
-           "clusters; each halving of the smallest radius adds a level.";
+           "quadtree over circle centres in which a node whose cell has side s keeps the circles centred in "
+           "it with radius in [s/4, s/2], nodes and circles kept depth first in two arrays. A point query "
+           "enters at most 4 nodes per level and costs O(log(S/s) + k) for the smallest nearby radius s and "
+           "k candidates, whatever dense cluster lies more than twice its radii away. Choose it for many "
+           "point-in-radius questions over radii of very different sizes and for worlds with dense remote "
+           "clusters.";
   }
 
   std::string_view nodeRule() const override {

@@ -79,21 +79,10 @@ std::string_view SphereTree::description() const {
   return "Ratcliff's sphere tree (SpherePackFactory, seed 001_ecbeb7c72bb815d1.txt): circles are gathered by "
          "leaf super-spheres of at most leaf_size radius, those by root super-spheres of at most root_size, "
          "each grown by a gravity slop. A move costs one squared-distance comparison with the parent's bound "
-         "while the circle stays inside (the seed's 99% case); a circle that pierces its parent is moved to "
-         "the top in O(1) and queued for reintegration, its parent queued for a tighter recomputation "
-         "(which, "
-         "as in the seed, only ever shrinks a bound), and maintain() drains both queues (optionally within a "
-         "budget); a reintegration searches the old neighbourhood first, else the top level. A leaf's "
-         "circles "
-         "sit side by side in one slice of an array, so a walk reads them forward. Insert and remove are "
-         "O(1) "
-         "plus one queued reintegration. Queries walk the spheres top-down with inside/partial "
-         "classification (a sphere wholly inside the query reports its items untested); the view-cone cull "
-         "keeps each node's last state and visits only what may have changed, reporting visibility changes "
-         "alone; pairs are found by one simultaneous walk of the tree against itself. The top level is "
-         "scanned linearly, so very large worlds want levels=3. Queries and pair search test more than a "
-         "well-balanced box tree, but moves are nearly free: choose it for many moving objects, disparate "
-         "speeds, frequent insert/remove and culling.";
+         "while the circle stays inside (the seed's 99% case); a circle that pierces its parent is queued "
+         "for reintegration, which maintain() drains. Queries and pair search test more than a well-balanced "
+         "box tree, but moves are nearly free: choose it for many moving objects, disparate speeds, frequent "
+         "insert/remove and culling.";
 }
 
 // ---------------------------------------------------------------------------------------------------------
