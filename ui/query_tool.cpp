@@ -122,7 +122,7 @@ class QueryTool final : public DemoPart {
       case QueryMode::Ray:
         out.line(q.anchor, q.target, c);
         out.cross(q.anchor, 5.0f, c);
-        for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHitRim);
+        for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHit);
         if (!q.rayHits.empty())
           out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
         break;

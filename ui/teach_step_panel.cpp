@@ -22,9 +22,10 @@ namespace {
 
 namespace colours = render::colours;
 
-constexpr std::uint32_t kCurrentFill = render::rgba(255, 240, 120, 46);
-constexpr std::uint32_t kCurrentEdge = render::rgba(255, 240, 120, 255);
-constexpr std::uint32_t kPrunedFill = render::rgba(255, 70, 160, 60);
+// The node the walk is in is marked in white, which no query state uses (yellow is a hit's).
+constexpr std::uint32_t kCurrentFill = render::rgba(255, 255, 255, 36);
+constexpr std::uint32_t kCurrentEdge = render::rgba(255, 255, 255, 255);
+constexpr std::uint32_t kPrunedFill = render::withAlpha(colours::kPruned, 60);
 constexpr std::uint32_t kVisitedFaint = render::withAlpha(colours::kVisited, 110);
 constexpr std::uint32_t kTestedNow = render::rgba(255, 255, 255);
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 
 #include "render/camera.hpp"
 #include "render/free_area.hpp"
+#include "render/palette.hpp"
 #include "spheretest/registry.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
@@ -447,6 +449,7 @@ TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
 
 TEST(Parts, OverlappingCirclesGetARimAndHiddenOverlaysDrawNothing) {
   Frame frame(makeModel(3000, registry().all().back().name));
+  frame.slot("Overlapping circles").shown = true;
   // Zoomed in until the smallest circle is 3 pixels in radius: every overlapping circle is rimmed.
   frame.camera.zoomAround(640, 400, 6.0f / (0.5f * frame.camera.pixelsPerUnit()));
   frame.run();
@@ -511,6 +514,133 @@ TEST(Parts, StatsPanelCostsUnderAMillisecondAFrameAt100kCircles) {
   for (int i = 0; i < kFrames; ++i) imgui.drawPanel(frame, stats);
   const double meanMs = millisecondsSince(start) / kFrames;
   EXPECT_LT(meanMs, 1.0);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Palette and node drawing
+// ---------------------------------------------------------------------------------------------------------
+
+/// A colour in Oklab (lightness, a, b), where distances follow how different colours look.
+std::array<double, 3> oklab(std::uint32_t colour) {
+  auto linear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+  const double r = linear(render::redOf(colour)), g = linear(render::greenOf(colour)),
+               b = linear(render::blueOf(colour));
+  const double l = std::cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+  const double m = std::cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+  const double s = std::cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+  return {0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+          1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+          0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
+}
+
+double perceivedDistance(std::uint32_t x, std::uint32_t y) {
+  const auto a = oklab(x), b = oklab(y);
+  return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+double chroma(std::uint32_t colour) {
+  const auto c = oklab(colour);
+  return std::hypot(c[1], c[2]);
+}
+
+// Query states, depth and groups must never be confused: the reserved colours are far from every group
+// and depth colour and from each other, depth is one near-neutral hue whose lightness falls with depth,
+// and the groups are muted (the saturated colours are the query's).
+TEST(Palette, QueryStatesDepthAndGroupsCannotBeConfused) {
+  constexpr double kApart = 0.11;  // Oklab distance: clearly different colours, not shades of one
+  std::vector<std::uint32_t> depth;
+  for (int d = 0; d < render::kDepthLevels; ++d) depth.push_back(render::depthColour(d, 255));
+  std::vector<std::uint32_t> groups(std::begin(render::kGroupColours), std::end(render::kGroupColours));
+  for (const render::ReservedColour& reserved : render::kReservedColours) {
+    for (std::uint32_t g : groups)
+      EXPECT_GE(perceivedDistance(reserved.colour, g), kApart) << reserved.meaning;
+    for (std::uint32_t d : depth)
+      EXPECT_GE(perceivedDistance(reserved.colour, d), kApart) << reserved.meaning;
+    for (const render::ReservedColour& other : render::kReservedColours) {
+      if (&other != &reserved) {
+        EXPECT_GE(perceivedDistance(reserved.colour, other.colour), kApart);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < depth.size(); ++i) {
+    EXPECT_LT(chroma(depth[i]), 0.03) << "depth " << i;
+    EXPECT_LT(chroma(depth[i]), chroma(groups[0])) << "depth " << i;
+    if (i > 0) {
+      EXPECT_LT(oklab(depth[i])[0], oklab(depth[i - 1])[0] - 0.02) << "depth " << i;
+    }
+  }
+  double strongestGroup = 0.0, weakestState = 1.0;
+  for (std::uint32_t g : groups) strongestGroup = std::max(strongestGroup, chroma(g));
+  for (std::uint32_t state : {render::colours::kHit, render::colours::kCandidateRim,
+                              render::colours::kVisited, render::colours::kPruned})
+    weakestState = std::min(weakestState, chroma(state));
+  EXPECT_LT(strongestGroup, 0.6 * weakestState);
+  // Consecutive groups (neighbouring swarms often have neighbouring numbers) are told apart too.
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    EXPECT_GE(perceivedDistance(groups[i], groups[(i + 1) % groups.size()]), kApart) << "group " << i;
+}
+
+// The red rims and lines of overlapping pairs would paint every swarm red: off until asked for.
+TEST(Parts, OverlapMarksAreOffByDefault) {
+  for (const PartInfo& info : registeredParts()) {
+    if (info.name == "Overlapping circles" || info.name == "Pair lines") {
+      EXPECT_FALSE(info.shownByDefault) << info.name;
+    }
+  }
+}
+
+/// A frame showing only the node overlay, its settings given.
+std::unique_ptr<Frame> nodesOnly(std::size_t count, const std::string& structure,
+                                 const std::vector<std::pair<std::string, double>>& settings) {
+  auto frame = std::make_unique<Frame>(makeModel(count, structure));
+  for (PartSlot& s : frame->parts) {
+    if (s.info->category == PartCategory::Overlay) s.shown = s.info->name == "Structure nodes";
+  }
+  frame->model->query.mode = QueryMode::Off;
+  Settings store;
+  SettingsSection section(store, "nodes.");
+  for (const auto& [key, value] : settings) section.setNumber(key, value);
+  frame->slot("Structure nodes").part->loadSettings(section);
+  return frame;
+}
+
+// One level at a time: every drawn box is a node of that level, and every node of that level big enough
+// on screen is drawn.
+TEST(Parts, NodeOverlayShowsOneLevelAtATime) {
+  auto frame = nodesOnly(3000, "quadtree", {{"one_level", 1}, {"min_depth", 2}, {"min_px", 1}});
+  frame->run();
+  std::size_t levelTwo = 0;
+  const float ppu = frame->camera.pixelsPerUnit();
+  frame->model->structure().visitNodes([&](const NodeInfo& node) {
+    levelTwo += node.depth == 2 && (node.box.max.x - node.box.min.x) * ppu >= 1.0f;
+  });
+  ASSERT_GT(levelTwo, 0u);
+  EXPECT_EQ(frame->canvas.above.lines().size(), 8 * levelTwo);  // four lines of two vertices per box
+}
+
+// At 100,000 circles most nodes are under a pixel or two: they are not drawn one by one but shade the
+// patches of screen they fall in, so the outlines stay few enough to read.
+TEST(Parts, NodeOverlayDrawsTinyNodesAsPatchesAt100k) {
+  auto frame = nodesOnly(100000, "quadtree", {{"min_px", 8}});
+  frame->model->pairSearch = false;
+  frame->run();
+  std::size_t nodes = 0;
+  frame->model->structure().visitNodes([&](const NodeInfo&) { ++nodes; });
+  const std::size_t boxes = frame->canvas.above.lines().size() / 8;
+  EXPECT_LT(boxes, nodes / 4);
+  // Patches: filled squares (two triangles each) no larger than the 8-pixel cells.
+  const auto& triangles = frame->canvas.below.triangles();
+  ASSERT_GT(triangles.size(), 0u);
+  const float cell = 8.0f / frame->camera.pixelsPerUnit();
+  for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+    EXPECT_LE(std::fabs(triangles[i].x - triangles[i + 1].x), cell * 1.01f);
+    EXPECT_LE(std::fabs(triangles[i].y - triangles[i + 2].y), cell * 1.01f);
+  }
+  // Without patches the small nodes are simply left out.
+  auto bare = nodesOnly(100000, "quadtree", {{"min_px", 8}, {"patches", 0}});
+  bare->model->pairSearch = false;
+  bare->run();
+  EXPECT_TRUE(bare->canvas.below.triangles().empty());
 }
 
 }  // namespace
