@@ -93,7 +93,7 @@ class StatsPanel final : public DemoPart {
     }
     for (const auto& [name, value] : extra_) row(name.c_str(), number(value), "structure-specific figure");
     ImGui::EndTable();
-    ImGui::TextDisabled("nodes, depth, memory and the figures after them: %.1f s old", sinceGathered);
+    ImGui::TextDisabled("structure figures %.1f s old", sinceGathered);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "Gathering them took %.2f ms; they are gathered again every %.2f s, so that they cost the window "
