@@ -22,6 +22,8 @@ constexpr const char* kKeys[][2] = {
     {"F12", "save a screenshot (PNG in the current directory)"},
     {"left drag", "pan; with a query picked: place and size the query"},
     {"right / middle drag", "pan"},
+    {"right click, Shift + click", "inspect the circle or node under the cursor (Inspect panel)"},
+    {"hover", "a tooltip names the circle or node under the cursor"},
     {"wheel", "zoom around the cursor"},
     {"Ctrl + wheel", "resize the query shape"},
 };

@@ -212,7 +212,9 @@ class TraceOverlay final : public DemoPart {
       const bool visit = e.kind == TraceEventKind::VisitNode;
       if (!visit && e.kind != TraceEventKind::PruneNode) continue;
       (visit ? visited_ : pruned_) += 1;
-      const std::uint32_t colour = visit ? colours::kVisited : colours::kPruned;
+      // Pruned nodes are most of a wide walk's nodes (all the root's children of a sphere tree): fainter,
+      // so the path the walk took reads first.
+      const std::uint32_t colour = visit ? colours::kVisited : render::withAlpha(colours::kPruned, 120);
       if (e.node.shape == NodeShape::Circle) {
         canvas.ring(e.node.circle, colour);
       } else {

@@ -45,7 +45,8 @@ class QueryTool final : public DemoPart {
         moveTo(q, mouse.world);
         return false;  // hovering never blocks the camera
       case WorldMouse::Kind::Press:
-        if (mouse.button != 1) return false;
+        // Shift leaves the click to the inspector.
+        if (mouse.button != 1 || mouse.shift) return false;
         moveTo(q, mouse.world);
         return true;
       case WorldMouse::Kind::Drag:
@@ -53,6 +54,8 @@ class QueryTool final : public DemoPart {
         if (mouse.button != 1) return false;
         if (mouse.dragged) shapeFromDrag(q, mouse.pressWorld, mouse.world);
         return true;
+      case WorldMouse::Kind::Click:
+        return false;
     }
     return false;
   }

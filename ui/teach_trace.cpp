@@ -112,9 +112,7 @@ std::size_t nextEventOf(const QueryTrace& trace, std::size_t from, TraceEventKin
   return trace.events.size();
 }
 
-namespace {
-
-std::string nodeText(const NodeInfo& node) {
+std::string describeNode(const NodeInfo& node) {
   char text[192];
   if (node.shape == NodeShape::Circle) {
     std::snprintf(text, sizeof text, "depth %d, sphere at (%.1f, %.1f) r %.2f, %u items", node.depth,
@@ -128,14 +126,12 @@ std::string nodeText(const NodeInfo& node) {
   return text;
 }
 
-}  // namespace
-
 std::string describeEvent(const TraceEvent& event) {
   switch (event.kind) {
     case TraceEventKind::VisitNode:
-      return "visit node: " + nodeText(event.node);
+      return "visit node: " + describeNode(event.node);
     case TraceEventKind::PruneNode:
-      return "prune node: " + nodeText(event.node) +
+      return "prune node: " + describeNode(event.node) +
              "\n  because: " + (event.test && *event.test ? event.test : "(no test named)");
     case TraceEventKind::Candidate:
       return "exact test of circle " + std::to_string(event.id) + ": miss";

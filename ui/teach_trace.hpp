@@ -61,6 +61,9 @@ TraceProgress progressAt(const QueryTrace& trace, std::size_t steps);
 /// Index of the first event at or after `from` of kind `kind`, or trace.events.size() if none.
 std::size_t nextEventOf(const QueryTrace& trace, std::size_t from, TraceEventKind kind);
 
+/// One line naming a node: "depth 3, box 0.0..64.0 x 0.0..64.0, 5 items" (or its sphere).
+std::string describeNode(const NodeInfo& node);
+
 /// One line telling what an event means, e.g. "pruned node at depth 3 (box 0..64 x 0..64): <test>".
 std::string describeEvent(const TraceEvent& event);
 

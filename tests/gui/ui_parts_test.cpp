@@ -20,6 +20,7 @@
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/frame_timings.hpp"
+#include "ui/inspect.hpp"
 #include "ui/part_names.hpp"
 #include "ui/settings.hpp"
 
@@ -318,10 +319,12 @@ struct Frame {
     canvas.below.clear(camera.pixelsPerUnit());
     canvas.above.clear(camera.pixelsPerUnit());
     canvas.rings.clear();
-    for (PartSlot& s : parts) {
-      if (s.info->category == PartCategory::Overlay && !s.shown) continue;
-      s.part->tintCircles(ctx, circles);
-      s.part->drawWorld(ctx, canvas);
+    for (const auto category : {PartCategory::Overlay, PartCategory::Panel}) {
+      for (PartSlot& s : parts) {
+        if (s.info->category != category || (category == PartCategory::Overlay && !s.shown)) continue;
+        s.part->tintCircles(ctx, circles);
+        s.part->drawWorld(ctx, canvas);
+      }
     }
   }
 };
@@ -641,6 +644,143 @@ TEST(Parts, NodeOverlayDrawsTinyNodesAsPatchesAt100k) {
   bare->model->pairSearch = false;
   bare->run();
   EXPECT_TRUE(bare->canvas.below.triangles().empty());
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inspector
+// ---------------------------------------------------------------------------------------------------------
+
+std::vector<ItemId> bruteOverlapping(const Simulation& sim, ItemId id) {
+  std::vector<ItemId> ids = bruteCircleQuery(sim, sim.circles()[id]);
+  ids.erase(std::remove(ids.begin(), ids.end(), id), ids.end());
+  return ids;
+}
+
+// A circle's details: the circle under a point, its overlapping partners as brute force finds them, and the
+// path the structure names from the root to the node holding it; a structure naming none still shows the
+// nodes around the centre.
+TEST(Inspect, CircleDetailsMatchBruteForceAndTheStructuresPath) {
+  for (const std::string structure : {"aabb-tree", "sphere-tree", "grid", "quadtree"}) {
+    auto model = makeModel(3000, structure);
+    FrameRecord record;
+    for (int i = 0; i < 3; ++i) model->advance(record);
+    SpatialIndex& index = model->structure();
+    const Simulation& sim = model->simulation();
+    for (ItemId id : {ItemId{5}, ItemId{1234}, ItemId{2999}}) {
+      const Circle& c = sim.circles()[id];
+      const std::optional<ItemId> under = circleNear(index, c.center, 0.0f);
+      ASSERT_TRUE(under.has_value()) << structure;
+      EXPECT_TRUE(circleContainsPoint(sim.circles()[*under], c.center));
+      EXPECT_LE(sim.circles()[*under].radius, c.radius);
+
+      const std::optional<CircleDetails> d = describeCircle(index, sim, id);
+      ASSERT_TRUE(d.has_value());
+      EXPECT_EQ(d->circle, c);
+      EXPECT_EQ(d->group, sim.group(id));
+      EXPECT_EQ(d->partners, bruteOverlapping(sim, id)) << structure << " " << id;
+      ASSERT_FALSE(d->path.empty()) << structure;
+      if (d->pathNamed) {
+        EXPECT_NE(structure, "quadtree");
+        if (structure != "grid") {
+          EXPECT_EQ(d->path.front().depth, 0);
+          EXPECT_TRUE(nodeContains(d->path.back(), c.center)) << structure;
+        }
+      } else {
+        for (const NodeInfo& node : d->path) EXPECT_TRUE(nodeContains(node, c.center));
+        for (std::size_t k = 1; k < d->path.size(); ++k) EXPECT_GT(d->path[k].depth, d->path[k - 1].depth);
+      }
+    }
+  }
+}
+
+TEST(Inspect, NodeAtIsTheDeepestNodeAroundThePoint) {
+  auto model = makeModel(3000, "quadtree");
+  const Vec2 p = model->simulation().circles()[77].center;
+  const std::optional<NodeInfo> node = nodeAt(model->structure(), p);
+  ASSERT_TRUE(node.has_value());
+  EXPECT_TRUE(nodeContains(*node, p));
+  model->structure().visitNodes([&](const NodeInfo& other) {
+    if (nodeContains(other, p)) {
+      EXPECT_LE(other.depth, node->depth);
+    }
+  });
+  EXPECT_FALSE(nodeAt(model->structure(), {-1e6f, -1e6f}).has_value());
+}
+
+bool dispatch(Frame& frame, const WorldMouse& mouse) {
+  for (PartSlot& s : frame.parts) {
+    if (s.part->onWorldMouse(frame.ctx, mouse)) return true;
+  }
+  return false;
+}
+
+// A right click on a circle opens the inspector on it: the circle ringed in white, its partners rimmed as
+// overlapping, and the path from the root outlined.
+TEST(Parts, RightClickInspectsTheCircleUnderTheCursor) {
+  Frame frame(makeModel(3000, "aabb-tree"));
+  frame.run();
+  const ItemId id = 1234;
+  const Circle c = frame.model->simulation().circles()[id];
+  WorldMouse click;
+  click.kind = WorldMouse::Kind::Click;
+  click.button = 3;
+  click.world = c.center;
+  PartSlot& inspect = frame.slot("Inspect");
+  inspect.shown = false;
+  ASSERT_TRUE(dispatch(frame, click));
+  EXPECT_TRUE(inspect.shown);
+  frame.model->paused = true;
+  frame.run();
+  const std::optional<ItemId> picked =
+      circleNear(frame.model->structure(), c.center, 4.0f / frame.camera.pixelsPerUnit());
+  ASSERT_TRUE(picked.has_value());
+  const Circle& pc = frame.model->simulation().circles()[*picked];
+  const auto white = std::count_if(frame.canvas.rings.begin(), frame.canvas.rings.end(),
+                                   [&](const render::CircleInstance& r) {
+                                     return r.rim == render::rgba(255, 255, 255) && r.x == pc.center.x &&
+                                            r.y == pc.center.y && r.radius > pc.radius;
+                                   });
+  EXPECT_EQ(white, 2);
+  for (ItemId partner : bruteOverlapping(frame.model->simulation(), *picked))
+    EXPECT_EQ(frame.circles[partner].rim, render::colours::kOverlapRim) << partner;
+  EXPECT_FALSE(frame.canvas.above.lines().empty());
+  // A left click without Shift is the query tool's, with Shift it is the inspector's.
+  WorldMouse left = click;
+  left.button = 1;
+  EXPECT_FALSE(inspect.part->onWorldMouse(frame.ctx, left));
+  left.shift = true;
+  EXPECT_TRUE(inspect.part->onWorldMouse(frame.ctx, left));
+}
+
+// Hovering the world names the circle under the cursor in a tooltip, unless the cursor is over a panel.
+TEST(Parts, HoverTooltipOnlyWhenImGuiDoesNotWantTheMouse) {
+  Frame frame(makeModel(3000, "grid"));
+  frame.model->paused = true;
+  frame.run();
+  HeadlessImGui imgui;
+  PartSlot& inspect = frame.slot("Inspect");
+  WorldMouse move;
+  move.kind = WorldMouse::Kind::Move;
+  move.world = frame.model->simulation().circles()[42].center;
+  EXPECT_FALSE(dispatch(frame, move));  // hovering never takes the mouse
+  frame.run();
+  auto drawLists = [&](bool panelUnderCursor) {
+    ImGui::GetIO().MousePos = ImVec2(600, 400);
+    ImGui::NewFrame();
+    if (panelUnderCursor) {
+      ImGui::SetNextWindowPos(ImVec2(500, 300));
+      ImGui::SetNextWindowSize(ImVec2(300, 300));
+      ImGui::Begin("a panel");
+      ImGui::End();
+    }
+    inspect.part->drawScreen(frame.ctx);
+    ImGui::Render();
+    return ImGui::GetDrawData()->CmdListsCount;
+  };
+  drawLists(false);                // a new tooltip sizes itself unseen on its first frame
+  EXPECT_EQ(drawLists(false), 1);  // the tooltip
+  drawLists(true);                 // the panel appears under the cursor ...
+  EXPECT_EQ(drawLists(true), 1);   // ... and from the next frame on it has the mouse: the panel alone
 }
 
 }  // namespace
