@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 namespace st::ui {
 
@@ -82,6 +83,13 @@ const char* queryModeName(QueryMode mode) {
   return "?";
 }
 
+bool prunedWithoutTest(const TraceEvent& event) {
+  // The quadtree family names the empty children it never enters this way; their bounds are not tested,
+  // so the structure does not count them among the nodes it visited.
+  static constexpr std::string_view kEmptySubtree = "no items below this node";
+  return event.kind == TraceEventKind::PruneNode && event.test != nullptr && kEmptySubtree == event.test;
+}
+
 TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {
   TraceProgress p;
   const std::size_t n = std::min(steps, trace.events.size());
@@ -91,7 +99,7 @@ TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {
         ++p.visited;
         break;
       case TraceEventKind::PruneNode:
-        ++p.pruned;
+        ++(prunedWithoutTest(trace.events[i]) ? p.skipped : p.pruned);
         break;
       case TraceEventKind::Candidate:
         ++p.candidates;

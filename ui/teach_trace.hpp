@@ -47,13 +47,19 @@ const char* queryModeName(QueryMode mode);
 // Stepping through a recorded walk
 // ---------------------------------------------------------------------------------------------------------
 
-/// The work a walk has done after its first `steps` events.
+/// The work a walk has done after its first `steps` events. The nodes a structure counts as visited are
+/// `visited + pruned`: the ones whose bounds it tested. `skipped` ones were passed over without a test.
 struct TraceProgress {
   std::size_t visited = 0;     ///< nodes walked into
-  std::size_t pruned = 0;      ///< nodes skipped by a bounds test
+  std::size_t pruned = 0;      ///< nodes rejected by a bounds test
+  std::size_t skipped = 0;     ///< empty subtrees passed over without a test (not counted as visited)
   std::size_t candidates = 0;  ///< exact tests (misses and hits)
   std::size_t hits = 0;        ///< exact tests that matched
 };
+
+/// Whether a pruned node was passed over without a bounds test (an empty subtree), going by the test the
+/// trace names.
+bool prunedWithoutTest(const TraceEvent& event);
 
 /// Counts the first `steps` events of `trace` (all of them when steps is larger).
 TraceProgress progressAt(const QueryTrace& trace, std::size_t steps);
