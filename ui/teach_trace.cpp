@@ -83,6 +83,27 @@ const char* queryModeName(QueryMode mode) {
   return "?";
 }
 
+std::string coneEventLine(std::uint64_t frame, const std::vector<ItemId>& entered,
+                          const std::vector<ItemId>& left) {
+  constexpr std::size_t kListed = 6;
+  auto part = [](const std::vector<ItemId>& ids, const char* verb) {
+    std::string text =
+        std::to_string(ids.size()) + (ids.size() == 1 ? " circle " : " circles ") + verb + " (";
+    for (std::size_t i = 0; i < ids.size() && i < kListed; ++i) {
+      if (i > 0) text.append(", ");
+      text.append(std::to_string(ids[i]));
+    }
+    if (ids.size() > kListed) text.append(", ...");
+    return text + ")";
+  };
+  std::string line = "frame " + std::to_string(frame) + ": ";
+  if (entered.empty() && left.empty()) return line + "nothing came into view or left it";
+  if (!entered.empty()) line.append(part(entered, "came into view"));
+  if (!entered.empty() && !left.empty()) line.append("; ");
+  if (!left.empty()) line.append(part(left, "went out of view"));
+  return line;
+}
+
 bool prunedWithoutTest(const TraceEvent& event) {
   // The quadtree family names the empty children it never enters this way; their bounds are not tested,
   // so the structure does not count them among the nodes it visited.

@@ -3,6 +3,7 @@
 /// and reading a recorded walk (QueryTrace) step by step.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace
 
 /// Short name of a query mode: "point", "circle", ...
 const char* queryModeName(QueryMode mode);
+
+/// One frame of a view cone in words: "frame 12: 3 circles came into view (4, 9, 17); 1 went out of view
+/// (2)", the ids listed up to a handful each, or "nothing came into view or left it".
+std::string coneEventLine(std::uint64_t frame, const std::vector<ItemId>& entered,
+                          const std::vector<ItemId>& left);
 
 // ---------------------------------------------------------------------------------------------------------
 // Stepping through a recorded walk

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/frame_timings.hpp"
+#include "ui/imgui_util.hpp"
 #include "ui/inspect.hpp"
 #include "ui/part_names.hpp"
 #include "ui/settings.hpp"
@@ -781,6 +783,47 @@ TEST(Parts, HoverTooltipOnlyWhenImGuiDoesNotWantTheMouse) {
   EXPECT_EQ(drawLists(false), 1);  // the tooltip
   drawLists(true);                 // the panel appears under the cursor ...
   EXPECT_EQ(drawLists(true), 1);   // ... and from the next frame on it has the mouse: the panel alone
+}
+
+// ImGui's wrapping breaks after '.' and ',' even inside a number ("1." then "44"); the panels' wrapping
+// breaks only at spaces, so every number stays whole, and every line but a lone long word fits.
+TEST(Parts, WrappedTextNeverBreaksInsideANumber) {
+  HeadlessImGui imgui;
+  ImGui::NewFrame();
+  const std::string text =
+      "Multiplier 1.5 gives 2.78 cells, 3.0 gives 1.78 and 10.0 gives 1.21; 12,345 lookups of 60,000 "
+      "points: the measured 1.44 matches the seed's 1.44 within 0.01.";
+  for (float width = 60.0f; width <= 400.0f; width += 7.0f) {
+    const std::vector<std::string> lines = wrapAtSpaces(text, width);
+    std::string joined;
+    for (const std::string& line : lines) {
+      if (line.find(' ') != std::string::npos) {
+        EXPECT_LE(ImGui::CalcTextSize(line.c_str()).x, width) << line;
+      }
+      EXPECT_NE(line.front(), ' ');
+      EXPECT_NE(line.back(), ' ');
+      joined += (joined.empty() ? "" : " ") + line;
+    }
+    EXPECT_EQ(joined, text) << "width " << width;
+  }
+  // ImGui's own wrap at some width would split one of these numbers.
+  bool imguiSplitsANumber = false;
+  for (float width = 60.0f; width <= 400.0f && !imguiSplitsANumber; width += 7.0f) {
+    const ImFont* font = ImGui::GetFont();
+    const char* at = text.c_str();
+    const char* end = at + text.size();
+    while (at < end) {
+      const char* next = font->CalcWordWrapPositionA(1.0f, at, end, width);
+      if (next == at) break;
+      if (next < end && std::isdigit(static_cast<unsigned char>(next[-1])) == 0 && next[-1] != ' ' &&
+          std::isdigit(static_cast<unsigned char>(next[0])) != 0)
+        imguiSplitsANumber = true;
+      at = next;
+      while (at < end && *at == ' ') ++at;
+    }
+  }
+  EXPECT_TRUE(imguiSplitsANumber) << "ImGui's wrapping no longer splits numbers: wrapAtSpaces may go";
+  ImGui::EndFrame();
 }
 
 }  // namespace
