@@ -73,6 +73,10 @@ class NodesOverlay final : public DemoPart {
       ++drawn_;
     });
     deepestSeen_ = deepest;
+    // Thousands of overlapping outlines (a tree of fat boxes at 100,000 circles) would add up to a white
+    // sheet: the more were drawn, the fainter each is drawn next frame.
+    crowding_ =
+        std::clamp(std::sqrt(kUncrowdedOutlines / float(std::max<std::size_t>(drawn_, 1))), 0.3f, 1.0f);
     patchCount_ = 0;
     for (int row = 0; row < rows; ++row) {
       for (int col = 0; col < columns; ++col) {
@@ -80,7 +84,7 @@ class NodesOverlay final : public DemoPart {
         if (nodes == 0) continue;
         ++patchCount_;
         // More nodes in the patch, a darker one: a few levels' worth reads as a shade, not a blot.
-        const std::uint32_t alpha = std::min<std::uint32_t>(8u + 6u * nodes, 40u);
+        const std::uint32_t alpha = std::min<std::uint32_t>(6u + 4u * nodes, 28u);
         const Vec2 min{view.min.x + float(col) * cellWorld, view.min.y + float(row) * cellWorld};
         canvas.below.boxFill({min, {min.x + cellWorld, min.y + cellWorld}}, render::depthShade(0.35f, alpha));
       }
@@ -127,13 +131,14 @@ class NodesOverlay final : public DemoPart {
 
  private:
   static constexpr float kDefaultMinPx = 8.0f;
+  static constexpr float kUncrowdedOutlines = 3000.0f;
 
   /// Brighter and more opaque near the root, fading with depth; a node only a little larger than the
   /// smallest drawn is fainter still, so the fine levels recede behind the coarse ones.
   std::uint32_t nodeColour(int depth, float ramp, float sizePx) const {
     const float t = float(depth) / ramp;
     const float small = std::clamp((sizePx - minNodePx_) / (3.0f * minNodePx_), 0.0f, 1.0f);
-    const float alpha = (210.0f - 140.0f * t) * (0.3f + 0.7f * small);
+    const float alpha = (210.0f - 140.0f * t) * (0.3f + 0.7f * small) * crowding_;
     return render::depthShade(t, static_cast<std::uint32_t>(std::clamp(alpha, 30.0f, 255.0f)));
   }
 
@@ -144,6 +149,7 @@ class NodesOverlay final : public DemoPart {
   float minNodePx_ = kDefaultMinPx;
   bool showPatches_ = true;
   int deepestSeen_ = 0;
+  float crowding_ = 1.0f;
   std::size_t drawn_ = 0;
   std::size_t small_ = 0;
   std::size_t patchCount_ = 0;
