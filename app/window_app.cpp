@@ -197,6 +197,9 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
   } else {
     io.IniFilename = nullptr;  // tests and screenshots never read or write the layout
   }
+  // A screenshot shows the window as nobody's pointer left it: wherever the display's pointer happens to
+  // be (the middle of a virtual screen), ImGui sees none, so no hover highlight or tooltip is captured.
+  if (config_.screenshotPath) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 5.0f;
@@ -428,8 +431,11 @@ void WindowApp::fitWorld() {
 bool WindowApp::mouseOverUi(float windowX, float windowY) const {
   // ImGui's WantCaptureMouse describes where the cursor was at the last frame; a move and a click that
   // arrive together (a quick user on a slow frame) would go to the wrong side. The panels' rectangles from
-  // the last frame, tested at the event's own position, do not have that lag.
-  if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId) || ImGui::IsAnyItemActive()) return true;
+  // the last frame, tested at the event's own position, do not have that lag; whenever either says the
+  // mouse is ImGui's, the world does not get it.
+  if (ImGui::GetIO().WantCaptureMouse || ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId) ||
+      ImGui::IsAnyItemActive())
+    return true;
   return std::any_of(uiRects_.begin(), uiRects_.end(), [&](const ImVec4& r) {
     return windowX >= r.x && windowX < r.z && windowY >= r.y && windowY < r.w;
   });
@@ -454,6 +460,10 @@ bool WindowApp::dispatchMouse(const ui::WorldMouse& mouse) {
 void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
+  // A screenshot run takes no pointer input (see init): the display's pointer is nobody's.
+  const bool mouseEvent = event.type == SDL_MOUSEBUTTONDOWN || event.type == SDL_MOUSEBUTTONUP ||
+                          event.type == SDL_MOUSEMOTION || event.type == SDL_MOUSEWHEEL;
+  if (mouseEvent && config_.screenshotPath) return;
   switch (event.type) {
     case SDL_QUIT:
       quit = true;
@@ -512,6 +522,13 @@ void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
         m.button = dragButton_;
         m.pressWorld = dragStartWorld_;
         m.dragged = dragMoved_;
+        dispatchMouse(m);
+      } else if (!dragMoved_ && !mouseOverUi(float(event.button.x), float(event.button.y))) {
+        // A press the camera had (it would have panned) that never moved: a click on the world.
+        ui::WorldMouse m = mouseAt(float(event.button.x), float(event.button.y));
+        m.kind = ui::WorldMouse::Kind::Click;
+        m.button = dragButton_;
+        m.pressWorld = dragStartWorld_;
         dispatchMouse(m);
       }
       dragButton_ = 0;
@@ -591,10 +608,14 @@ void WindowApp::drawWorld() {
   canvas_.below.clear(camera_.pixelsPerUnit());
   canvas_.above.clear(camera_.pixelsPerUnit());
   canvas_.rings.clear();
-  for (ui::PartSlot& slot : parts_) {
-    if (slot.info->category == ui::PartCategory::Overlay && !slot.shown) continue;
-    slot.part->tintCircles(ctx_, instances_);
-    slot.part->drawWorld(ctx_, canvas_);
+  // Overlays first, then panels: what a panel shows of something picked (the inspector's path, the
+  // step-through's walk) stays on top of the live overlays.
+  for (const auto category : {ui::PartCategory::Overlay, ui::PartCategory::Panel}) {
+    for (ui::PartSlot& slot : parts_) {
+      if (slot.info->category != category || (category == ui::PartCategory::Overlay && !slot.shown)) continue;
+      slot.part->tintCircles(ctx_, instances_);
+      slot.part->drawWorld(ctx_, canvas_);
+    }
   }
 
   // Zoomed in, most circles are off screen: sending only the visible ones keeps llvmpipe's vertex work
@@ -659,6 +680,10 @@ void WindowApp::drawUi() {
       }
       uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
       ImGui::End();
+    }
+    for (ui::PartSlot& slot : parts_) {
+      if (slot.info->category == ui::PartCategory::Overlay && !slot.shown) continue;
+      slot.part->drawScreen(ctx_);
     }
   }
   ImGui::Render();

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "peer_support.hpp"
 #include "spheretest/assert.hpp"
@@ -87,6 +88,44 @@ struct NodeWalker : Members::visitor_const {
   }
 };
 
+// Finds the nodes from the root down to the leaf holding one value. R-tree boxes overlap, so every child
+// whose box covers the value's box is tried until the leaf holding it turns up; the parent sets `bounds`
+// before visiting a child.
+struct PathFinder : Members::visitor_const {
+  ItemId id = 0;
+  BoostBox box;
+  Box bounds;
+  std::vector<NodeInfo> path;
+  bool found = false;
+
+  void operator()(const Members::internal_node& node) {
+    path.push_back(here(0));
+    for (const auto& child : bgi::detail::rtree::elements(node)) {
+      if (!bg::covered_by(box, child.first)) continue;
+      bounds = fromBoost(child.first);
+      bgi::detail::rtree::apply_visitor(*this, *child.second);
+      if (found) return;
+    }
+    path.pop_back();
+  }
+
+  void operator()(const Members::leaf& node) {
+    const auto& values = bgi::detail::rtree::elements(node);
+    path.push_back(here(static_cast<std::uint32_t>(values.size())));
+    found = std::any_of(values.begin(), values.end(), [&](const Value& v) { return v.second == id; });
+    if (!found) path.pop_back();
+  }
+
+  NodeInfo here(std::uint32_t items) const {
+    NodeInfo info;
+    info.shape = NodeShape::Box;
+    info.box = bounds;
+    info.depth = static_cast<int>(path.size());
+    info.itemCount = items;
+    return info;
+  }
+};
+
 class BoostRtree final : public SpatialIndex {
  public:
   BoostRtree() : SpatialIndex("boost-rtree") {
@@ -108,6 +147,23 @@ class BoostRtree final : public SpatialIndex {
     NodeWalker walker;
     walker.visitor = &visitor;
     walk(walker);
+  }
+
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    if (tree_.empty() || !contains(id) || id >= boxOf_.size()) return;
+    PathFinder finder;
+    finder.id = id;
+    finder.box = boxOf_[id];
+    finder.bounds = fromBoost(tree_.bounds());
+    TreeView view(tree_);
+    view.apply_visitor(finder);
+    if (!finder.found) return;
+    for (const NodeInfo& node : finder.path) visitor(node);
+  }
+
+  std::string_view nodeRule() const override {
+    return "R*-tree, 16 entries a node: a box goes down into the child that grows least (in overlap just "
+           "above the leaves, in area higher up); a full node re-inserts some entries, then splits";
   }
 
   IndexStats stats() const override {

@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -88,7 +90,31 @@ class Box2dTree final : public SpatialIndex {
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {
-    forEachItem([&](ItemId id, const Circle&) { visitor(leafInfo(proxyOf_[id])); });
+    const ProxyId root = rootNode();
+    if (root == kNoProxy) return;
+    std::vector<std::pair<ProxyId, int>> stack{{root, 0}};
+    while (!stack.empty()) {
+      const auto [index, depth] = stack.back();
+      stack.pop_back();
+      const b2TreeNode& node = nodeAt(index);
+      visitor(nodeInfo(node, depth));
+      if (node.IsLeaf()) continue;
+      stack.push_back({node.child2, depth + 1});
+      stack.push_back({node.child1, depth + 1});
+    }
+  }
+
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
+    if (!contains(id) || id >= proxyOf_.size() || proxyOf_[id] == kNoProxy) return;
+    std::vector<ProxyId> path;
+    for (ProxyId at = proxyOf_[id]; at != b2_nullNode; at = nodeAt(at).parent) path.push_back(at);
+    for (std::size_t k = path.size(); k-- > 0;)
+      visitor(nodeInfo(nodeAt(path[k]), static_cast<int>(path.size() - 1 - k)));
+  }
+
+  std::string_view nodeRule() const override {
+    return "a leaf per circle, its box fattened by 0.1 m and the last move x4, inserted beside the node "
+           "whose box grows least in perimeter, then rotated for balance";
   }
 
   IndexStats stats() const override {
@@ -346,6 +372,34 @@ class Box2dTree final : public SpatialIndex {
   static void* userDataOf(ItemId id) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)); }
   ItemId itemOf(ProxyId proxy) const {
     return static_cast<ItemId>(reinterpret_cast<std::uintptr_t>(tree_->GetUserData(proxy)));
+  }
+
+  // b2DynamicTree keeps its node array private but hands out a reference to a node's box, the first member
+  // of the public, standard-layout b2TreeNode: that reference is the node's address, and the node's parent
+  // and child links lead from any leaf to every inner node.
+  const b2TreeNode& nodeAt(ProxyId index) const {
+    static_assert(std::is_standard_layout_v<b2TreeNode> && offsetof(b2TreeNode, aabb) == 0,
+                  "a node's box must start the node");
+    return *reinterpret_cast<const b2TreeNode*>(&tree_->GetFatAABB(index));
+  }
+
+  /// The tree's root, reached from any leaf; kNoProxy when the tree is empty.
+  ProxyId rootNode() const {
+    const auto leaf = std::find_if(proxyOf_.begin(), proxyOf_.end(), [](ProxyId p) { return p != kNoProxy; });
+    if (leaf == proxyOf_.end()) return kNoProxy;
+    ProxyId at = *leaf;
+    while (nodeAt(at).parent != b2_nullNode) at = nodeAt(at).parent;
+    return at;
+  }
+
+  NodeInfo nodeInfo(const b2TreeNode& node, int depth) const {
+    NodeInfo info;
+    info.shape = NodeShape::Box;
+    info.box = {{node.aabb.lowerBound.x / scale_, node.aabb.lowerBound.y / scale_},
+                {node.aabb.upperBound.x / scale_, node.aabb.upperBound.y / scale_}};
+    info.depth = depth;
+    info.itemCount = node.IsLeaf() ? 1 : 0;
+    return info;
   }
 
   NodeInfo leafInfo(ProxyId proxy) const {

@@ -178,6 +178,27 @@ TEST_P(Peer, NodesStatsAndMemoryDescribeTheStoredItems) {
   EXPECT_GT(stats.memoryBytes, items.size() * (sizeof(Circle) + 16));
 }
 
+// The inspector's path: from the root (depth 0) down to a leaf that holds the circle's box.
+TEST_P(Peer, PathToACircleGoesFromTheRootToItsLeaf) {
+  const std::vector<Item> items = uniformItems(3000, 400, 12);
+  auto peer = makePeer(GetParam());
+  peer->build(items);
+  for (ItemId id : {ItemId{0}, ItemId{1500}, ItemId{2999}}) {
+    std::vector<NodeInfo> path;
+    peer->visitPathTo(id, [&](const NodeInfo& node) { path.push_back(node); });
+    ASSERT_GE(path.size(), 2u) << id;
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      EXPECT_EQ(path[k].depth, static_cast<int>(k));
+      if (k > 0) {
+        EXPECT_TRUE(boxContains(path[k - 1].box, path[k].box));
+      }
+    }
+    EXPECT_GE(path.back().itemCount, 1u);
+    EXPECT_TRUE(boxContains(path.back().box, boundsOf(items[id].circle))) << id;
+  }
+  EXPECT_FALSE(peer->nodeRule().empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(BothPeers, Peer, ::testing::Values("box2d-tree", "boost-rtree"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            return param.param == "box2d-tree" ? std::string("box2d_tree")
@@ -202,6 +223,42 @@ TEST(Box2dTree, ASettledFramePairsFromTheCacheWithoutTreeQueries) {
   EXPECT_EQ(tree->lastCounters().nodesVisited, 0u) << "nothing moved, so the tree is not walked";
   EXPECT_EQ(tree->lastCounters().candidates, static_cast<std::uint64_t>(extraValue(*tree, "contacts")));
   EXPECT_GE(extraValue(*tree, "contacts"), double(first.size()));
+}
+
+// The drawing shows Box2D's inner nodes too, not only its leaves: every node of the tree once, each child's
+// box inside its parent's, as deep as the tree's height; and the path to a circle ends at its own leaf.
+TEST(Box2dTree, NodesIncludeTheInnerNodesAndPathsEndAtTheLeaf) {
+  const std::vector<Item> items = uniformItems(2000, 300, 4);
+  auto peer = makePeer("box2d-tree");
+  peer->build(items);
+  std::size_t nodes = 0, leaves = 0;
+  int deepest = 0;
+  std::vector<NodeInfo> ancestors;  // the nodes from the root to the one visited, as the walk goes down
+  peer->visitNodes([&](const NodeInfo& node) {
+    ++nodes;
+    leaves += node.itemCount;
+    deepest = std::max(deepest, node.depth);
+    ASSERT_LE(node.depth, static_cast<int>(ancestors.size()));
+    ancestors.resize(static_cast<std::size_t>(node.depth));
+    if (!ancestors.empty()) {
+      EXPECT_TRUE(boxContains(ancestors.back().box, node.box));
+    }
+    ancestors.push_back(node);
+  });
+  EXPECT_EQ(leaves, items.size());
+  EXPECT_EQ(nodes, 2 * items.size() - 1);
+  EXPECT_EQ(deepest, peer->stats().maxDepth);
+
+  for (ItemId id : {ItemId{0}, ItemId{777}, ItemId{1999}}) {
+    std::vector<NodeInfo> path;
+    peer->visitPathTo(id, [&](const NodeInfo& node) { path.push_back(node); });
+    ASSERT_GE(path.size(), 2u) << id;
+    for (std::size_t k = 0; k < path.size(); ++k) EXPECT_EQ(path[k].depth, static_cast<int>(k));
+    EXPECT_EQ(path.back().itemCount, 1u);
+    EXPECT_TRUE(boxContains(path.back().box, boundsOf(items[id].circle))) << id;
+    EXPECT_TRUE(boxContains(path.front().box, path.back().box)) << id;
+  }
+  EXPECT_FALSE(peer->nodeRule().empty());
 }
 
 TEST(Box2dTree, MovesInsideTheFatMarginCostNoReinsertion) {

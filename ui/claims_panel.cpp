@@ -220,8 +220,8 @@ class ClaimsPanel final : public DemoPart {
     ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.45f, 1.0f), "%s", claim.title);
     ImGui::SameLine();
     ImGui::TextDisabled("(%s)", claim.source);
-    ImGui::TextUnformatted(claim.words);
     ImGui::PopTextWrapPos();
+    wrappedText(claim.words);
     if (running_ == claim.id) {
       ImGui::TextColored(ImVec4(0.6f, 0.9f, 1.0f, 1.0f), "measuring... %.1f s",
                          millisecondsSince(startedAt_) * 1e-3);
@@ -245,19 +245,19 @@ class ClaimsPanel final : public DemoPart {
       if (o.collisions) drawCollisions(*o.collisions, o.findings);
       ImGui::TextDisabled("measured in %.2f s", o.seconds);
     }
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("How it is measured: %s", claim.method);
-    ImGui::PopTextWrapPos();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(std::string("How it is measured: ") + claim.method);
+    ImGui::PopStyleColor();
   }
 
   static void drawFindings(const std::vector<std::string>& lines) {
     chartHeading("what the numbers say");
-    ImGui::PushTextWrapPos(0.0f);
     for (const std::string& line : lines) {
       ImGui::Bullet();
-      ImGui::TextUnformatted(line.c_str());
+      ImGui::BeginGroup();
+      wrappedText(line);
+      ImGui::EndGroup();
     }
-    ImGui::PopTextWrapPos();
   }
 
   // -- each claim's figure ---------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ constexpr std::uint32_t kUpdateColour = render::rgba(100, 160, 255);
 constexpr std::uint32_t kPairsColour = render::rgba(255, 170, 60);
 constexpr std::uint32_t kQueryColour = render::rgba(120, 220, 140);
 constexpr std::uint32_t kTestsColour = render::rgba(40, 200, 235);
+constexpr std::uint32_t kPretestColour = render::rgba(150, 150, 175);
 constexpr std::uint32_t kWrongColour = render::rgba(255, 70, 70);
 
 /// Seconds between the end of one comparison run and the next: leaves the CPU to the window in between.
@@ -58,13 +59,14 @@ ChartBar singleBar(const std::string& label, double value, std::uint32_t colour,
 
 class ComparePanel final : public DemoPart {
  public:
-  PanelPlacement placement() const override { return {0.5f, 0.0f, -330.0f, 30.0f, 660.0f, 700.0f}; }
+  PanelPlacement placement() const override { return {0.5f, 0.0f, -300.0f, 30.0f, 600.0f, 560.0f}; }
 
   void update(DemoContext& ctx) override {
     if (!requestRead_) {
       requestRead_ = true;
       if (teachRequest("compare") == "query") showQuery_ = true;
       if (teachRequest("compare_wait") == "1") waitForFirst_ = true;
+      if (teachRequest("compare_log") == "1") logScale_ = true;
     }
     if (!ctx.isShown(teach_names::kCompare)) return;
     if (!worker_) {
@@ -101,6 +103,8 @@ class ComparePanel final : public DemoPart {
     }
     ImGui::SameLine();
     ImGui::Checkbox("log scale", &logScale_);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Lengths as logarithms: a bar a thousand times longer leaves the others visible.");
     ImGui::SameLine();
     if (ImGui::RadioButton("pair search", !showQuery_)) showQuery_ = false;
     ImGui::SameLine();
@@ -184,18 +188,31 @@ class ComparePanel final : public DemoPart {
       ChartBar c;
       c.label = row.name;
       c.highlight = t.highlight;
-      c.segments = {double(row.pairTests)};
-      c.colours = {row.agrees ? kTestsColour : kWrongColour};
+      c.segments = {double(row.pairTests), double(row.pairPretests)};
+      c.colours = {row.agrees ? kTestsColour : kWrongColour, kPretestColour};
       c.valueText = row.pairsRan ? groupedNumber(row.pairTests) : row.note;
+      if (row.pairsRan && row.pairPretests > 0) {
+        c.valueText.append(" (").append(groupedNumber(row.pairPretests)).append(" pre)");
+        c.tooltip = row.name + ": " + groupedNumber(row.pairPretests) +
+                    " float pre-tests, several lanes at a time, let " + groupedNumber(row.pairTests) +
+                    " pairs through to the exact test";
+      }
       tests.push_back(c);
     }
     chartHeading("milliseconds: update batch + pair search");
     colourSwatch(kUpdateColour, "update (build on the first run)");
     ImGui::SameLine();
     colourSwatch(kPairsColour, "pair search");
+    if (logScale_) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(side by side: log lengths do not add)");
+    }
     barChart("ms", time, logScale_, 130.0f);
-    chartHeading("candidate tests of the pair search (exact circle-circle tests)");
-    barChart("tests", tests, logScale_, 130.0f);
+    chartHeading("tests of the pair search: exact circle-circle tests, and the cheap pre-tests before them");
+    colourSwatch(kTestsColour, "exact tests");
+    ImGui::SameLine();
+    colourSwatch(kPretestColour, "pre-tests (a bounds check in float, many at once)");
+    barChart("tests", tests, logScale_, 130.0f, false);
   }
 
   void drawQueryCharts(const CompareResult& r, const std::string& current, QueryMode mode) {
@@ -274,7 +291,7 @@ class ComparePanel final : public DemoPart {
   std::uint64_t finishedAt_ = 0;
   bool live_ = true;
   bool runOnce_ = false;
-  bool logScale_ = true;
+  bool logScale_ = false;
   bool showQuery_ = false;
   bool requestRead_ = false;
   bool waitForFirst_ = false;

@@ -11,6 +11,20 @@ namespace st::ui {
 // CompareBench
 // ---------------------------------------------------------------------------------------------------------
 
+namespace {
+
+/// The float pre-tests the last pair search ran ahead of its exact tests, as the structure reports them.
+std::uint64_t pairPretestsOf(const SpatialIndex& index) {
+  ExtraCounters extra;
+  index.extra(extra);
+  for (const auto& [name, value] : extra) {
+    if (name == "last_pairs_pretests") return static_cast<std::uint64_t>(value);
+  }
+  return 0;
+}
+
+}  // namespace
+
 CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
   const std::uint64_t start = nowNanoseconds();
   CompareResult result;
@@ -68,6 +82,7 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
         row.pairTests = frame.pairs.candidates;
       }
       if (searchPairs) {
+        row.pairPretests = pairPretestsOf(index);
         row.pairs = pairs.size();
         row.pairHash = pairSetHash(pairs);
         row.pairsRan = true;

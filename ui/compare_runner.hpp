@@ -47,6 +47,9 @@ struct CompareRow {
   bool queryRan = false;         ///< the query ran
   std::size_t nodes = 0;         ///< stats().nodes
   std::size_t memoryBytes = 0;   ///< stats().memoryBytes
+
+  /// Cheap pre-tests findPairs ran ahead of its exact tests, as the structure reports them (0: none).
+  std::uint64_t pairPretests = 0;
 };
 
 /// Every structure's figures on one snapshot.

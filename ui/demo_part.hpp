@@ -8,9 +8,12 @@
 ///   3. tintCircles   - recolour circles by id before they are drawn
 ///   4. drawWorld     - add world-space shapes to the canvas
 ///   5. drawPanel     - ImGui contents, inside the window the app opened for the part
-/// Overlays get 3 and 4 only while shown; panels get 3 and 4 always (a tool's shape stays visible when its
-/// window is closed) and 5 only while their window is open. Adding a part is adding a .cpp file with a
-/// PartRegistrar in it: menus, settings and the help panel pick it up from the registry.
+///   6. drawScreen    - ImGui drawing outside any window (tooltips over the world), after the panels
+/// Overlays get 3, 4 and 6 only while shown; panels get 3, 4 and 6 always (a tool's shape stays visible
+/// when its window is closed) and 5 only while their window is open. In 3 and 4 the overlays go first and
+/// the panels after them, so that what a panel shows of something picked is drawn on top. Adding a part is
+/// adding a .cpp file with a PartRegistrar in it: menus, settings and the help panel pick it up from the
+/// registry.
 
 #include <cstdint>
 #include <functional>
@@ -59,9 +62,11 @@ struct WorldCanvas {
 /// A mouse event over the world.
 struct WorldMouse {
   /// What happened.
-  enum class Kind : std::uint8_t { Press, Drag, Release, Move, Wheel };
+  /// Click: a press and release without moving that no part took at the press (a right click, or a left
+  /// click while no query tool wants it).
+  enum class Kind : std::uint8_t { Press, Drag, Release, Move, Wheel, Click };
   Kind kind = Kind::Move;  ///< what happened
-  int button = 0;          ///< 1 left, 2 middle, 3 right (Press, Drag, Release)
+  int button = 0;          ///< 1 left, 2 middle, 3 right (Press, Drag, Release, Click)
   Vec2 world;              ///< cursor, world units
   Vec2 pressWorld;         ///< where the button went down (Drag, Release)
   bool dragged = false;    ///< the cursor moved more than a few pixels since the press
@@ -123,6 +128,8 @@ class DemoPart {
   }
   /// Panel contents (the app has opened the window), or an overlay's options in the overlay list.
   virtual void drawPanel(DemoContext& ctx) { (void)ctx; }
+  /// ImGui drawing outside the part's window, once per frame while the panels are shown.
+  virtual void drawScreen(DemoContext& ctx) { (void)ctx; }
   /// Where a panel first appears.
   virtual PanelPlacement placement() const { return {}; }
   /// Restores the part's own settings (the section keeps parts' keys apart).

@@ -22,6 +22,8 @@ constexpr const char* kKeys[][2] = {
     {"F12", "save a screenshot (PNG in the current directory)"},
     {"left drag", "pan; with a query picked: place and size the query"},
     {"right / middle drag", "pan"},
+    {"right click, Shift + click", "inspect the circle or node under the cursor (Inspect panel)"},
+    {"hover", "a tooltip names the circle or node under the cursor"},
     {"wheel", "zoom around the cursor"},
     {"Ctrl + wheel", "resize the query shape"},
 };
@@ -44,29 +46,7 @@ class HelpPanel final : public DemoPart {
       }
       ImGui::TextDisabled("Keys and the mouse go to a panel while it is hovered or typing.");
     }
-    if (ImGui::CollapsingHeader("colours", ImGuiTreeNodeFlags_DefaultOpen)) {
-      for (int g = 0; g < 8; ++g) {
-        if (g > 0) ImGui::SameLine(0.0f, 2.0f);
-        ImGui::PushID(g);
-        ImGui::ColorButton("group", toImVec4(render::groupColour(g)), ImGuiColorEditFlags_NoTooltip,
-                           ImVec2(14, 14));
-        ImGui::PopID();
-      }
-      ImGui::SameLine();
-      ImGui::TextUnformatted("moving circles, by attraction group");
-      colourSwatch(colours::kStatic, "static circles (never move)");
-      colourSwatch(colours::kOverlapRim, "red rim: overlaps another circle this frame");
-      colourSwatch(colours::kPairLine, "red line: an overlapping pair");
-      colourSwatch(colours::kHit, "yellow fill: hit by the current query");
-      colourSwatch(colours::kCandidateRim, "cyan rim: tested by the query, missed");
-      colourSwatch(colours::kVisited, "green box/circle: node the query walked into");
-      colourSwatch(colours::kPruned, "pink box/circle: node the query pruned");
-      colourSwatch(colours::kEntered, "white rim: entered the view cone this frame");
-      colourSwatch(colours::kLeft, "orange rim: left the view cone this frame");
-      depthSwatches(10);
-      ImGui::SameLine();
-      ImGui::TextUnformatted("structure nodes by depth 0..9");
-    }
+    if (ImGui::CollapsingHeader("colours", ImGuiTreeNodeFlags_DefaultOpen)) drawPalette();
     if (ImGui::CollapsingHeader("panels and overlays", ImGuiTreeNodeFlags_DefaultOpen)) {
       for (const PartSlot& slot : ctx.parts) {
         ImGui::BulletText("%s %s", slot.info->name.c_str(),
@@ -78,6 +58,40 @@ class HelpPanel final : public DemoPart {
         ImGui::Unindent();
       }
     }
+  }
+
+ private:
+  // The palette's three families, each under its own heading, so that a reader learns which colours can
+  // only mean a query state, which only depth and which only a group.
+  static void drawPalette() {
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "query states and events: saturated, reserved");
+    for (const render::ReservedColour& reserved : render::kReservedColours)
+      colourSwatch(reserved.colour, reserved.meaning);
+    ImGui::Spacing();
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f),
+                       "structure nodes: one grey-blue, brighter nearer the root");
+    depthSwatches(render::kDepthLevels);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("root .. deepest");
+    colourSwatch(render::depthShade(0.35f), "patch: nodes too small to draw at this zoom");
+    ImGui::Spacing();
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "circles: muted colours, one per attraction group");
+    for (int g = 0; g < 16; ++g) {
+      if (g % 8 != 0) ImGui::SameLine(0.0f, 2.0f);
+      ImGui::PushID(g);
+      ImGui::ColorButton("group", toImVec4(render::groupColour(g)), ImGuiColorEditFlags_NoTooltip,
+                         ImVec2(14, 14));
+      ImGui::PopID();
+      if (g == 7) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted("groups 1-8");
+      }
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted("groups 9-16");
+    colourSwatch(colours::kStatic, "static circles (still but for rare jumps)");
+    ImGui::TextDisabled("An attraction point is a dark disc rimmed and crossed in its group's colour.");
+    ImGui::TextDisabled("The query's shape and the step-through's current node are white outlines.");
   }
 };
 

@@ -1,9 +1,11 @@
 #include "ui/imgui_util.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "render/palette.hpp"
 #include "ui/asset_location.hpp"
@@ -29,6 +31,43 @@ void depthSwatches(int levels) {
                        ImVec2(14, 14));
     ImGui::PopID();
   }
+}
+
+std::vector<std::string> wrapAtSpaces(std::string_view text, float width) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find_first_of(" \n", pos), text.size());
+    const std::string_view word = text.substr(pos, end - pos);
+    if (!word.empty()) {
+      std::string candidate = line;
+      if (!candidate.empty()) candidate.push_back(' ');
+      candidate.append(word);
+      if (!line.empty() && ImGui::CalcTextSize(candidate.c_str()).x > width) {
+        lines.push_back(std::move(line));
+        line.assign(word);
+      } else {
+        line = std::move(candidate);
+      }
+    }
+    if (end < text.size() && text[end] == '\n') lines.push_back(std::exchange(line, {}));
+    pos = end + 1;
+  }
+  if (!line.empty()) lines.push_back(std::move(line));
+  return lines;
+}
+
+void wrappedText(std::string_view text) {
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
+  for (const std::string& line : wrapAtSpaces(text, width)) ImGui::TextUnformatted(line.c_str());
+}
+
+bool buttonFitsOnLine(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * style.FramePadding.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  return ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right;
 }
 
 void helpMarker(const char* text) {

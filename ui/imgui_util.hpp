@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <imgui.h>
 
@@ -19,6 +21,18 @@ void colourSwatch(std::uint32_t colour, const char* label);
 /// One small square per node depth 0..levels-1 in the structure-node overlay's colours, on one line; the
 /// caller's label may follow with SameLine().
 void depthSwatches(int levels);
+
+/// The lines of `text` at most `width` pixels wide in the current font, broken only at spaces and at
+/// newlines (a word wider than `width` keeps a line of its own).
+std::vector<std::string> wrapAtSpaces(std::string_view text, float width);
+
+/// `text` wrapped to the space left on the line by wrapAtSpaces: ImGui's own wrapping also breaks after
+/// '.' and ',', which splits numbers such as 1.44 or 12,000 across lines.
+void wrappedText(std::string_view text);
+
+/// Whether a button labelled `label` still fits on the current line after the last item; the caller
+/// calls ImGui::SameLine() when it does (a row of buttons then wraps rather than being cut).
+bool buttonFitsOnLine(const char* label);
 
 /// A "(?)" marker that shows `text` as a tooltip.
 void helpMarker(const char* text);

@@ -45,7 +45,8 @@ class QueryTool final : public DemoPart {
         moveTo(q, mouse.world);
         return false;  // hovering never blocks the camera
       case WorldMouse::Kind::Press:
-        if (mouse.button != 1) return false;
+        // Shift leaves the click to the inspector.
+        if (mouse.button != 1 || mouse.shift) return false;
         moveTo(q, mouse.world);
         return true;
       case WorldMouse::Kind::Drag:
@@ -53,6 +54,8 @@ class QueryTool final : public DemoPart {
         if (mouse.button != 1) return false;
         if (mouse.dragged) shapeFromDrag(q, mouse.pressWorld, mouse.world);
         return true;
+      case WorldMouse::Kind::Click:
+        return false;
     }
     return false;
   }
@@ -121,7 +124,7 @@ class QueryTool final : public DemoPart {
       case QueryShape::Segment:
         out.line(q.anchor, q.target, c);
         out.cross(q.anchor, 5.0f, c);
-        for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHitRim);
+        for (const RayHit& hit : q.rayHits) out.cross(hit.point, 4.0f, render::colours::kHit);
         if (!q.rayHits.empty())
           out.circleOutline({q.rayHits.front().point, 6.0f / out.pixelsPerUnit()}, render::colours::kHit);
         break;
@@ -239,24 +242,7 @@ class QueryTool final : public DemoPart {
   }
 
   void logConeEvents(const DemoModel& model, const QueryState& q) {
-    auto listIds = [](const std::vector<ItemId>& ids) {
-      std::string text;
-      const std::size_t shown = std::min<std::size_t>(ids.size(), 6);
-      for (std::size_t i = 0; i < shown; ++i) {
-        if (i > 0) text.push_back(' ');
-        text.append(std::to_string(ids[i]));
-      }
-      if (ids.size() > shown) text.append(" ...");
-      return text;
-    };
-    char line[96];
-    std::snprintf(line, sizeof line, "frame %llu: +%zu -%zu",
-                  static_cast<unsigned long long>(model.simulation().frame()), q.entered.size(),
-                  q.left.size());
-    std::string text = line;
-    if (!q.entered.empty()) text.append("  in: ").append(listIds(q.entered));
-    if (!q.left.empty()) text.append("  out: ").append(listIds(q.left));
-    coneLog_.push_front(std::move(text));
+    coneLog_.push_front(coneEventLine(model.simulation().frame(), q.entered, q.left));
     if (coneLog_.size() > 200) coneLog_.pop_back();
   }
 
@@ -296,7 +282,7 @@ class QueryTool final : public DemoPart {
     ImGui::Text("this frame: entered %zu, left %zu", q.entered.size(), q.left.size());
     ImGui::TextDisabled("trace: walk of the cone's bounding circle");
     if (ImGui::BeginChild("cone events", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5.5f), true)) {
-      for (const std::string& line : coneLog_) ImGui::TextUnformatted(line.c_str());
+      for (const std::string& line : coneLog_) wrappedText(line);
     }
     ImGui::EndChild();
   }

@@ -211,28 +211,41 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
 // Bar chart
 // ---------------------------------------------------------------------------------------------------------
 
-void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, float labelWidth) {
+void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, float labelWidth,
+              bool stacked) {
   ImGui::PushID(id);
-  const float rowHeight = ImGui::GetTextLineHeight() + 4.0f;
+  const bool stack = stacked && !logScale;
+  std::size_t lanes = 1;
+  for (const ChartBar& bar : bars) lanes = std::max(lanes, stack ? std::size_t{1} : bar.segments.size());
+  const float line = ImGui::GetTextLineHeight();
+  // Side-by-side segments get a few pixels each below the label's line.
+  const float laneHeight = lanes == 1 ? line - 2.0f : std::max(5.0f, (line + 2.0f) / float(lanes));
+  const float rowHeight = std::max(line + 4.0f, laneHeight * float(lanes) + 6.0f);
   const float width = ImGui::GetContentRegionAvail().x;
   const float valueWidth = 110.0f;
   const float barSpace = std::max(width - labelWidth - valueWidth, 40.0f);
   double largest = 0.0, smallest = std::numeric_limits<double>::max();
+  auto consider = [&](double v) {
+    largest = std::max(largest, v);
+    if (v > 0) smallest = std::min(smallest, v);
+  };
   for (const ChartBar& bar : bars) {
     double total = 0.0;
-    for (double v : bar.segments) total += std::max(v, 0.0);
-    largest = std::max(largest, total);
-    if (total > 0) smallest = std::min(smallest, total);
+    for (double v : bar.segments) {
+      total += std::max(v, 0.0);
+      if (!stack) consider(std::max(v, 0.0));
+    }
+    if (stack) consider(total);
   }
-  // On a log scale a bar's length is log10(total / floor) with the floor a decade below the smallest bar,
-  // so the smallest still shows and the segments of a bar keep their shares of its length.
+  // On a log scale a length is log10(value / floor) with the floor a decade below the smallest value, so
+  // the smallest still shows.
   const double floor = smallest < std::numeric_limits<double>::max()
                            ? std::pow(10.0, std::floor(std::log10(smallest)) - 1.0)
                            : 1.0;
-  auto length = [&](double total) {
-    if (total <= 0 || largest <= 0) return 0.0;
-    if (!logScale) return total / largest;
-    return std::log10(total / floor) / std::log10(largest / floor);
+  auto length = [&](double value) {
+    if (value <= 0 || largest <= 0) return 0.0;
+    if (!logScale) return value / largest;
+    return std::log10(value / floor) / std::log10(largest / floor);
   };
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -248,25 +261,37 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
     }
     draw->AddText(ImVec2(at.x + 2.0f, at.y + 2.0f), bar.highlight ? IM_COL32(255, 230, 120, 255) : kLabel,
                   bar.label.c_str());
-    double total = 0.0;
-    for (double v : bar.segments) total += std::max(v, 0.0);
-    const float full = float(length(total) * barSpace);
-    float x = at.x + labelWidth;
-    for (std::size_t s = 0; s < bar.segments.size(); ++s) {
-      const float w = total > 0 ? float(std::max(bar.segments[s], 0.0) / total) * full : 0.0f;
-      if (w > 0.0f) {
-        const std::uint32_t colour = s < bar.colours.size() ? bar.colours[s] : 0xffc0c0c0u;
-        draw->AddRectFilled(ImVec2(x, at.y + 3.0f), ImVec2(x + w, at.y + rowHeight - 3.0f),
-                            static_cast<ImU32>(colour));
+    auto colourOf = [&](std::size_t s) { return s < bar.colours.size() ? bar.colours[s] : 0xffc0c0c0u; };
+    float reach = 0.0f;  // right end of the longest bar drawn, for the value text
+    const float x0 = at.x + labelWidth;
+    if (stack) {
+      double total = 0.0;
+      for (double v : bar.segments) total += std::max(v, 0.0);
+      const float full = float(length(total) * barSpace);
+      float x = x0;
+      for (std::size_t s = 0; s < bar.segments.size(); ++s) {
+        const float w = total > 0 ? float(std::max(bar.segments[s], 0.0) / total) * full : 0.0f;
+        if (w > 0.0f)
+          draw->AddRectFilled(ImVec2(x, at.y + 3.0f), ImVec2(x + w, at.y + rowHeight - 3.0f),
+                              static_cast<ImU32>(colourOf(s)));
+        x += w;
       }
-      x += w;
+      reach = full;
+    } else {
+      for (std::size_t s = 0; s < bar.segments.size(); ++s) {
+        const float w = float(length(std::max(bar.segments[s], 0.0)) * barSpace);
+        const float y = at.y + 3.0f + laneHeight * float(s);
+        if (w > 0.0f)
+          draw->AddRectFilled(ImVec2(x0, y), ImVec2(x0 + w, y + laneHeight - 1.0f),
+                              static_cast<ImU32>(colourOf(s)));
+        reach = std::max(reach, w);
+      }
     }
     if (bar.highlight) {
-      draw->AddRect(ImVec2(at.x + labelWidth - 1.0f, at.y + 2.0f),
-                    ImVec2(at.x + labelWidth + full + 1.0f, at.y + rowHeight - 2.0f),
+      draw->AddRect(ImVec2(x0 - 1.0f, at.y + 2.0f), ImVec2(x0 + reach + 1.0f, at.y + rowHeight - 2.0f),
                     IM_COL32(255, 230, 120, 230));
     }
-    draw->AddText(ImVec2(at.x + labelWidth + full + 6.0f, at.y + 2.0f), kLabel, bar.valueText.c_str());
+    draw->AddText(ImVec2(x0 + reach + 6.0f, at.y + 2.0f), kLabel, bar.valueText.c_str());
     if (hovered && !bar.tooltip.empty()) ImGui::SetTooltip("%s", bar.tooltip.c_str());
     ImGui::PopID();
   }

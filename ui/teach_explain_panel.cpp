@@ -58,7 +58,7 @@ class ExplainPanel final : public DemoPart {
 
     const StructureInfo* info = model.registry().find(shown_);
     if (info == nullptr) return;
-    const float footer = ImGui::GetFrameHeightWithSpacing() * 2.2f;
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 2.4f;
     if (ImGui::BeginChild("text", ImVec2(0, -footer), false)) drawText(*info, model);
     ImGui::EndChild();
     drawFooter(ctx, *info);
@@ -97,11 +97,13 @@ class ExplainPanel final : public DemoPart {
           ImGui::Separator();
           break;
         case TextBlock::Kind::Paragraph:
-          ImGui::TextUnformatted(block.text.c_str());
+          wrappedText(block.text);
           break;
         case TextBlock::Kind::Bullet:
           ImGui::Bullet();
-          ImGui::TextUnformatted(block.text.c_str());
+          ImGui::BeginGroup();
+          wrappedText(block.text);
+          ImGui::EndGroup();
           break;
       }
     }
@@ -132,22 +134,29 @@ class ExplainPanel final : public DemoPart {
 
   void drawFooter(DemoContext& ctx, const StructureInfo& info) {
     ImGui::Separator();
+    // The buttons wrap onto a second row in a narrow panel rather than running past its edge.
+    bool first = true;
+    auto place = [&first](const char* label) {
+      if (!first && buttonFitsOnLine(label)) ImGui::SameLine();
+      first = false;
+    };
     if (ctx.model.structure().name() != info.name) {
+      place("run it in the window");
       if (ImGui::Button("run it in the window")) {
         ctx.model.selectStructure(info.name);
         followCurrent_ = true;
       }
-      ImGui::SameLine();
     }
     if (const char* claim = claimOf(info.name)) {
       char label[64];
       std::snprintf(label, sizeof label, "measure its claim (%s)", claim);
+      place(label);
       if (ImGui::Button(label)) {
         teachBoard().claimToShow = claim;
         openPanel(ctx, teach_names::kClaims);
       }
-      ImGui::SameLine();
     }
+    place("step through a query");
     if (ImGui::Button("step through a query")) openPanel(ctx, teach_names::kStep);
   }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numbers>
+#include <string>
 
 #include <imgui.h>
 
@@ -22,9 +23,10 @@ namespace {
 
 namespace colours = render::colours;
 
-constexpr std::uint32_t kCurrentFill = render::rgba(255, 240, 120, 46);
-constexpr std::uint32_t kCurrentEdge = render::rgba(255, 240, 120, 255);
-constexpr std::uint32_t kPrunedFill = render::rgba(255, 70, 160, 60);
+// The node the walk is in is marked in white, which no query state uses (yellow is a hit's).
+constexpr std::uint32_t kCurrentFill = render::rgba(255, 255, 255, 36);
+constexpr std::uint32_t kCurrentEdge = render::rgba(255, 255, 255, 255);
+constexpr std::uint32_t kPrunedFill = render::withAlpha(colours::kPruned, 60);
 constexpr std::uint32_t kVisitedFaint = render::withAlpha(colours::kVisited, 110);
 constexpr std::uint32_t kTestedNow = render::rgba(255, 255, 255);
 
@@ -51,7 +53,7 @@ ImVec4 kindColour(TraceEventKind kind) {
 
 class StepPanel final : public DemoPart {
  public:
-  PanelPlacement placement() const override { return {1.0f, 0.0f, -440.0f, 30.0f, 430.0f, 600.0f}; }
+  PanelPlacement placement() const override { return {1.0f, 0.0f, -470.0f, 30.0f, 460.0f, 640.0f}; }
 
   // -- per frame ------------------------------------------------------------------------------------------
   void update(DemoContext& ctx) override {
@@ -298,28 +300,48 @@ class StepPanel final : public DemoPart {
   void drawCounters() {
     const TraceProgress now = progressAt(trace_, step_);
     const TraceProgress all = progressAt(trace_, trace_.events.size());
+    // The structure counts a node as visited when it tests the node's bounds: the walk's visits and bounds
+    // prunes. Nodes it counts but does not trace (a grid's empty cells looked up) make up the rest.
+    const std::uint64_t counted = counters_.nodesVisited;
+    const std::uint64_t traced = all.visited + all.pruned;
+    const std::uint64_t untraced = counted > traced ? counted - traced : 0;
     if (ImGui::BeginTable("counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("so far");
       ImGui::TableSetupColumn("of the whole walk");
       ImGui::TableSetupColumn("");
-      auto row = [](const char* label, std::size_t a, std::size_t b, ImVec4 colour) {
+      auto row = [](const char* label, std::size_t a, std::size_t b, ImVec4 colour, const char* tip) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextColored(colour, "%s", label);
+        if (tip != nullptr && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
         ImGui::TableNextColumn();
         ImGui::Text("%zu", a);
         ImGui::TableNextColumn();
         ImGui::TextDisabled("of %zu", b);
       };
-      row("nodes visited", now.visited, all.visited, toImVec4(colours::kVisited));
-      row("nodes pruned", now.pruned, all.pruned, toImVec4(colours::kPruned));
-      row("candidates reached", now.candidates, all.candidates, toImVec4(colours::kCandidateRim));
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a bound "
-            "lying wholly inside the query, accepted without a test.");
+      row("nodes visited", now.visited, all.visited, toImVec4(colours::kVisited), "walked into: bounds met");
+      row("+ nodes pruned", now.pruned, all.pruned, toImVec4(colours::kPruned), "bounds tested and rejected");
+      if (untraced > 0) {
+        row("+ counted, not traced", step_ == trace_.events.size() ? untraced : 0, untraced,
+            ImVec4(0.7f, 0.7f, 0.75f, 1.0f),
+            "nodes the structure counts but does not report step by step (a grid's empty cells looked up)");
       }
-      row("hits", now.hits, all.hits, toImVec4(colours::kHit));
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("= nodes it counts");
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%llu", static_cast<unsigned long long>(counted));
+      if (all.skipped > 0) {
+        row("empty, passed over", now.skipped, all.skipped,
+            toImVec4(render::withAlpha(colours::kPruned, 150)),
+            "empty children never entered: no bounds test, so the structure does not count them");
+      }
+      row("candidates reached", now.candidates, all.candidates, toImVec4(colours::kCandidateRim),
+          "Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a bound "
+          "lying "
+          "wholly inside the query, accepted without a test.");
+      row("hits", now.hits, all.hits, toImVec4(colours::kHit), nullptr);
       ImGui::EndTable();
     }
     ImGui::PushTextWrapPos(0.0f);
@@ -382,7 +404,9 @@ class StepPanel final : public DemoPart {
 
   void drawEventList() {
     ImGui::Separator();
-    if (!ImGui::BeginChild("events", ImVec2(0, 0), true)) {
+    // Rows are one short line each, the pruning test left to the tooltip and to the current event above;
+    // a row wider than a narrowed panel scrolls sideways rather than being cut at the edge.
+    if (!ImGui::BeginChild("events", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar)) {
       ImGui::EndChild();
       return;
     }
@@ -396,21 +420,51 @@ class StepPanel final : public DemoPart {
         const TraceEvent& e = trace_.events[static_cast<std::size_t>(row)];
         const bool current = static_cast<std::size_t>(row) + 1 == step_;
         const bool future = static_cast<std::size_t>(row) >= step_;
-        char label[320];
-        std::string text = describeEvent(e);
-        std::replace(text.begin(), text.end(), '\n', ' ');
-        std::snprintf(label, sizeof label, "%5d  %s", row + 1, text.c_str());
+        const std::string label = std::to_string(row + 1) + "  " + summarizeEvent(e);
         ImGui::PushStyleColor(ImGuiCol_Text, future ? ImVec4(0.5f, 0.5f, 0.55f, 1.0f) : kindColour(e.kind));
-        if (ImGui::Selectable(label, current)) {
+        ImGui::PushID(row);
+        const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+        if (ImGui::Selectable(label.c_str(), current, 0, ImVec2(width, 0))) {
           step_ = static_cast<std::size_t>(row) + 1;
           playing_ = false;
         }
+        ImGui::PopID();
         ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describeEvent(e).c_str());
         if (current && scrollToCurrent_) ImGui::SetScrollHereY(0.5f);
       }
     }
     scrollToCurrent_ = false;
     ImGui::EndChild();
+  }
+
+  /// One short line for the event list.
+  static std::string summarizeEvent(const TraceEvent& e) {
+    char text[160];
+    switch (e.kind) {
+      case TraceEventKind::VisitNode:
+      case TraceEventKind::PruneNode: {
+        const NodeInfo& n = e.node;
+        const char* verb =
+            e.kind == TraceEventKind::VisitNode ? "visit" : (prunedWithoutTest(e) ? "empty" : "prune");
+        if (n.shape == NodeShape::Circle) {
+          std::snprintf(text, sizeof text, "%s d%d  sphere (%.0f, %.0f) r %.1f", verb, n.depth,
+                        double(n.circle.center.x), double(n.circle.center.y), double(n.circle.radius));
+        } else {
+          std::snprintf(text, sizeof text, "%s d%d  %.0f..%.0f x %.0f..%.0f", verb, n.depth,
+                        double(n.box.min.x), double(n.box.max.x), double(n.box.min.y), double(n.box.max.y));
+        }
+        std::string line = text;
+        if (e.kind == TraceEventKind::VisitNode)
+          line.append("  ").append(std::to_string(n.itemCount)).append(" items");
+        return line;
+      }
+      case TraceEventKind::Candidate:
+        return "test circle " + std::to_string(e.id) + ": miss";
+      case TraceEventKind::Hit:
+        return "test circle " + std::to_string(e.id) + ": HIT";
+    }
+    return "";
   }
 
   // -- drawing -------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 namespace st::ui {
 
@@ -70,6 +71,34 @@ const char* queryModeName(QueryMode mode) {
   return mode ? queryShapeName(*mode) : "off";
 }
 
+std::string coneEventLine(std::uint64_t frame, const std::vector<ItemId>& entered,
+                          const std::vector<ItemId>& left) {
+  constexpr std::size_t kListed = 6;
+  auto part = [](const std::vector<ItemId>& ids, const char* verb) {
+    std::string text =
+        std::to_string(ids.size()) + (ids.size() == 1 ? " circle " : " circles ") + verb + " (";
+    for (std::size_t i = 0; i < ids.size() && i < kListed; ++i) {
+      if (i > 0) text.append(", ");
+      text.append(std::to_string(ids[i]));
+    }
+    if (ids.size() > kListed) text.append(", ...");
+    return text + ")";
+  };
+  std::string line = "frame " + std::to_string(frame) + ": ";
+  if (entered.empty() && left.empty()) return line + "nothing came into view or left it";
+  if (!entered.empty()) line.append(part(entered, "came into view"));
+  if (!entered.empty() && !left.empty()) line.append("; ");
+  if (!left.empty()) line.append(part(left, "went out of view"));
+  return line;
+}
+
+bool prunedWithoutTest(const TraceEvent& event) {
+  // The quadtree family names the empty children it never enters this way; their bounds are not tested,
+  // so the structure does not count them among the nodes it visited.
+  static constexpr std::string_view kEmptySubtree = "no items below this node";
+  return event.kind == TraceEventKind::PruneNode && event.test != nullptr && kEmptySubtree == event.test;
+}
+
 TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {
   TraceProgress p;
   const std::size_t n = std::min(steps, trace.events.size());
@@ -79,7 +108,7 @@ TraceProgress progressAt(const QueryTrace& trace, std::size_t steps) {
         ++p.visited;
         break;
       case TraceEventKind::PruneNode:
-        ++p.pruned;
+        ++(prunedWithoutTest(trace.events[i]) ? p.skipped : p.pruned);
         break;
       case TraceEventKind::Candidate:
         ++p.candidates;
@@ -100,9 +129,7 @@ std::size_t nextEventOf(const QueryTrace& trace, std::size_t from, TraceEventKin
   return trace.events.size();
 }
 
-namespace {
-
-std::string nodeText(const NodeInfo& node) {
+std::string describeNode(const NodeInfo& node) {
   char text[192];
   if (node.shape == NodeShape::Circle) {
     std::snprintf(text, sizeof text, "depth %d, sphere at (%.1f, %.1f) r %.2f, %u items", node.depth,
@@ -116,14 +143,12 @@ std::string nodeText(const NodeInfo& node) {
   return text;
 }
 
-}  // namespace
-
 std::string describeEvent(const TraceEvent& event) {
   switch (event.kind) {
     case TraceEventKind::VisitNode:
-      return "visit node: " + nodeText(event.node);
+      return "visit node: " + describeNode(event.node);
     case TraceEventKind::PruneNode:
-      return "prune node: " + nodeText(event.node) +
+      return "prune node: " + describeNode(event.node) +
              "\n  because: " + (event.test && *event.test ? event.test : "(no test named)");
     case TraceEventKind::Candidate:
       return "exact test of circle " + std::to_string(event.id) + ": miss";

@@ -3,6 +3,7 @@
 /// and reading a recorded walk (QueryTrace) step by step.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,23 +47,37 @@ void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace
 /// Short name of a query mode: "point", "circle", ...
 const char* queryModeName(QueryMode mode);
 
+/// One frame of a view cone in words: "frame 12: 3 circles came into view (4, 9, 17); 1 went out of view
+/// (2)", the ids listed up to a handful each, or "nothing came into view or left it".
+std::string coneEventLine(std::uint64_t frame, const std::vector<ItemId>& entered,
+                          const std::vector<ItemId>& left);
+
 // ---------------------------------------------------------------------------------------------------------
 // Stepping through a recorded walk
 // ---------------------------------------------------------------------------------------------------------
 
-/// The work a walk has done after its first `steps` events.
+/// The work a walk has done after its first `steps` events. The nodes a structure counts as visited are
+/// `visited + pruned`: the ones whose bounds it tested. `skipped` ones were passed over without a test.
 struct TraceProgress {
   std::size_t visited = 0;     ///< nodes walked into
-  std::size_t pruned = 0;      ///< nodes skipped by a bounds test
+  std::size_t pruned = 0;      ///< nodes rejected by a bounds test
+  std::size_t skipped = 0;     ///< empty subtrees passed over without a test (not counted as visited)
   std::size_t candidates = 0;  ///< exact tests (misses and hits)
   std::size_t hits = 0;        ///< exact tests that matched
 };
+
+/// Whether a pruned node was passed over without a bounds test (an empty subtree), going by the test the
+/// trace names.
+bool prunedWithoutTest(const TraceEvent& event);
 
 /// Counts the first `steps` events of `trace` (all of them when steps is larger).
 TraceProgress progressAt(const QueryTrace& trace, std::size_t steps);
 
 /// Index of the first event at or after `from` of kind `kind`, or trace.events.size() if none.
 std::size_t nextEventOf(const QueryTrace& trace, std::size_t from, TraceEventKind kind);
+
+/// One line naming a node: "depth 3, box 0.0..64.0 x 0.0..64.0, 5 items" (or its sphere).
+std::string describeNode(const NodeInfo& node);
 
 /// One line telling what an event means, e.g. "pruned node at depth 3 (box 0..64 x 0..64): <test>".
 std::string describeEvent(const TraceEvent& event);

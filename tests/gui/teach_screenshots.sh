@@ -50,6 +50,8 @@ feature step "Step through" "step=10;step_stop=prune;step_zoom=1" --count 2000 -
 feature split "Split view" "split_left=fit-quadtree;split=enneatree" --count 4000 --scenario center-lines \
   --structure fit-quadtree --queries circle:1 --query-size 12
 feature compare "Compare" "compare_wait=1" --count 3000 --structure radius-tree
+feature inspect "Inspect" "inspect=1234" --count 3000 --structure aabb-tree
+feature inspect-node "Inspect" "inspect_at=1,1" --count 3000 --structure quadtree
 for claim in seed-003 seed-000 seed-002 seed-001 seed-004; do
   feature "claim-$claim" "Claims" "claim=$claim" --count 2000
 done
