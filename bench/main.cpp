@@ -63,10 +63,12 @@ void checkStructureParams(const StructureRegistry& registry, const Options& opti
 // A run is skipped without starting when the same structure already failed at a smaller count, or when its
 // memory or its frames, extrapolated from the smaller counts, would not fit in the caps.
 std::optional<std::string> predictSkip(const std::vector<RunResult>& results, const std::string& scene,
-                                       std::size_t count, const std::string& name, const Options& options) {
+                                       std::size_t count, const std::string& name, unsigned threads,
+                                       const Options& options) {
   std::vector<const RunResult*> earlier;
   for (const RunResult& r : results) {
-    if (r.scene == scene && r.structure == name && r.count < count) earlier.push_back(&r);
+    if (r.scene == scene && r.structure == name && r.threads == threads && r.count < count)
+      earlier.push_back(&r);
   }
   if (earlier.empty()) return std::nullopt;
   std::sort(earlier.begin(), earlier.end(),
@@ -151,7 +153,7 @@ std::string markAgreement(std::vector<RunResult>& results, std::size_t first) {
 }
 
 void printRun(const RunResult& r) {
-  std::printf("%-14s %8zu  %-22s ", r.scene.c_str(), r.count, r.structure.c_str());
+  std::printf("%-14s %8zu  %-22s %2ut ", r.scene.c_str(), r.count, r.structure.c_str(), r.threads);
   if (r.status != RunStatus::Ok) {
     std::printf("%s: %s\n", r.status == RunStatus::Skipped ? "skipped" : "FAILED", r.reason.c_str());
   } else {
@@ -199,34 +201,40 @@ int run(const Options& options) {
   // Each run prints its line when done; on a terminal a bar also shows the run under way and the time left.
   const bool terminal = app::ProgressLine::stderrIsTerminal();
   app::ProgressLine progress(std::cerr, terminal, "spheretest-bench");
-  const std::size_t totalRuns = options.scenes.size() * counts.size() * selected.size();
+  const std::size_t totalRuns =
+      options.scenes.size() * counts.size() * options.threads.size() * selected.size();
   for (const std::string& scene : options.scenes) {
     for (std::size_t count : counts) {
       Simulation sim(scene, options.scene, count, options.seed);
       for (int i = 0; i < options.warmup; ++i) sim.step();
       const QuerySet queries = makeQuerySet(sim, options.queries, options.querySize, options.seed);
       const std::size_t first = results.size();
-      for (const StructureInfo* info : selected) {
-        RunResult result;
-        if (std::optional<std::string> reason = predictSkip(results, scene, count, info->name, options)) {
-          result.scene = scene;
-          result.count = count;
-          result.structure = info->name;
-          result.peer = info->peer;
-          result.status = RunStatus::Skipped;
-          result.reason = *reason;
-        } else {
-          if (terminal) {
-            progress.update(results.size(), totalRuns,
-                            std::string("run ") + std::to_string(results.size() + 1) + "/" +
-                                std::to_string(totalRuns) + ": " + scene + " " + std::to_string(count) + " " +
-                                info->name);
+      for (const unsigned threads : options.threads) {
+        plan.threads = threads;
+        for (const StructureInfo* info : selected) {
+          RunResult result;
+          if (std::optional<std::string> reason =
+                  predictSkip(results, scene, count, info->name, threads, options)) {
+            result.scene = scene;
+            result.count = count;
+            result.structure = info->name;
+            result.peer = info->peer;
+            result.status = RunStatus::Skipped;
+            result.reason = *reason;
+          } else {
+            if (terminal) {
+              progress.update(results.size(), totalRuns,
+                              std::string("run ") + std::to_string(results.size() + 1) + "/" +
+                                  std::to_string(totalRuns) + ": " + scene + " " + std::to_string(count) +
+                                  " " + info->name + " on " + std::to_string(threads) + " thread(s)");
+            }
+            result = runIsolated(*info, sim, queries, plan);
           }
-          result = runIsolated(*info, sim, queries, plan);
+          result.threads = threads;
+          progress.finish();
+          printRun(result);
+          results.push_back(std::move(result));
         }
-        progress.finish();
-        printRun(result);
-        results.push_back(std::move(result));
       }
       const std::string reference = markAgreement(results, first);
       for (std::size_t i = first; i < results.size(); ++i) {
@@ -239,7 +247,12 @@ int run(const Options& options) {
   }
   machine.loadAfter = currentLoad();
 
-  const std::vector<TargetCheck> targets = checkTargets(results);
+  // The structure targets compare single structures, so they read the runs at the fewest threads.
+  std::vector<RunResult> fewest;
+  for (const RunResult& r : results) {
+    if (r.threads == options.threads.front()) fewest.push_back(r);
+  }
+  const std::vector<TargetCheck> targets = checkTargets(fewest);
   const std::string dir = options.outDir;
   writeCsv(dir + "/results.csv", results);
   writeJson(dir + "/results.json", machine, options, results, targets);

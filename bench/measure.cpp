@@ -22,6 +22,7 @@
 #include "spheretest/frame.hpp"
 #include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::bench {
 namespace {
@@ -112,7 +113,11 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   const std::size_t baseline = procStatusBytes("VmRSS");
 
   report.line("phase build");
+  // Threads start here, in the child: a process forked while threads run keeps only the forking one.
+  ThreadPool pool(plan.threads);
+  sim.setScheduler(&pool);
   std::unique_ptr<SpatialIndex> index = info.create();
+  index->setScheduler(&pool);
   for (const auto& [key, value] : plan.params) {
     const std::size_t dot = key.find('.');
     if (key.substr(0, dot) == info.name) index->setParam(key.substr(dot + 1), value);
@@ -138,12 +143,14 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   for (int frame = 0; frame < plan.steady; ++frame) stepFrame(sim, *index, pairs, false);
 
   report.line("phase frames");
-  std::vector<double> updateMs, pairsMs, frameMs, updateCpuMs, pairsCpuMs, frameCpuMs, candidates;
+  std::vector<double> updateMs, pairsMs, frameMs, updateCpuMs, pairsCpuMs, frameCpuMs, candidates, simulateMs;
   std::uint64_t pairsChecksum = 0;
   for (int frame = 0; frame < plan.settle + plan.frames; ++frame) {
-    const FrameResult result = stepFrame(sim, *index, pairs);
+    double stepMs = 0.0;
+    const FrameResult result = stepFrame(sim, *index, pairs, true, &stepMs);
     pairsChecksum = foldFrameChecksum(pairsChecksum, pairSetHash(pairs));
     if (frame < plan.settle) continue;
+    simulateMs.push_back(stepMs);
     updateMs.push_back(result.updateMs);
     pairsMs.push_back(result.pairsMs);
     frameMs.push_back(result.updateMs + result.pairsMs);
@@ -159,6 +166,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   report.samples("update_cpu_ms", updateCpuMs);
   report.samples("pairs_cpu_ms", pairsCpuMs);
   report.samples("frame_cpu_ms", frameCpuMs);
+  report.samples("simulate_ms", simulateMs);
   report.line("pairs_last_frame " + std::to_string(pairs.size()));
   report.samples("candidates_per_frame", {summarize(candidates).median});
   report.line("pairs_checksum " + std::to_string(pairsChecksum));
@@ -256,6 +264,8 @@ void applyLine(const std::string& line, RunResult& result, std::string& phase, i
     result.pairsCpuMs = parseSamples(in);
   else if (key == "frame_cpu_ms")
     result.frameCpuMs = parseSamples(in);
+  else if (key == "simulate_ms")
+    result.simulateMs = parseSamples(in);
   else if (key == "point_ms")
     result.pointMs = parseSamples(in);
   else if (key == "circle_ms")

@@ -35,6 +35,7 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
 /// How one run goes.
 struct RunPlan {
   int frames = 30;                ///< timed frames
+  unsigned threads = 1;           ///< threads of the run's pool (simulation, update, pairs, queries)
   int steady = 0;                 ///< frames of updates and maintain before the settle frames (steady state)
   int settle = 2;                 ///< untimed frames after the build
   double timeCapSeconds = 120.0;  ///< the run is stopped after this much CPU time
@@ -51,6 +52,7 @@ struct RunResult {
   std::string scene;                 ///< scenario
   std::size_t count = 0;             ///< circles
   std::string structure;             ///< registry name
+  unsigned threads = 1;              ///< threads the run used
   bool peer = false;                 ///< a wrapped third-party library
   RunStatus status = RunStatus::Ok;  ///< outcome
   std::string reason;                ///< why it was skipped or failed
@@ -62,6 +64,7 @@ struct RunResult {
   std::vector<double> updateCpuMs;   ///< processes on a shared machine do not inflate
   std::vector<double> pairsCpuMs;    ///< (see buildCpuMs)
   std::vector<double> frameCpuMs;    ///< (see buildCpuMs)
+  std::vector<double> simulateMs;    ///< the simulation step before each timed frame, wall clock
   std::vector<double> pointMs;       ///< each point query
   std::vector<double> circleMs;      ///< each circle query
   std::vector<double> rayMs;         ///< each ray cast

@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -71,6 +73,8 @@ std::string usage() {
          "and\n"
          "                      timed frames (updates and maintain; no pair search, which changes nothing):\n"
          "                      its steady state after a long run (default 0; e.g. 3600, a minute of play)\n"
+         "  --threads LIST      thread counts, each a run of every structure, e.g. 1,2 (default 1, so that\n"
+         "                      structures compare on one core); summary.md then shows the scaling\n"
          "  --queries Q         point, circle and ray queries of each kind per run (default 1000)\n"
          "  --query-size R      query circle radius; rays are 4R long (default 16)\n"
          "  --time-cap S        CPU seconds one run may use before it is stopped and counted as skipped\n"
@@ -129,6 +133,14 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       options.warmup = parseInt(option, value, 0, 1000000);
     } else if (option == "--steady") {
       options.steady = parseInt(option, value, 0, 1000000);
+    } else if (option == "--threads") {
+      options.threads.clear();
+      for (const std::string& part : splitList(value))
+        options.threads.push_back(static_cast<unsigned>(parseInt(option, part, 1, 1024)));
+      if (options.threads.empty()) throw InvalidInput("--threads: give at least one thread count");
+      std::sort(options.threads.begin(), options.threads.end());
+      options.threads.erase(std::unique(options.threads.begin(), options.threads.end()),
+                            options.threads.end());
     } else if (option == "--queries") {
       options.queries = parseInt(option, value, 0, 10000000);
     } else if (option == "--query-size") {

@@ -24,6 +24,7 @@ struct Options {
   int settle = 2;                        ///< --settle: untimed frames between build and the timed frames
   int warmup = 60;                       ///< --warmup: simulation frames before the structures see the scene
   int steady = 0;                        ///< --steady: frames the structure lives through before those above
+  std::vector<unsigned> threads{1};      ///< --threads: thread counts, ascending, each a run of everything
   int queries = 1000;                    ///< --queries: queries of each kind per run
   float querySize = 16.0f;               ///< --query-size: query circle radius; rays are 4x as long
   double timeCapSeconds = 120.0;         ///< --time-cap: CPU-time limit of one run, in seconds

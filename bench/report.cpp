@@ -150,6 +150,81 @@ std::string structureLabel(const RunResult& r) {
   return r.peer ? r.structure + " (peer)" : r.structure;
 }
 
+std::string joinThreads(const std::vector<unsigned>& threads) {
+  std::string text;
+  for (unsigned t : threads) text += (text.empty() ? "" : ", ") + std::to_string(t);
+  return text;
+}
+
+const RunResult* findRunOn(const std::vector<RunResult>& results, const std::string& scene, std::size_t count,
+                           const std::string& structure, unsigned threads) {
+  for (const RunResult& r : results) {
+    if (r.scene == scene && r.count == count && r.structure == structure && r.threads == threads) return &r;
+  }
+  return nullptr;
+}
+
+// Wall-clock medians at each thread count and the speed-up over the fewest threads: what more cores buy.
+// CPU time would not show it (it adds up over threads), so this table is the one place that reads wall time.
+template <class Out>
+void writeScaling(Out& out, const Options& options, const std::vector<RunResult>& results,
+                  const std::vector<std::string>& scenes, const std::vector<std::size_t>& counts,
+                  const std::vector<std::string>& names) {
+  const unsigned base = options.threads.front();
+  for (const std::string& scene : scenes) {
+    for (std::size_t n : counts) {
+      out << "Scaling, " << scene << " at " << countLabel(n)
+          << " circles: wall-clock ms per frame (update + pairs), median, and the speed-up over " << base
+          << (base == 1 ? " thread" : " threads") << ":\n\n| structure |";
+      for (unsigned t : options.threads) out << ' ' << t << (t == 1 ? " thread" : " threads") << " |";
+      out << "\n|---|";
+      for (std::size_t i = 0; i < options.threads.size(); ++i) out << "---:|";
+      out << '\n';
+      const auto row = [&](const std::string& label, auto&& figure) {
+        std::string cells;
+        double baseValue = 0.0;
+        bool any = false;
+        for (unsigned t : options.threads) {
+          double value = 0.0;
+          if (!figure(t, value)) {
+            cells += " - |";
+            continue;
+          }
+          any = true;
+          if (t == base) baseValue = value;
+          cells += ' ' + readable(value);
+          if (t != base && baseValue > 0 && value > 0) cells += " (" + number(baseValue / value, 3) + "x)";
+          cells += " |";
+        }
+        if (any) out << "| " << label << " |" << cells << '\n';
+      };
+      for (const std::string& name : names) {
+        const RunResult* first = findRunOn(results, scene, n, name, base);
+        if (!first) continue;
+        row(structureLabel(*first), [&](unsigned t, double& value) {
+          const RunResult* r = findRunOn(results, scene, n, name, t);
+          if (!r || r->status != RunStatus::Ok) return false;
+          value = summarize(r->frameMs).median;
+          return true;
+        });
+      }
+      // The simulation step is the same work in every run of a thread count: the median over its runs.
+      row("simulation step", [&](unsigned t, double& value) {
+        std::vector<double> medians;
+        for (const RunResult& r : results) {
+          if (r.scene == scene && r.count == n && r.threads == t && r.status == RunStatus::Ok &&
+              !r.simulateMs.empty())
+            medians.push_back(summarize(r.simulateMs).median);
+        }
+        if (medians.empty()) return false;
+        value = summarize(medians).median;
+        return true;
+      });
+      out << '\n';
+    }
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------------
@@ -323,7 +398,7 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
          "update_cpu_ms_median,update_cpu_ms_p95,pairs_cpu_ms_median,pairs_cpu_ms_p95,frame_cpu_ms_median,"
          "frame_cpu_ms_p95,pairs_last_frame,candidates_per_frame,"
          "memory_bytes,bytes_per_circle,peak_rss_bytes,peak_above_baseline_bytes,nodes,max_depth,agrees,"
-         "pairs_checksum,query_checksum,wall_s\n";
+         "pairs_checksum,query_checksum,wall_s,threads,simulate_ms_median,simulate_ms_p95\n";
   for (const RunResult& r : results) {
     out << r.scene << ',' << r.count << ',' << r.structure << ',' << (r.peer ? 1 : 0) << ','
         << statusName(r.status) << ',' << csvField(r.reason) << ',' << r.frameMs.size();
@@ -336,7 +411,8 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
         << ',' << number(r.count ? double(r.memoryBytes) / double(r.count) : 0.0, 6) << ',' << r.peakRssBytes
         << ',' << r.peakAboveBaselineBytes << ',' << r.nodes << ',' << r.maxDepth << ','
         << (r.agrees ? (*r.agrees ? "yes" : "NO") : "n/a") << ',' << r.pairsChecksum << ',' << r.queryChecksum
-        << ',' << number(r.wallSeconds, 4) << '\n';
+        << ',' << number(r.wallSeconds, 4) << ',' << r.threads << ','
+        << number(summarize(r.simulateMs).median) << ',' << number(summarize(r.simulateMs).p95) << '\n';
   }
   out.commit();
 }
@@ -353,7 +429,8 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
       << ", \"load_after\": " << jsonString(machine.loadAfter) << "},\n";
   out << "  \"command\": " << jsonString(options.commandLine) << ",\n";
   out << "  \"config\": {\"frames\": " << options.frames << ", \"steady\": " << options.steady
-      << ", \"settle\": " << options.settle << ", \"warmup\": " << options.warmup
+      << ", \"settle\": " << options.settle << ", \"warmup\": " << options.warmup << ", \"threads\": ["
+      << joinThreads(options.threads) << "]"
       << ", \"queries\": " << options.queries << ", \"query_size\": " << number(options.querySize)
       << ", \"time_cap_s\": " << number(options.timeCapSeconds) << ", \"seed\": " << options.seed << "},\n";
   out << "  \"targets\": [";
@@ -367,7 +444,7 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
     out << (i ? ",\n    {" : "\n    {") << "\"scene\": " << jsonString(r.scene) << ", \"count\": " << r.count
         << ", \"structure\": " << jsonString(r.structure) << ", \"peer\": " << (r.peer ? "true" : "false")
         << ", \"status\": " << jsonString(statusName(r.status)) << ", \"reason\": " << jsonString(r.reason)
-        << ", \"frames\": " << r.frameMs.size();
+        << ", \"threads\": " << r.threads << ", \"frames\": " << r.frameMs.size();
     const std::pair<const char*, const std::vector<double>*> series[] = {{"build_ms", &r.buildMs},
                                                                          {"update_ms", &r.updateMs},
                                                                          {"pairs_ms", &r.pairsMs},
@@ -378,7 +455,8 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
                                                                          {"build_cpu_ms", &r.buildCpuMs},
                                                                          {"update_cpu_ms", &r.updateCpuMs},
                                                                          {"pairs_cpu_ms", &r.pairsCpuMs},
-                                                                         {"frame_cpu_ms", &r.frameCpuMs}};
+                                                                         {"frame_cpu_ms", &r.frameCpuMs},
+                                                                         {"simulate_ms", &r.simulateMs}};
     for (const auto& [name, samples] : series) {
       const Stat s = summarize(*samples);
       out << ", \"" << name << "\": {\"median\": " << number(s.median) << ", \"p95\": " << number(s.p95)
@@ -423,7 +501,8 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
   out << "ms per frame (update of the moved circles + maintain + all pairs; CPU time of the measuring "
          "thread), "
          "median (p95) over "
-      << options.frames << " frames";
+      << options.frames << " frames on " << options.threads.front()
+      << (options.threads.front() == 1 ? " thread" : " threads");
   if (options.steady > 0)
     out << ", after each structure lived through " << options.steady << " frames (its steady state)";
   out << "; `-` not run, `skip` skipped (reasons below):\n\n";
@@ -487,6 +566,8 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
       out << '\n';
     }
   }
+
+  if (options.threads.size() > 1) writeScaling(out, options, results, scenes, counts, names);
 
   out << "Targets:\n\n";
   for (const TargetCheck& check : targets)

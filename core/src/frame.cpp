@@ -4,6 +4,8 @@
 #include <chrono>
 #include <ctime>
 
+#include <time.h>
+
 namespace st {
 namespace {
 
@@ -13,10 +15,16 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// CPU time of the whole process in ms: on a busy machine it shows what the work cost, and with workers it
-// sums every thread.
-double processCpuMs() {
+// CPU time of the calling thread in ms: on a busy machine it shows what the work cost, which wall time does
+// not. (The process clock would add the workers' time, but it advances in scheduler ticks on some systems.)
+double threadCpuMs() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
+#else
   return 1e3 * double(std::clock()) / double(CLOCKS_PER_SEC);
+#endif
 }
 
 void addCounters(QueryCounters& sum, const QueryCounters& more) {
@@ -146,20 +154,20 @@ FrameResult advanceStructure(SpatialIndex& index, const Simulation& simulation, 
 FrameResult advanceStructure(SpatialIndex& index, std::span<const ItemId> movedIds,
                              std::span<const Circle> movedCircles, std::vector<Pair>& pairs, bool findPairs) {
   FrameResult result;
-  const double cpu0 = processCpuMs();
+  const double cpu0 = threadCpuMs();
   const Clock::time_point t0 = Clock::now();
   index.updateBatch(movedIds, movedCircles);
   result.update = index.lastCounters();
   index.maintain();
   addCounters(result.update, index.lastCounters());
   const Clock::time_point t1 = Clock::now();
-  const double cpu1 = processCpuMs();
+  const double cpu1 = threadCpuMs();
   result.updateMs = msBetween(t0, t1);
   result.updateCpuMs = cpu1 - cpu0;
   if (!findPairs) return result;
   index.findPairs(pairs);
   result.pairsMs = msBetween(t1, Clock::now());
-  result.pairsCpuMs = processCpuMs() - cpu1;
+  result.pairsCpuMs = threadCpuMs() - cpu1;
   result.pairs = index.lastCounters();
   result.pairsSearched = true;
   return result;

@@ -88,8 +88,8 @@ void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answ
 struct FrameResult {
   double updateMs = 0.0;       ///< wall time of updateBatch + maintain
   double pairsMs = 0.0;        ///< wall time of the pair search (0 when it was not run)
-  double updateCpuMs = 0.0;    ///< CPU time of the process (every thread) during the update
-  double pairsCpuMs = 0.0;     ///< CPU time of the process during the pair search
+  double updateCpuMs = 0.0;    ///< CPU time of the calling thread during the update
+  double pairsCpuMs = 0.0;     ///< CPU time of the calling thread during the pair search
   QueryCounters update;        ///< work of updateBatch + maintain, summed
   QueryCounters pairs;         ///< work of the pair search
   bool pairsSearched = false;  ///< whether the pair search ran

@@ -93,6 +93,42 @@ struct ScanTotals {
   std::uint64_t pretests = 0;    ///< pairs the float pre-test looked at
 };
 
+/// The pairs each worker of a parallel search found, in buffers that belong to the worker's thread and live
+/// as long as it: a search every frame then neither allocates nor touches fresh memory for them.
+class WorkerPairs {
+ public:
+  /// Room for `workers` workers' buffers, none taken yet.
+  explicit WorkerPairs(unsigned workers) : buffers_(workers, nullptr) {}
+
+  /// The buffer of `worker`, emptied the first time the worker asks in this search; call only from the
+  /// worker's own thread.
+  std::vector<Pair>& of(unsigned worker) {
+    if (!buffers_[worker]) {
+      thread_local std::vector<Pair> mine;
+      mine.clear();
+      buffers_[worker] = &mine;
+    }
+    return *buffers_[worker];
+  }
+
+  /// Appends every worker's pairs to `out`, the copies spread over the workers.
+  void appendTo(std::vector<Pair>& out, TaskScheduler& scheduler) {
+    std::vector<std::size_t> at(buffers_.size() + 1, out.size());
+    for (std::size_t w = 0; w < buffers_.size(); ++w)
+      at[w + 1] = at[w] + (buffers_[w] ? buffers_[w]->size() : 0);
+    out.resize(at.back());
+    scheduler.parallelFor(buffers_.size(), 1, [&](std::size_t begin, std::size_t end, unsigned) {
+      for (std::size_t w = begin; w < end; ++w) {
+        if (buffers_[w])
+          std::copy(buffers_[w]->begin(), buffers_[w]->end(), out.begin() + std::ptrdiff_t(at[w]));
+      }
+    });
+  }
+
+ private:
+  std::vector<std::vector<Pair>*> buffers_;
+};
+
 /// Runs `scan(writer, candidates, visited, begin, end)` over the units [0, units) and appends every pair it
 /// finds to `out`, adding up its counts into `totals`. With several workers the units are cut into 64 pieces
 /// (a cut that depends only on `units`), each worker writes its own pairs, and they are appended in worker
@@ -109,23 +145,20 @@ void scanInPieces(TaskScheduler& scheduler, std::uint32_t units, std::vector<Pai
   }
   constexpr std::uint32_t kPieces = 64;
   const std::uint32_t grain = std::max<std::uint32_t>(1, (units + kPieces - 1) / kPieces);
-  std::vector<std::vector<Pair>> found(workers);
+  WorkerPairs found(workers);
   std::vector<ScanTotals> counted(workers);
   scheduler.parallelFor(units, grain, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    PairWriter writer(found[worker]);
+    PairWriter writer(found.of(worker));
     ScanTotals& mine = counted[worker];
     scan(writer, mine.candidates, mine.visited, static_cast<std::uint32_t>(begin),
          static_cast<std::uint32_t>(end));
     mine.pretests += writer.pretests();
   });
-  std::size_t total = out.size();
-  for (const std::vector<Pair>& part : found) total += part.size();
-  out.reserve(total);
-  for (unsigned w = 0; w < workers; ++w) {
-    out.insert(out.end(), found[w].begin(), found[w].end());
-    totals.candidates += counted[w].candidates;
-    totals.visited += counted[w].visited;
-    totals.pretests += counted[w].pretests;
+  found.appendTo(out, scheduler);
+  for (const ScanTotals& mine : counted) {
+    totals.candidates += mine.candidates;
+    totals.visited += mine.visited;
+    totals.pretests += mine.pretests;
   }
 }
 

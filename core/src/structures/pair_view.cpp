@@ -467,23 +467,20 @@ void PairView::findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairW
     drain(writer, work, scratch[0], wide, kSeedTasks);
     seeds.swap(scratch[0].tasks);
   }
-  std::vector<std::vector<Pair>> found(workers);
+  pairs::WorkerPairs found(workers);
   std::vector<PairWork> done(workers);
   scheduler.parallelFor(seeds.size(), 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    pairs::PairWriter writer(found[worker]);
+    pairs::PairWriter writer(found.of(worker));
     for (std::size_t s = begin; s < end; ++s) {
       scratch[worker].tasks.assign(1, seeds[s]);
       drain(writer, done[worker], scratch[worker], wide, 0);
     }
   });
-  std::size_t total = out.size();
-  for (const std::vector<Pair>& part : found) total += part.size();
-  out.reserve(total);
-  for (unsigned w = 0; w < workers; ++w) {
-    out.insert(out.end(), found[w].begin(), found[w].end());
-    work.tasks += done[w].tasks;
-    work.pretests += done[w].pretests;
-    work.candidates += done[w].candidates;
+  found.appendTo(out, scheduler);
+  for (const PairWork& mine : done) {
+    work.tasks += mine.tasks;
+    work.pretests += mine.pretests;
+    work.candidates += mine.candidates;
   }
 }
 
