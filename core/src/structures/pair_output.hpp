@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "spheretest/geometry.hpp"
@@ -93,26 +94,38 @@ struct ScanTotals {
   std::uint64_t pretests = 0;    ///< pairs the float pre-test looked at
 };
 
-/// The pairs each worker of a parallel search found, in buffers that belong to the worker's thread and live
-/// as long as it: a search every frame then neither allocates nor touches fresh memory for them.
+/// The pairs each worker of a parallel search found: one writer per worker for the whole search, into a
+/// buffer that belongs to the worker's thread and lives as long as it, so that a search every frame neither
+/// allocates nor touches fresh memory for them.
 class WorkerPairs {
  public:
-  /// Room for `workers` workers' buffers, none taken yet.
-  explicit WorkerPairs(unsigned workers) : buffers_(workers, nullptr) {}
+  /// Room for `workers` workers, none started yet.
+  explicit WorkerPairs(unsigned workers) : buffers_(workers, nullptr), writers_(workers) {}
 
-  /// The buffer of `worker`, emptied the first time the worker asks in this search; call only from the
-  /// worker's own thread.
-  std::vector<Pair>& of(unsigned worker) {
-    if (!buffers_[worker]) {
+  /// The writer of `worker`, into its thread's buffer, emptied when the worker first asks in this search;
+  /// call only from the worker's own thread.
+  PairWriter& writer(unsigned worker) {
+    if (!writers_[worker]) {
       thread_local std::vector<Pair> mine;
       mine.clear();
       buffers_[worker] = &mine;
+      writers_[worker] = std::make_unique<PairWriter>(mine);
     }
-    return *buffers_[worker];
+    return *writers_[worker];
   }
 
-  /// Appends every worker's pairs to `out`, the copies spread over the workers.
+  /// Pairs pre-tested by every writer.
+  std::uint64_t pretests() const {
+    std::uint64_t sum = 0;
+    for (const auto& w : writers_) sum += w ? w->pretests() : 0;
+    return sum;
+  }
+
+  /// Ends the writers and appends every worker's pairs to `out`, the copies spread over the workers.
   void appendTo(std::vector<Pair>& out, TaskScheduler& scheduler) {
+    for (auto& w : writers_) {
+      if (w) w->finish();
+    }
     std::vector<std::size_t> at(buffers_.size() + 1, out.size());
     for (std::size_t w = 0; w < buffers_.size(); ++w)
       at[w + 1] = at[w] + (buffers_[w] ? buffers_[w]->size() : 0);
@@ -127,6 +140,7 @@ class WorkerPairs {
 
  private:
   std::vector<std::vector<Pair>*> buffers_;
+  std::vector<std::unique_ptr<PairWriter>> writers_;
 };
 
 /// Runs `scan(writer, candidates, visited, begin, end)` over the units [0, units) and appends every pair it
@@ -148,17 +162,15 @@ void scanInPieces(TaskScheduler& scheduler, std::uint32_t units, std::vector<Pai
   WorkerPairs found(workers);
   std::vector<ScanTotals> counted(workers);
   scheduler.parallelFor(units, grain, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    PairWriter writer(found.of(worker));
     ScanTotals& mine = counted[worker];
-    scan(writer, mine.candidates, mine.visited, static_cast<std::uint32_t>(begin),
+    scan(found.writer(worker), mine.candidates, mine.visited, static_cast<std::uint32_t>(begin),
          static_cast<std::uint32_t>(end));
-    mine.pretests += writer.pretests();
   });
+  totals.pretests += found.pretests();
   found.appendTo(out, scheduler);
   for (const ScanTotals& mine : counted) {
     totals.candidates += mine.candidates;
     totals.visited += mine.visited;
-    totals.pretests += mine.pretests;
   }
 }
 

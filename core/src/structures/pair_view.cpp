@@ -470,7 +470,7 @@ void PairView::findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairW
   pairs::WorkerPairs found(workers);
   std::vector<PairWork> done(workers);
   scheduler.parallelFor(seeds.size(), 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    pairs::PairWriter writer(found.of(worker));
+    pairs::PairWriter& writer = found.writer(worker);
     for (std::size_t s = begin; s < end; ++s) {
       scratch[worker].tasks.assign(1, seeds[s]);
       drain(writer, done[worker], scratch[worker], wide, 0);
