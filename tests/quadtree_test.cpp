@@ -413,6 +413,28 @@ TEST_P(QuadtreeFamily, StatsAndDrawingAgree) {
   EXPECT_GT(s.memoryBytes, s.nodes * 40);
 }
 
+TEST_P(QuadtreeFamily, PathToACircleRunsFromTheRootToTheNodeHoldingIt) {
+  auto tree = create();
+  tree->setWorldHint(kWorld);
+  const std::vector<Item> items = lattice(30, 1.5f);
+  tree->build(items);
+  EXPECT_FALSE(tree->nodeRule().empty());
+  for (std::size_t k = 0; k < items.size(); k += 37) {
+    std::vector<NodeInfo> path;
+    tree->visitPathTo(items[k].id, [&](const NodeInfo& node) { path.push_back(node); });
+    ASSERT_FALSE(path.empty()) << "item " << items[k].id;
+    for (std::size_t d = 0; d < path.size(); ++d) {
+      EXPECT_EQ(path[d].depth, int(d));
+      EXPECT_TRUE(boxContainsPoint(path[d].box, items[k].circle.center)) << "depth " << d;
+    }
+    // The last node is the one that holds the item.
+    EXPECT_GE(path.back().itemCount, 1u);
+  }
+  std::vector<NodeInfo> none;
+  tree->visitPathTo(999999, [&](const NodeInfo& node) { none.push_back(node); });
+  EXPECT_TRUE(none.empty()) << "an absent id has no path";
+}
+
 INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,
                          ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"),
                          [](const ::testing::TestParamInfo<std::string>& param) {

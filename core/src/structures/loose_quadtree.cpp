@@ -38,6 +38,10 @@ class LooseQuadtree final : public QuadtreeFamily {
            "bounds (update_fast_path_ratio), and a query visits the nodes whose loose bounds it meets. "
            "Choose it for circles of mixed sizes that move.";
   }
+  std::string_view nodeRule() const override {
+    return "a circle goes to the level its radius picks and, there, to the cell holding its centre; the "
+           "node's loose bounds (its cell scaled by loose-quadtree.factor) always contain it";
+  }
 
  protected:
   void onParamChanged(std::string_view key) override {

@@ -475,6 +475,14 @@ IndexStats QuadtreeFamily::stats() const {
   return s;
 }
 
+void QuadtreeFamily::visitPathTo(ItemId id, const NodeVisitor& visitor) const {
+  if (!contains(id) || id >= itemNode_.size()) return;
+  std::vector<std::uint32_t> path;
+  for (std::uint32_t n = itemNode_[id]; n != kNone; n = nodes_[n].parent) path.push_back(n);
+  int depth = 0;
+  for (auto it = path.rbegin(); it != path.rend(); ++it) visitor(infoOf(*it, depth++));
+}
+
 void QuadtreeFamily::extra(ExtraCounters& out) const {
   extraOwn(out);
   if (style_.countWidening) {

@@ -97,6 +97,8 @@ class QuadtreeFamily : public SpatialIndex {
  public:
   /// Draws every live node with its depth and its own item count.
   void visitNodes(const NodeVisitor& visitor) const override;
+  /// The nodes from the root down to the one storing the item.
+  void visitPathTo(ItemId id, const NodeVisitor& visitor) const override;
   /// Live nodes, deepest level, capacity-based bytes.
   IndexStats stats() const override;
   /// The structure's own figures, then the item depth histogram and the last query's candidates per depth.
