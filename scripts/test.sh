@@ -3,6 +3,8 @@
 # --sanitize: the same in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer.
 # --validate: the library built with SPHERETEST_VALIDATE (every mutation validates the whole structure) and
 #   the differential tests run against it.
+# --tsan: the differential tests, the tests that run structures on a thread pool, and a multi-threaded headless
+#   run of every structure, in a Debug build with ThreadSanitizer; any race report fails it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -24,6 +26,19 @@ elif [ "${1:-}" = "--validate" ]; then
     -DSPHERETEST_VALIDATE=ON -DSPHERETEST_BUILD_APP=OFF -DSPHERETEST_BUILD_BENCH=OFF >/dev/null
   cmake --build "$build" -j "$jobs" --target differential_test
   ctest --test-dir "$build" --output-on-failure -j "$jobs" -R '^AllStructures/Differential\.'
+elif [ "${1:-}" = "--tsan" ]; then
+  build="$root/build/tsan"
+  # Debug keeps the assertions on; -O1 keeps the instrumented run to minutes. Only what runs below is built:
+  # no other test starts a thread.
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
+    -DSPHERETEST_TSAN=ON -DSPHERETEST_WERROR=ON -DSPHERETEST_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$build" -j "$jobs" --target differential_test frame_test spheretest
+  # The first report stops the program with a non-zero status, so ctest and set -e see it.
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs" \
+    -R '^AllStructures/(Differential|FrameAndQuery)\.|^ParallelSimulation\.|^ThreadPool\.'
+  # More threads than the tests use, and every structure with queries split over the pool, as users run it.
+  "$build/app/spheretest" --headless --structure all --count 3000 --frames 40 --threads 4 --queries circle:200
 else
   build="$root/build/release"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPHERETEST_WERROR=ON >/dev/null
