@@ -382,18 +382,25 @@ class HashedGrid final : public SpatialIndex {
     for (ItemId id : oversize_) {
       if (circle(id).radius <= regularLimit_) return -1;
     }
-    float largest = 0.0f;
+    // The largest radius, kept per worker (the sweep runs on every worker), each on its own cache line, and
+    // folded after.
+    struct alignas(64) Largest {
+      float value = 0.0f;
+    };
+    std::vector<Largest> largestOf(scheduler().workerCount());
     const std::ptrdiff_t moved = lists_.refile(
-        [&](Node& node, std::uint32_t n, CellMove& move) {
+        [&](Node& node, std::uint32_t n, CellMove& move, unsigned worker) {
           prefetchItemAhead(*this, lists_.nodes(), n);
           const Vec2 before = node.circle.center;
           node.circle = circle(node.id);
           if (node.circle.radius > regularLimit_) return NodeChange::Refused;
-          largest = std::max(largest, node.circle.radius);
+          largestOf[worker].value = std::max(largestOf[worker].value, node.circle.radius);
           return cellChanged(map_, before, node.circle.center, move) ? NodeChange::Moved : NodeChange::Stayed;
         },
-        movers_, vectorLanes());
+        movers_, vectorLanes(), scheduler());
     if (moved < 0) return -1;
+    float largest = 0.0f;
+    for (const Largest& l : largestOf) largest = std::max(largest, l.value);
     if (moved > 0) {
       // The id index is stale now, and busy frames do not need it: hand its memory back until a single-item
       // edit or a full sort asks for it again.

@@ -3,6 +3,7 @@
 // either sorted (runs of nodes, rebuilt by a counting sort and patched by refile) or linked.
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "grid_cell_table.hpp"
 #include "grid_nodes.hpp"
 #include "simd_support.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::grid_detail {
 
@@ -263,22 +265,44 @@ class CellLists {
   /// nodes arrive in one cell: the lists are then unchanged (some nodes already refreshed) and the caller
   /// re-sorts. `movers` is the caller's buffer.
   template <class Refresh>
-  std::ptrdiff_t refile(Refresh&& refresh, std::vector<std::uint64_t>& movers, int lanes) {
+  std::ptrdiff_t refile(Refresh&& refresh, std::vector<std::uint64_t>& movers, int lanes,
+                        TaskScheduler& scheduler) {
     movers.clear();
     leavers_.clear();
     if (!sorted_ || !table_.windowOnly()) return -1;
     Node* nodes = nodes_.data();
     const std::uint32_t total = static_cast<std::uint32_t>(nodes_.size());
-    // Pass 1, one flat sweep: the nodes that left their cell, as leavers (node high, old slot low; found in
+    // Pass 1, a flat sweep: the nodes that left their cell, as leavers (node high, old slot low; found in
     // node order) and as arrivals (new slot high, node low; sorted below, which orders them by slot and,
-    // within a slot, by their previous place).
-    for (std::uint32_t n = 0; n < total; ++n) {
-      CellMove move;
-      const NodeChange change = refresh(nodes[n], n, move);
-      if (change == NodeChange::Stayed) continue;
-      if (change == NodeChange::Refused || !table_.inWindow(move.toX, move.toY)) return -1;
-      leavers_.push_back((std::uint64_t(n) << 32) | table_.home(move.fromX, move.fromY));
-      movers.push_back((std::uint64_t(table_.home(move.toX, move.toY)) << 32) | n);
+    // within a slot, by their previous place). On several workers each piece of nodes collects its own,
+    // and the pieces are joined in node order: the same lists as one sweep.
+    constexpr std::uint32_t kPieces = 64;
+    const std::uint32_t grain = std::max<std::uint32_t>(1024, (total + kPieces - 1) / kPieces);
+    const std::uint32_t pieces = (total + grain - 1) / grain;
+    pieceLeavers_.resize(pieces);
+    pieceMovers_.resize(pieces);
+    std::atomic<bool> refused{false};
+    scheduler.parallelFor(total, grain, [&](std::size_t begin, std::size_t end, unsigned worker) {
+      std::vector<std::uint64_t>& leaving = pieceLeavers_[begin / grain];
+      std::vector<std::uint64_t>& arriving = pieceMovers_[begin / grain];
+      leaving.clear();
+      arriving.clear();
+      for (auto n = static_cast<std::uint32_t>(begin); n < end; ++n) {
+        CellMove move;
+        const NodeChange change = refresh(nodes[n], n, move, worker);
+        if (change == NodeChange::Stayed) continue;
+        if (change == NodeChange::Refused || !table_.inWindow(move.toX, move.toY)) {
+          refused.store(true, std::memory_order_relaxed);
+          return;
+        }
+        leaving.push_back((std::uint64_t(n) << 32) | table_.home(move.fromX, move.fromY));
+        arriving.push_back((std::uint64_t(table_.home(move.toX, move.toY)) << 32) | n);
+      }
+    });
+    if (refused.load()) return -1;
+    for (std::uint32_t piece = 0; piece < pieces; ++piece) {
+      leavers_.insert(leavers_.end(), pieceLeavers_[piece].begin(), pieceLeavers_[piece].end());
+      movers.insert(movers.end(), pieceMovers_[piece].begin(), pieceMovers_[piece].end());
     }
     if (movers.empty()) return 0;
     sortByHighWord(movers, sortScratch_);
@@ -531,9 +555,11 @@ class CellLists {
 
   CellTable table_;
   NodeArray nodes_;
-  NodeArray spare_;                         // the other half of the sort's double buffer
-  std::vector<Link> links_;                 // valid in the linked layout only
-  std::vector<std::uint64_t> leavers_;      // refile's scratch
+  NodeArray spare_;                                       // the other half of the sort's double buffer
+  std::vector<Link> links_;                               // valid in the linked layout only
+  std::vector<std::uint64_t> leavers_;                    // refile's scratch
+  std::vector<std::vector<std::uint64_t>> pieceLeavers_;  // refile's scratch, one list per piece of nodes
+  std::vector<std::vector<std::uint64_t>> pieceMovers_;
   std::vector<std::uint64_t> sortScratch_;  // the other half of refile's radix sort
   std::vector<std::uint32_t> flipped_;      // refile's slots whose cell came or went
   std::uint32_t freeHead_ = kNone;
