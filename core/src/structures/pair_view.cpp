@@ -426,15 +426,14 @@ void PairView::findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch&
   if (nodes_.empty()) return;
   scratch.tasks.clear();
   scratch.tasks.push_back(task(0, 0));
-  drain(writer, work, scratch, wide, 0);
+  drain(writer, work, scratch, wide);
 }
 
-// Runs the pending node pairs of `scratch` until `stopAt` of them are pending (0: until none is).
-void PairView::drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide,
-                     std::size_t stopAt) const {
+// Runs the pending node pairs of `scratch`, and those they lead to, until none is left.
+void PairView::drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide) const {
   wide = wide && simd::widestVectorLanes() == 16;
   auto& tasks = scratch.tasks;
-  while (!tasks.empty() && (stopAt == 0 || tasks.size() < stopAt)) {
+  while (!tasks.empty()) {
     const std::uint64_t t = tasks.back();
     tasks.pop_back();
     ++work.tasks;
@@ -458,14 +457,27 @@ void PairView::findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairW
     findPairs(writer, work, scratch[0], wide);
     return;
   }
+  // Seeds are grown breadth first, a whole level of node pairs at a time, so that they are of like size and
+  // the workers finish together.
   constexpr std::size_t kSeedTasks = 256;
-  std::vector<std::uint64_t> seeds;
+  std::vector<std::uint64_t> seeds{task(0, 0)}, next;
   {
     pairs::PairWriter writer(out);
-    scratch[0].tasks.clear();
-    scratch[0].tasks.push_back(task(0, 0));
-    drain(writer, work, scratch[0], wide, kSeedTasks);
-    seeds.swap(scratch[0].tasks);
+    const bool lanes16 = wide && simd::widestVectorLanes() == 16;
+    while (!seeds.empty() && seeds.size() < kSeedTasks) {
+      next.clear();
+      for (const std::uint64_t t : seeds) {
+        scratch[0].tasks.clear();
+        ++work.tasks;
+        const auto a = static_cast<std::uint32_t>(t >> 32), b = static_cast<std::uint32_t>(t);
+        if (a == b)
+          within(a, scratch[0], writer, work, lanes16);
+        else
+          across(a, b, scratch[0], writer, work, lanes16);
+        next.insert(next.end(), scratch[0].tasks.begin(), scratch[0].tasks.end());
+      }
+      seeds.swap(next);
+    }
   }
   pairs::WorkerPairs found(workers);
   std::vector<PairWork> done(workers);
@@ -473,7 +485,7 @@ void PairView::findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairW
     pairs::PairWriter& writer = found.writer(worker);
     for (std::size_t s = begin; s < end; ++s) {
       scratch[worker].tasks.assign(1, seeds[s]);
-      drain(writer, done[worker], scratch[worker], wide, 0);
+      drain(writer, done[worker], scratch[worker], wide);
     }
   });
   found.appendTo(out, scheduler);

@@ -154,8 +154,7 @@ class PairView {
   std::size_t bytes() const;
 
  private:
-  void drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide,
-             std::size_t stopAt) const;
+  void drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide) const;
   void within(std::uint32_t n, WalkScratch& scratch, pairs::PairWriter& writer, PairWork& work,
               bool wide) const;
   void across(std::uint32_t a, std::uint32_t b, WalkScratch& scratch, pairs::PairWriter& writer,
