@@ -29,8 +29,9 @@ void SplittingQuadtree::doInsert(ItemId id, const Circle& c) {
 void SplittingQuadtree::doUpdate(ItemId id, const Circle& old, const Circle& c) {
   const std::uint32_t n = nodeOf(id);
   if (stayInPlace(n, old, c)) {
-    // A leaf kept over capacity because its items could not be told apart can split once one of them moves.
-    splitIfOverfull(n, depthOf(n));
+    // A leaf kept over capacity because its items could not be told apart can split once one of them moves
+    // (its depth, a walk to the root, only then).
+    if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_) splitIfOverfull(n, depthOf(n));
     ++updatesInPlace_;
     return;
   }
