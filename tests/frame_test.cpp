@@ -175,6 +175,32 @@ INSTANTIATE_TEST_SUITE_P(AllStructures, FrameAndQuery, ::testing::ValuesIn(struc
                            return name;
                          });
 
+// A narrow cone tests far fewer circles than the disc around it where the structure prunes with the cone
+// itself: the view-cone tool's counts are the cone's, not its bounding circle's.
+TEST(ConeQueries, PruneWithTheConeNotItsBoundingCircle) {
+  Simulation sim("uniform", SceneConfig{}, 20000, 7);
+  const Box world = sim.world();
+  const Vec2 eye{0.5f * (world.min.x + world.max.x), 0.5f * (world.min.y + world.max.y)};
+  Query cone;
+  cone.shape = QueryShape::Cone;
+  cone.at = eye;
+  cone.to = eye + Vec2{0.4f * (world.max.x - world.min.x), 0.0f};
+  cone.halfAngle = 0.15f;
+  const Query disc = makeQuery(QueryShape::Circle, eye, length(cone.to - eye));
+  for (const char* name :
+       {"grid", "quadtree", "fit-quadtree", "loose-quadtree", "radius-tree", "enneatree", "aabb-tree"}) {
+    std::unique_ptr<SpatialIndex> subject = registry().create(name);
+    subject->setWorldHint(world);
+    subject->build(sim.items());
+    QueryAnswer inCone, inDisc;
+    runQuery(*subject, cone, inCone);
+    runQuery(*subject, disc, inDisc);
+    EXPECT_LT(inCone.counters.candidates * 3, inDisc.counters.candidates)
+        << name << ": " << inCone.counters.candidates << " cone tests against " << inDisc.counters.candidates
+        << " for its disc";
+  }
+}
+
 TEST(QueryShapeNames, RoundTripAndRejectUnknownNames) {
   for (QueryShape shape :
        {QueryShape::Point, QueryShape::Circle, QueryShape::Box, QueryShape::Segment, QueryShape::Cone}) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "bvh_pruning.hpp"
 #include "grid_common.hpp"
 #include "spheretest/structures.hpp"
 
@@ -264,6 +265,32 @@ class HashedGrid final : public SpatialIndex {
           if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the ray");
         });
     for (ItemId id : oversize_) hitTest(id, circle(id));
+  }
+
+  // The cells within reach of the cone's disc, each skipped when its region grown by the largest radius lies
+  // wholly outside the cone.
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
+    visibleNow.clear();
+    const bvh::ConeClassifier classifier(cone);
+    const double reach = double(cone.farDistance) + maxRegularRadius_;
+    const CellRange range =
+        centreRange(map_, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
+    const auto visible = [&cone](const Circle& c) { return circleOverlapsCone(c, cone); };
+    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
+      const CellBounds cell = cellBounds(slot);
+      if (std::isfinite(cell.x0) && std::isfinite(cell.y0) && std::isfinite(cell.x1) &&
+          std::isfinite(cell.y1)) {
+        const double hx = 0.5 * (cell.x1 - cell.x0), hy = 0.5 * (cell.y1 - cell.y0);
+        const double grown = std::sqrt(hx * hx + hy * hy) + maxRegularRadius_;
+        if (classifier.classify(cell.x0 + hx, cell.y0 + hy, grown) == bvh::Side::Outside) {
+          if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the cone");
+          return;
+        }
+      }
+      scanCell(ctx, slot, visibleNow, visible);
+    });
+    for (ItemId id : oversize_) testOversize(ctx, id, visible(circle(id)), visibleNow);
+    std::sort(visibleNow.begin(), visibleNow.end());
   }
 
   void onQueryRecorded(QueryShape, const QueryDetail& detail) override {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bvh_pruning.hpp"
 #include "spheretest/assert.hpp"
 #include "walk_stack.hpp"
 
@@ -367,6 +368,27 @@ void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out,
         if (hit) out.push_back({id, t, segment.start + delta * t});
         return hit;
       });
+}
+
+// The cone prunes the walk itself: a node whose bounds' circumscribed circle lies wholly outside the cone is
+// skipped with its subtree (conservative: the classifier widens for rounding).
+void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow,
+                                  QueryContext& ctx) const {
+  visibleNow.clear();
+  const bvh::ConeClassifier classifier(cone);
+  walk(
+      ctx,
+      [&classifier](const Box& b) {
+        const double cx = 0.5 * (double(b.min.x) + b.max.x), cy = 0.5 * (double(b.min.y) + b.max.y);
+        const double hx = 0.5 * (double(b.max.x) - b.min.x), hy = 0.5 * (double(b.max.y) - b.min.y);
+        return classifier.classify(cx, cy, std::sqrt(hx * hx + hy * hy)) != bvh::Side::Outside;
+      },
+      [&cone, &visibleNow](ItemId id, const Circle& c) {
+        const bool hit = circleOverlapsCone(c, cone);
+        if (hit) visibleNow.push_back(id);
+        return hit;
+      });
+  std::sort(visibleNow.begin(), visibleNow.end());
 }
 
 // The tree is handed to the shared pair view depth first: each node's own items, then its occupied

@@ -142,6 +142,7 @@ class QuadtreeFamily : public SpatialIndex {
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
   std::string doValidate() const override;
 
