@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "bvh_pruning.hpp"
 #include "grid_common.hpp"
 #include "spheretest/structures.hpp"
 
@@ -241,6 +242,35 @@ class HierarchicalGrid final : public SpatialIndex {
               ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
           });
     }
+  }
+
+  // In each level, the cells within reach of the cone's disc, each skipped when its region grown by that
+  // level's largest radius lies wholly outside the cone.
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
+    visibleNow.clear();
+    const bvh::ConeClassifier classifier(cone);
+    const auto visible = [&cone](const Circle& c) { return circleOverlapsCone(c, cone); };
+    for (const Level& level : levels_) {
+      const double reach = double(cone.farDistance) + level.maxRadius;
+      const CellRange range =
+          centreRange(level.shape.map, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
+      ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
+        const CellBounds cell =
+            cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
+        if (std::isfinite(cell.x0) && std::isfinite(cell.y0) && std::isfinite(cell.x1) &&
+            std::isfinite(cell.y1)) {
+          const double hx = 0.5 * (cell.x1 - cell.x0), hy = 0.5 * (cell.y1 - cell.y0);
+          const double grown = std::sqrt(hx * hx + hy * hy) + level.maxRadius;
+          if (classifier.classify(cell.x0 + hx, cell.y0 + hy, grown) == bvh::Side::Outside) {
+            if (ctx.tracing())
+              ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the cone");
+            return;
+          }
+        }
+        scanCell(ctx, level, slot, visibleNow, visible);
+      });
+    }
+    std::sort(visibleNow.begin(), visibleNow.end());
   }
 
   void onQueryRecorded(QueryShape, const QueryDetail& detail) override {

@@ -187,6 +187,7 @@ class SphereTree final : public SpatialIndex {
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
   void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) override;
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override;
   std::string doValidate() const override;
 
  private:

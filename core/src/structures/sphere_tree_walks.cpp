@@ -109,6 +109,18 @@ void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryConte
       [&](const Circle& c) { return circleOverlapsBox(c, box); }, out, "bound misses the box");
 }
 
+// A cone query without the cull's memory: the same walk, each bound classified against the cone.
+void SphereTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow,
+                              QueryContext& ctx) const {
+  visibleNow.clear();
+  const bvh::ConeClassifier classifier(cone);
+  walk(
+      ctx, {cone.origin.x, cone.origin.y, cone.farDistance},
+      [&](const SphereNode& n) { return classifier.classify(n.x, n.y, n.radius); },
+      [&](const Circle& c) { return circleOverlapsCone(c, cone); }, visibleNow, "bound misses the cone");
+  std::sort(visibleNow.begin(), visibleNow.end());
+}
+
 // Ray walk; with `best` set it clips: bounds entered after the best hit so far are skipped, and nearer
 // bounds are walked first.
 template <class OnHit>
