@@ -9,27 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
+#include "support/all_structures.hpp"
 #include "support/oracle_check.hpp"
 
 namespace st::testing {
 namespace {
 
 StructureRegistry& registry() {
-  static StructureRegistry reg = [] {
-    StructureRegistry r = StructureRegistry::withCoreStructures();
-    registerPeerStructures(r);
-    return r;
-  }();
-  return reg;
+  return allStructures();
 }
 
 std::vector<std::string> structureNames() {
-  std::vector<std::string> names;
-  for (const StructureInfo& info : registry().all()) names.push_back(info.name);
-  return names;
+  return allStructureNames();
 }
 
 // How the items of a generated scene are laid out.
@@ -264,11 +257,7 @@ TEST_P(Differential, RejectsBadInputAndStaysValid) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStructures, Differential, ::testing::ValuesIn(structureNames()),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         structureTestName);
 
 }  // namespace
 }  // namespace st::testing

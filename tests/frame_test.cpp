@@ -12,28 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
+#include "support/all_structures.hpp"
 
 namespace st::testing {
 namespace {
-
-StructureRegistry& registry() {
-  static StructureRegistry reg = [] {
-    StructureRegistry r = StructureRegistry::withCoreStructures();
-    registerPeerStructures(r);
-    return r;
-  }();
-  return reg;
-}
-
-std::vector<std::string> structureNames() {
-  std::vector<std::string> names;
-  for (const StructureInfo& info : registry().all()) names.push_back(info.name);
-  return names;
-}
 
 // Random queries of every shape over the simulation's world.
 std::vector<Query> makeQueries(const Simulation& sim, std::size_t perShape) {
@@ -60,8 +45,8 @@ class FrameAndQuery : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FrameAndQuery, ConstQueriesFromTwoThreadsMatchPlainCallsAndBruteForce) {
   Simulation sim("spheretest", SceneConfig{}, 3000, 5);
-  std::unique_ptr<SpatialIndex> subject = registry().create(GetParam());
-  std::unique_ptr<SpatialIndex> brute = registry().create("brute");
+  std::unique_ptr<SpatialIndex> subject = allStructures().create(GetParam());
+  std::unique_ptr<SpatialIndex> brute = allStructures().create("brute");
   subject->setWorldHint(sim.world());
   subject->build(sim.items());
   brute->build(sim.items());
@@ -106,7 +91,7 @@ TEST_P(FrameAndQuery, ConstQueriesFromTwoThreadsMatchPlainCallsAndBruteForce) {
 
 TEST_P(FrameAndQuery, AConstQueryLeavesTheRecordedCountersAlone) {
   Simulation sim("uniform", SceneConfig{}, 2000, 3);
-  std::unique_ptr<SpatialIndex> subject = registry().create(GetParam());
+  std::unique_ptr<SpatialIndex> subject = allStructures().create(GetParam());
   subject->setWorldHint(sim.world());
   subject->build(sim.items());
   const Query wide = makeQuery(QueryShape::Circle, sim.circles()[0].center, 50.0f);
@@ -122,7 +107,7 @@ TEST_P(FrameAndQuery, AConstQueryLeavesTheRecordedCountersAlone) {
 
 TEST_P(FrameAndQuery, TheFrameStepCountsTheUpdateAndThePairSearchApart) {
   Simulation sim("spheretest", SceneConfig{}, 2000, 2);
-  std::unique_ptr<SpatialIndex> subject = registry().create(GetParam());
+  std::unique_ptr<SpatialIndex> subject = allStructures().create(GetParam());
   subject->setWorldHint(sim.world());
   subject->build(sim.items());
   std::vector<Pair> pairs;
@@ -141,8 +126,8 @@ TEST_P(FrameAndQuery, PairsAndCountersAreTheSameOnAnyNumberOfThreads) {
     Simulation serialSim(scenario, SceneConfig{}, 4000, 11);
     Simulation pooledSim(scenario, SceneConfig{}, 4000, 11);
     ThreadPool pool(3);
-    std::unique_ptr<SpatialIndex> serial = registry().create(GetParam());
-    std::unique_ptr<SpatialIndex> pooled = registry().create(GetParam());
+    std::unique_ptr<SpatialIndex> serial = allStructures().create(GetParam());
+    std::unique_ptr<SpatialIndex> pooled = allStructures().create(GetParam());
     pooled->setScheduler(&pool);
     for (SpatialIndex* s : {serial.get(), pooled.get()}) {
       s->setWorldHint(serialSim.world());
@@ -168,12 +153,8 @@ TEST_P(FrameAndQuery, PairsAndCountersAreTheSameOnAnyNumberOfThreads) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStructures, FrameAndQuery, ::testing::ValuesIn(structureNames()),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllStructures, FrameAndQuery, ::testing::ValuesIn(allStructureNames()),
+                         structureTestName);
 
 // A narrow cone tests far fewer circles than the disc around it where the structure prunes with the cone
 // itself: the view-cone tool's counts are the cone's, not its bounding circle's.
@@ -189,7 +170,7 @@ TEST(ConeQueries, PruneWithTheConeNotItsBoundingCircle) {
   const Query disc = makeQuery(QueryShape::Circle, eye, length(cone.to - eye));
   for (const char* name :
        {"grid", "quadtree", "fit-quadtree", "loose-quadtree", "radius-tree", "enneatree", "aabb-tree"}) {
-    std::unique_ptr<SpatialIndex> subject = registry().create(name);
+    std::unique_ptr<SpatialIndex> subject = allStructures().create(name);
     subject->setWorldHint(world);
     subject->build(sim.items());
     QueryAnswer inCone, inDisc;

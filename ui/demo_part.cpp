@@ -1,6 +1,7 @@
 #include "ui/demo_part.hpp"
 
 #include <algorithm>
+#include <numbers>
 
 #include "spheretest/assert.hpp"
 
@@ -37,6 +38,28 @@ std::vector<PartSlot> createParts() {
 bool DemoContext::isShown(const std::string& name) const {
   return std::any_of(parts.begin(), parts.end(),
                      [&](const PartSlot& s) { return s.info->name == name && s.shown; });
+}
+
+void outlineNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour, int width, float px) {
+  for (int k = 0; k < width; ++k) {
+    const float inset = float(k) * px;
+    if (node.shape == NodeShape::Circle) {
+      canvas.above.circleOutline({node.circle.center, std::max(node.circle.radius - inset, 0.0f)}, colour);
+    } else {
+      const Box b{{node.box.min.x + inset, node.box.min.y + inset},
+                  {node.box.max.x - inset, node.box.max.y - inset}};
+      if (b.min.x <= b.max.x && b.min.y <= b.max.y) canvas.above.boxOutline(b, colour);
+    }
+  }
+}
+
+void fillNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
+  if (node.shape == NodeShape::Circle) {
+    canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 2.0f * std::numbers::pi_v<float>,
+                            colour);
+  } else {
+    canvas.below.boxFill(node.box, colour);
+  }
 }
 
 }  // namespace st::ui

@@ -59,6 +59,12 @@ struct WorldCanvas {
   }
 };
 
+/// Outlines a node in `canvas.above`, `width` lines each `px` world units inside the last.
+void outlineNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour, int width, float px);
+
+/// Fills a node in `canvas.below`.
+void fillNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour);
+
 /// A mouse event over the world.
 struct WorldMouse {
   /// What happened.

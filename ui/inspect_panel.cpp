@@ -91,9 +91,9 @@ class InspectPanel final : public DemoPart {
         const bool holder = d.pathNamed && k + 1 == d.path.size();
         const auto alpha =
             static_cast<std::uint32_t>(90 + 120 * (k + 1) / std::max<std::size_t>(d.path.size(), 1));
-        outline(canvas, d.path[k], render::withAlpha(kPicked, holder ? 255 : alpha), holder ? 3 : 1, px);
+        outlineNode(canvas, d.path[k], render::withAlpha(kPicked, holder ? 255 : alpha), holder ? 3 : 1, px);
       }
-      if (!d.path.empty() && d.pathNamed) fill(canvas, d.path.back(), kPickedFill);
+      if (!d.path.empty() && d.pathNamed) fillNode(canvas, d.path.back(), kPickedFill);
       for (ItemId id : d.partners) {
         if (id < ctx.model.simulation().circles().size())
           canvas.above.line(d.circle.center, ctx.model.simulation().circles()[id].center, colours::kPairLine);
@@ -102,8 +102,8 @@ class InspectPanel final : public DemoPart {
       canvas.ring({d.circle.center, d.circle.radius + 4.0f * px}, kPicked);
     }
     if (node_) {
-      fill(canvas, *node_, kPickedFill);
-      outline(canvas, *node_, kPicked, 3, px);
+      fillNode(canvas, *node_, kPickedFill);
+      outlineNode(canvas, *node_, kPicked, 3, px);
     }
   }
 
@@ -290,27 +290,6 @@ class InspectPanel final : public DemoPart {
     char text[96];
     std::snprintf(text, sizeof text, pattern, double(numbers)...);
     return text;
-  }
-
-  static void outline(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour, int width, float px) {
-    for (int k = 0; k < width; ++k) {
-      const float inset = float(k) * px;
-      if (node.shape == NodeShape::Circle) {
-        canvas.above.circleOutline({node.circle.center, std::max(node.circle.radius - inset, 0.0f)}, colour);
-      } else {
-        const Box b{{node.box.min.x + inset, node.box.min.y + inset},
-                    {node.box.max.x - inset, node.box.max.y - inset}};
-        if (b.min.x <= b.max.x && b.min.y <= b.max.y) canvas.above.boxOutline(b, colour);
-      }
-    }
-  }
-
-  static void fill(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
-    if (node.shape == NodeShape::Circle) {
-      canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 6.2831853f, colour);
-    } else {
-      canvas.below.boxFill(node.box, colour);
-    }
   }
 
   bool requestRead_ = false;

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <numbers>
 #include <string>
 
 #include <imgui.h>
@@ -97,18 +96,18 @@ class StepPanel final : public DemoPart {
     ctx.model.structure().visitNodes([&](const NodeInfo& node) {
       const Box bounds = node.shape == NodeShape::Circle ? boundsOf(node.circle) : node.box;
       if (!boxesOverlap(bounds, view) || (bounds.max.x - bounds.min.x) < 6.0f * px) return;
-      outline(canvas, node, kNodeFaint, 1, px);
+      outlineNode(canvas, node, kNodeFaint, 1, px);
     });
     for (std::size_t i = 0; i < step_; ++i) {
       const TraceEvent& e = trace_.events[i];
-      if (e.kind == TraceEventKind::VisitNode) outline(canvas, e.node, kVisitedFaint, 1, px);
-      if (e.kind == TraceEventKind::PruneNode) outline(canvas, e.node, colours::kPruned, 1, px);
+      if (e.kind == TraceEventKind::VisitNode) outlineNode(canvas, e.node, kVisitedFaint, 1, px);
+      if (e.kind == TraceEventKind::PruneNode) outlineNode(canvas, e.node, colours::kPruned, 1, px);
     }
     // The node whose items are being tested is the last one the walk entered.
     if (const TraceEvent* node = currentNode()) {
-      fill(canvas, node->node, node->kind == TraceEventKind::PruneNode ? kPrunedFill : kCurrentFill);
-      outline(canvas, node->node, node->kind == TraceEventKind::PruneNode ? colours::kPruned : kCurrentEdge,
-              3, px);
+      fillNode(canvas, node->node, node->kind == TraceEventKind::PruneNode ? kPrunedFill : kCurrentFill);
+      outlineNode(canvas, node->node,
+                  node->kind == TraceEventKind::PruneNode ? colours::kPruned : kCurrentEdge, 3, px);
     }
     if (step_ > 0) {
       const TraceEvent& e = trace_.events[step_ - 1];
@@ -474,28 +473,6 @@ class StepPanel final : public DemoPart {
       if (e.kind == TraceEventKind::VisitNode || e.kind == TraceEventKind::PruneNode) return &e;
     }
     return nullptr;
-  }
-
-  static void outline(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour, int width, float px) {
-    for (int k = 0; k < width; ++k) {
-      const float inset = float(k) * px;
-      if (node.shape == NodeShape::Circle) {
-        canvas.above.circleOutline({node.circle.center, std::max(node.circle.radius - inset, 0.0f)}, colour);
-      } else {
-        const Box b{{node.box.min.x + inset, node.box.min.y + inset},
-                    {node.box.max.x - inset, node.box.max.y - inset}};
-        if (b.min.x <= b.max.x && b.min.y <= b.max.y) canvas.above.boxOutline(b, colour);
-      }
-    }
-  }
-
-  static void fill(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
-    if (node.shape == NodeShape::Circle) {
-      canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 2.0f * std::numbers::pi_v<float>,
-                              colour);
-    } else {
-      canvas.below.boxFill(node.box, colour);
-    }
   }
 
   static void drawShape(render::ShapeBatch& out, const QueryState& q) {

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <string>
 
-#include "bvh_pruning.hpp"
 #include "grid_common.hpp"
 #include "spheretest/structures.hpp"
 
@@ -277,15 +276,9 @@ class HashedGrid final : public SpatialIndex {
         centreRange(map_, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
     const auto visible = [&cone](const Circle& c) { return circleOverlapsCone(c, cone); };
     ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
-      const CellBounds cell = cellBounds(slot);
-      if (std::isfinite(cell.x0) && std::isfinite(cell.y0) && std::isfinite(cell.x1) &&
-          std::isfinite(cell.y1)) {
-        const double hx = 0.5 * (cell.x1 - cell.x0), hy = 0.5 * (cell.y1 - cell.y0);
-        const double grown = std::sqrt(hx * hx + hy * hy) + maxRegularRadius_;
-        if (classifier.classify(cell.x0 + hx, cell.y0 + hy, grown) == bvh::Side::Outside) {
-          if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the cone");
-          return;
-        }
+      if (cellOutsideCone(classifier, cellBounds(slot), maxRegularRadius_)) {
+        if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the cone");
+        return;
       }
       scanCell(ctx, slot, visibleNow, visible);
     });

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bvh_pruning.hpp"
 #include "spheretest/spatial_index.hpp"
 
 #include "grid_cell_mapping.hpp"
@@ -156,6 +157,18 @@ std::uint64_t visitSegmentCells(const CellTable& table, const CellMapping& map, 
     }
   }
   return table.used();
+}
+
+/// Whether every circle whose centre lies in `cell` and whose radius is at most `reach` lies outside the
+/// cone: the cell's circumscribed circle grown by `reach` does. Cells unbounded on a side (the clamped
+/// edges) are never ruled out.
+inline bool cellOutsideCone(const bvh::ConeClassifier& classifier, const CellBounds& cell, double reach) {
+  if (!std::isfinite(cell.x0) || !std::isfinite(cell.y0) || !std::isfinite(cell.x1) ||
+      !std::isfinite(cell.y1))
+    return false;
+  const double hx = 0.5 * (cell.x1 - cell.x0), hy = 0.5 * (cell.y1 - cell.y0);
+  return classifier.classify(cell.x0 + hx, cell.y0 + hy, std::sqrt(hx * hx + hy * hy) + reach) ==
+         bvh::Side::Outside;
 }
 
 /// The calling thread's scratch for the rows a segment query walks: queries stay const and re-entrant

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <string>
 
-#include "bvh_pruning.hpp"
 #include "grid_common.hpp"
 #include "spheretest/structures.hpp"
 
@@ -255,17 +254,11 @@ class HierarchicalGrid final : public SpatialIndex {
       const CellRange range =
           centreRange(level.shape.map, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
       ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
-        const CellBounds cell =
-            cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
-        if (std::isfinite(cell.x0) && std::isfinite(cell.y0) && std::isfinite(cell.x1) &&
-            std::isfinite(cell.y1)) {
-          const double hx = 0.5 * (cell.x1 - cell.x0), hy = 0.5 * (cell.y1 - cell.y0);
-          const double grown = std::sqrt(hx * hx + hy * hy) + level.maxRadius;
-          if (classifier.classify(cell.x0 + hx, cell.y0 + hy, grown) == bvh::Side::Outside) {
-            if (ctx.tracing())
-              ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the cone");
-            return;
-          }
+        const CellKey& key = level.lists.table()[slot];
+        if (cellOutsideCone(classifier, cellBounds(level.shape.map, key.x, key.y), level.maxRadius)) {
+          if (ctx.tracing())
+            ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the cone");
+          return;
         }
         scanCell(ctx, level, slot, visibleNow, visible);
       });
