@@ -34,13 +34,16 @@ class HelpPanel final : public DemoPart {
 
   void drawPanel(DemoContext& ctx) override {
     if (ImGui::CollapsingHeader("keys and mouse", ImGuiTreeNodeFlags_DefaultOpen)) {
-      if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+      // The keys take what they need; what they do fills the rest and wraps, so no line runs past the panel.
+      if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
         for (const auto& [key, what] : kKeys) {
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(key);
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(what);
+          ImGui::TextWrapped("%s", what);
         }
         ImGui::EndTable();
       }
