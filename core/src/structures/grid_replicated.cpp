@@ -226,6 +226,23 @@ class ReplicatedGrid final : public SpatialIndex {
     }
   }
 
+  // The cells the cone's disc covers, each skipped when every circle with a copy there lies outside the cone:
+  // such a circle's box meets the cell, so its centre is within r of the cell on each axis and the circle
+  // within 2r; the cell's circumscribed circle grown by 2r x sqrt(2) (3r, with room for rounding) holds it.
+  void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
+    visibleNow.clear();
+    const bvh::ConeClassifier classifier(cone);
+    const CellTable& table = lists_.table();
+    queryCovered(
+        ctx, coverOf(Circle{cone.origin, cone.farDistance}), visibleNow,
+        [&cone](const Circle& c) { return circleOverlapsCone(c, cone); },
+        [&](std::uint32_t slot) {
+          return cellOutsideCone(classifier, cellBounds(map_, table[slot].x, table[slot].y),
+                                 3.0 * double(regularLimit_));
+        });
+    std::sort(visibleNow.begin(), visibleNow.end());
+  }
+
   void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
     occupied_.record(detail.occupiedCells);
   }
@@ -395,9 +412,21 @@ class ReplicatedGrid final : public SpatialIndex {
   template <class Predicate>
   void queryCovered(QueryContext& ctx, const CellRange& range, std::vector<ItemId>& out,
                     Predicate&& predicate) const {
+    queryCovered(ctx, range, out, predicate, [](std::uint32_t) { return false; });
+  }
+
+  /// The same, skipping the cells `skip` rules out. Only a cell that no visible circle overlaps may be
+  /// skipped: a copy tested in its first shared cell alone is then never lost.
+  template <class Predicate, class Skip>
+  void queryCovered(QueryContext& ctx, const CellRange& range, std::vector<ItemId>& out,
+                    Predicate&& predicate, Skip&& skip) const {
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
     ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
+      if (skip(slot)) {
+        if (ctx.tracing()) ctx.prune(slotInfo(slot), "no circle in the cell can reach the cone");
+        return;
+      }
       if (ctx.detail) ++ctx.detail->occupiedCells;
       if (ctx.tracing()) ctx.visit(slotInfo(slot));
       const std::int32_t cx = table[slot].x, cy = table[slot].y;
