@@ -33,13 +33,6 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// CPU time of the calling thread in ms: what the structure cost, whatever else the machine was doing.
-double threadCpuMs() {
-  timespec now{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
-}
-
 // Order-independent hash of one query's ids.
 std::uint64_t hashIds(const std::vector<ItemId>& ids) {
   std::uint64_t sum = 0;

@@ -15,18 +15,6 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// CPU time of the calling thread in ms: on a busy machine it shows what the work cost, which wall time does
-// not. (The process clock would add the workers' time, but it advances in scheduler ticks on some systems.)
-double threadCpuMs() {
-#if defined(CLOCK_THREAD_CPUTIME_ID)
-  timespec now{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
-#else
-  return 1e3 * double(std::clock()) / double(CLOCKS_PER_SEC);
-#endif
-}
-
 void addCounters(QueryCounters& sum, const QueryCounters& more) {
   sum.nodesVisited += more.nodesVisited;
   sum.candidates += more.candidates;
@@ -50,6 +38,18 @@ void idsOfHits(QueryAnswer& answer) {
 }
 
 }  // namespace
+
+// The thread clock, not the process one: the process clock would add the workers' time, but it advances in
+// scheduler ticks on some systems.
+double threadCpuMs() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
+#else
+  return 1e3 * double(std::clock()) / double(CLOCKS_PER_SEC);
+#endif
+}
 
 std::string formatCount(std::uint64_t n) {
   const std::string digits = std::to_string(n);

@@ -22,6 +22,10 @@ namespace st {
 /// 200 million tests per frame at 20,000 circles.
 inline constexpr std::size_t kBrutePairLimit = 20'000;
 
+/// CPU time of the calling thread in ms: on a busy machine it shows what the work cost, which wall time does
+/// not.
+double threadCpuMs();
+
 /// `n` with its thousands separated by commas ("20,000"), as reports print counts.
 std::string formatCount(std::uint64_t n);
 

@@ -1008,11 +1008,8 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
     const AabbNode& node = nodes_[e.node];
     bool inside = e.inside;
     if (!inside) {
-      const double cx = 0.5 * (double(node.box.min.x) + node.box.max.x);
-      const double cy = 0.5 * (double(node.box.min.y) + node.box.max.y);
-      const double hx = 0.5 * (double(node.box.max.x) - node.box.min.x);
-      const double hy = 0.5 * (double(node.box.max.y) - node.box.min.y);
-      const Side side = classifier.classify(cx, cy, std::sqrt(hx * hx + hy * hy));
+      const Side side =
+          classifier.classifyBox(node.box.min.x, node.box.min.y, node.box.max.x, node.box.max.y);
       if (side == Side::Outside) continue;
       inside = side == Side::Inside;
     }

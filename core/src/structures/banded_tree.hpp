@@ -352,9 +352,7 @@ class BandedTree : public SpatialIndex {
     walk(
         ctx,
         [&](const CellBox& reach) {
-          const double cx = 0.5 * (reach.minX + reach.maxX), cy = 0.5 * (reach.minY + reach.maxY);
-          const double hx = 0.5 * (reach.maxX - reach.minX), hy = 0.5 * (reach.maxY - reach.minY);
-          return classifier.classify(cx, cy, std::sqrt(hx * hx + hy * hy)) != bvh::Side::Outside;
+          return classifier.classifyBox(reach.minX, reach.minY, reach.maxX, reach.maxY) != bvh::Side::Outside;
         },
         QueryShape::Cone,
         [&](std::uint32_t i, int) {

@@ -149,6 +149,12 @@ class ConeClassifier {
     if (!zeroDirection_) dirX_ = dx / len, dirY_ = dy / len;
   }
 
+  /// Side of the box [x0, x1] x [y0, y1] grown by `grow`, classified by its circumscribed circle.
+  Side classifyBox(double x0, double y0, double x1, double y1, double grow = 0.0) const {
+    const double hx = 0.5 * (x1 - x0), hy = 0.5 * (y1 - y0);
+    return classify(0.5 * (x0 + x1), 0.5 * (y0 + y1), std::sqrt(hx * hx + hy * hy) + grow);
+  }
+
   /// Side of the bounding circle (cx, cy, r).
   Side classify(double cx, double cy, double r) const {
     const double px = cx - ox_, py = cy - oy_;

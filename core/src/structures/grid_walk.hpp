@@ -166,9 +166,7 @@ inline bool cellOutsideCone(const bvh::ConeClassifier& classifier, const CellBou
   if (!std::isfinite(cell.x0) || !std::isfinite(cell.y0) || !std::isfinite(cell.x1) ||
       !std::isfinite(cell.y1))
     return false;
-  const double hx = 0.5 * (cell.x1 - cell.x0), hy = 0.5 * (cell.y1 - cell.y0);
-  return classifier.classify(cell.x0 + hx, cell.y0 + hy, std::sqrt(hx * hx + hy * hy) + reach) ==
-         bvh::Side::Outside;
+  return classifier.classifyBox(cell.x0, cell.y0, cell.x1, cell.y1, reach) == bvh::Side::Outside;
 }
 
 /// The calling thread's scratch for the rows a segment query walks: queries stay const and re-entrant

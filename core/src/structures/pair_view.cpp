@@ -429,6 +429,18 @@ void PairView::findPairs(pairs::PairWriter& writer, PairWork& work, WalkScratch&
   drain(writer, work, scratch, wide);
 }
 
+// Examines one node pair (a node against itself or two nodes), pushing the pairs it leads to on `scratch`.
+// `wide` must already say whether the CPU has the 16-lane kernels.
+void PairView::examine(std::uint64_t t, pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch,
+                       bool wide) const {
+  ++work.tasks;
+  const auto a = static_cast<std::uint32_t>(t >> 32), b = static_cast<std::uint32_t>(t);
+  if (a == b)
+    within(a, scratch, writer, work, wide);
+  else
+    across(a, b, scratch, writer, work, wide);
+}
+
 // Runs the pending node pairs of `scratch`, and those they lead to, until none is left.
 void PairView::drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide) const {
   wide = wide && simd::widestVectorLanes() == 16;
@@ -436,12 +448,7 @@ void PairView::drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scr
   while (!tasks.empty()) {
     const std::uint64_t t = tasks.back();
     tasks.pop_back();
-    ++work.tasks;
-    const auto a = static_cast<std::uint32_t>(t >> 32), b = static_cast<std::uint32_t>(t);
-    if (a == b)
-      within(a, scratch, writer, work, wide);
-    else
-      across(a, b, scratch, writer, work, wide);
+    examine(t, writer, work, scratch, wide);
   }
 }
 
@@ -468,12 +475,7 @@ void PairView::findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairW
       next.clear();
       for (const std::uint64_t t : seeds) {
         scratch[0].tasks.clear();
-        ++work.tasks;
-        const auto a = static_cast<std::uint32_t>(t >> 32), b = static_cast<std::uint32_t>(t);
-        if (a == b)
-          within(a, scratch[0], writer, work, lanes16);
-        else
-          across(a, b, scratch[0], writer, work, lanes16);
+        examine(t, writer, work, scratch[0], lanes16);
         next.insert(next.end(), scratch[0].tasks.begin(), scratch[0].tasks.end());
       }
       seeds.swap(next);

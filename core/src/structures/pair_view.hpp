@@ -154,6 +154,8 @@ class PairView {
   std::size_t bytes() const;
 
  private:
+  void examine(std::uint64_t t, pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch,
+               bool wide) const;
   void drain(pairs::PairWriter& writer, PairWork& work, WalkScratch& scratch, bool wide) const;
   void within(std::uint32_t n, WalkScratch& scratch, pairs::PairWriter& writer, PairWork& work,
               bool wide) const;

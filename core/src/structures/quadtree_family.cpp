@@ -379,9 +379,7 @@ void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& vis
   walk(
       ctx,
       [&classifier](const Box& b) {
-        const double cx = 0.5 * (double(b.min.x) + b.max.x), cy = 0.5 * (double(b.min.y) + b.max.y);
-        const double hx = 0.5 * (double(b.max.x) - b.min.x), hy = 0.5 * (double(b.max.y) - b.min.y);
-        return classifier.classify(cx, cy, std::sqrt(hx * hx + hy * hy)) != bvh::Side::Outside;
+        return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y) != bvh::Side::Outside;
       },
       [&cone, &visibleNow](ItemId id, const Circle& c) {
         const bool hit = circleOverlapsCone(c, cone);
