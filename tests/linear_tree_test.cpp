@@ -209,7 +209,7 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
         circles.push_back(c);
         copy.push(ItemId(circles.size() - 1), c);
       }
-      pair_view::handOverOwnItems(view, copy, at, copy.size());
+      pair_view::handOverOwnItems(view, copy.writable(), at, copy.size(), copy.split);
       if (rng.chance(0.6)) {
         view.leaveNode(copy.size());
         --open;

@@ -64,10 +64,19 @@ void PairView::addLeaf(std::uint32_t begin, std::uint32_t end) {
   nodes_.push_back({kEmptyBox, begin, end, leaf + 1, 0});
 }
 
+void PairView::graft(const PairView& part) {
+  const auto offset = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.insert(nodes_.end(), part.nodes_.begin(), part.nodes_.end());
+  for (std::size_t i = offset; i < nodes_.size(); ++i) nodes_[i].next += offset;
+}
+
 // Children come after their parent, so walking the nodes backwards meets every child before its parent.
+// Nodes grafted from a part keep the bounds the part measured.
 void PairView::finish() {
   for (std::size_t i = nodes_.size(); i-- > 0;) {
     ViewNode& node = nodes_[i];
+    if (node.measured) continue;
+    node.measured = 1;
     if (node.next == i + 1) {
       node.bounds = boundsOf(items_, node.begin, node.end);
       continue;
@@ -100,48 +109,51 @@ void PairView::leaveNode(std::uint32_t end) {
 
 namespace {
 
-// Splits [begin, end) of the copy in halves across the longer side of the centres' extent until each part
+// Splits [begin, end) of the items in halves across the longer side of the centres' extent until each part
 // fits a leaf; every part of more than one leaf is a node of the view.
-void splitOwnRange(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end) {
+void splitOwnRange(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                   HandOverScratch& scratch) {
   if (end - begin <= kBatchItems) {
     view.addLeaf(begin, end);
     return;
   }
   float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
   for (std::uint32_t i = begin; i < end; ++i) {
-    x0 = std::min(x0, copy.x[i]);
-    x1 = std::max(x1, copy.x[i]);
-    y0 = std::min(y0, copy.y[i]);
-    y1 = std::max(y1, copy.y[i]);
+    x0 = std::min(x0, items.x[i]);
+    x1 = std::max(x1, items.x[i]);
+    y0 = std::min(y0, items.y[i]);
+    y1 = std::max(y1, items.y[i]);
   }
-  const std::vector<float>& axis = x1 - x0 >= y1 - y0 ? copy.x : copy.y;
-  copy.order.clear();
-  for (std::uint32_t i = begin; i < end; ++i) copy.order.push_back({axis[i], i});
+  const float* axis = x1 - x0 >= y1 - y0 ? items.x : items.y;
+  auto& order = scratch.order;
+  order.clear();
+  for (std::uint32_t i = begin; i < end; ++i) order.push_back({axis[i], i});
   const std::uint32_t half = (end - begin) / 2;
-  std::nth_element(copy.order.begin(), copy.order.begin() + half, copy.order.end());
+  std::nth_element(order.begin(), order.begin() + half, order.end());
   // Applies the order to each array through the spare buffer.
-  const auto apply = [&]<class T>(std::vector<T>& values, std::vector<T>& spare) {
-    spare.assign(values.begin() + begin, values.begin() + end);
-    for (std::uint32_t k = 0; k < end - begin; ++k) values[begin + k] = spare[copy.order[k].second - begin];
+  const auto apply = [&]<class T>(T* values, std::vector<T>& spare) {
+    spare.assign(values + begin, values + end);
+    for (std::uint32_t k = 0; k < end - begin; ++k) values[begin + k] = spare[order[k].second - begin];
   };
-  apply(copy.x, copy.spare);
-  apply(copy.y, copy.spare);
-  apply(copy.r, copy.spare);
-  apply(copy.id, copy.spareIds);
+  apply(items.x, scratch.spare);
+  apply(items.y, scratch.spare);
+  apply(items.r, scratch.spare);
+  apply(items.id, scratch.spareIds);
   view.enterNode(begin);
-  splitOwnRange(view, copy, begin, begin + half);
-  splitOwnRange(view, copy, begin + half, end);
+  splitOwnRange(view, items, begin, begin + half, scratch);
+  splitOwnRange(view, items, begin + half, end, scratch);
   view.leaveNode(end);
 }
 
 }  // namespace
 
-void handOverOwnItems(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end) {
+void handOverOwnItems(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                      HandOverScratch& scratch) {
   if (end - begin <= kBatchItems) {
     if (end > begin) view.ownItems(begin, end);
     return;
   }
-  splitOwnRange(view, copy, begin, end);
+  splitOwnRange(view, items, begin, end, scratch);
 }
 
 std::size_t PairView::bytes() const {

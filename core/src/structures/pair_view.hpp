@@ -11,6 +11,7 @@
 // Which items share a subtree is the tree's own rule; the view only decides how the walk reads them. Items a
 // node holds itself become that node's first child, so every item lies in exactly one leaf.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -33,16 +34,51 @@ struct ItemArrays {
   const ItemId* id = nullptr;  ///< ids
 };
 
+/// Items in depth-first order, writable: what a hand-over fills and reorders.
+struct MutableItems {
+  float* x = nullptr;    ///< centres, x
+  float* y = nullptr;    ///< centres, y
+  float* r = nullptr;    ///< radii
+  ItemId* id = nullptr;  ///< ids
+  /// Writes one item at `at`.
+  void put(std::uint32_t at, ItemId item, const Circle& c) const {
+    x[at] = c.center.x;
+    y[at] = c.center.y;
+    r[at] = c.radius;
+    id[at] = item;
+  }
+};
+
+/// Scratch of a hand-over; one per thread handing a tree over.
+struct HandOverScratch {
+  std::vector<std::pair<float, std::uint32_t>> order;  ///< (coordinate, position) of the range being split
+  std::vector<float> spare;                            ///< old values of the array being reordered
+  std::vector<ItemId> spareIds;                        ///< the same for ids
+  std::vector<std::uint32_t> stack;                    ///< the tree's own walk over the part it fills
+  /// Bytes held.
+  std::size_t bytes() const {
+    return order.capacity() * 8 + (spare.capacity() + spareIds.capacity() + stack.capacity()) * 4;
+  }
+};
+
 /// Items in depth-first order, owned: what a tree that does not keep its items that way copies them into.
 struct ItemCopy {
   std::vector<float> x, y, r;  ///< centres and radii
   std::vector<ItemId> id;      ///< ids
+  HandOverScratch split;       ///< scratch of handOverOwnItems on the calling thread
   /// Drops every item, keeping the memory.
   void clear() {
     x.clear();
     y.clear();
     r.clear();
     id.clear();
+  }
+  /// Makes room for exactly `count` items, to be written in place (see writable()).
+  void resize(std::uint32_t count) {
+    x.resize(count);
+    y.resize(count);
+    r.resize(count);
+    id.resize(count);
   }
   /// Appends one item.
   void push(ItemId item, const Circle& c) {
@@ -55,27 +91,21 @@ struct ItemCopy {
   std::uint32_t size() const { return static_cast<std::uint32_t>(id.size()); }
   /// The arrays, for the view.
   ItemArrays arrays() const { return {x.data(), y.data(), r.data(), id.data()}; }
+  /// The arrays, for writing and reordering in place (valid until the next resize or push).
+  MutableItems writable() { return {x.data(), y.data(), r.data(), id.data()}; }
   /// Bytes held.
   std::size_t bytes() const {
-    return (x.capacity() + y.capacity() + r.capacity() + id.capacity() + spare.capacity() +
-            spareIds.capacity()) *
-               4 +
-           order.capacity() * 8;
+    return (x.capacity() + y.capacity() + r.capacity() + id.capacity()) * 4 + split.bytes();
   }
-
-  /// Scratch of handOverOwnItems: (coordinate, position) of the range being split, and its old values.
-  std::vector<std::pair<float, std::uint32_t>> order;
-  std::vector<float> spare;      ///< scratch of handOverOwnItems
-  std::vector<ItemId> spareIds;  ///< scratch of handOverOwnItems
 };
 
 /// One node of the view, in depth-first order: its children follow it, each child's `next` is its sibling.
 struct ViewNode {
-  Box bounds;               ///< holds every circle of the subtree (grown for float rounding)
-  std::uint32_t begin = 0;  ///< first item of the subtree
-  std::uint32_t end = 0;    ///< one past its last item
-  std::uint32_t next = 0;   ///< first node after the subtree
-  std::uint32_t spare = 0;  ///< padding to 32 bytes
+  Box bounds;                  ///< holds every circle of the subtree (grown for float rounding)
+  std::uint32_t begin = 0;     ///< first item of the subtree
+  std::uint32_t end = 0;       ///< one past its last item
+  std::uint32_t next = 0;      ///< first node after the subtree
+  std::uint32_t measured = 0;  ///< 1 once finish() (or the part it was grafted from) measured its bounds
 };
 static_assert(sizeof(ViewNode) == 32, "view nodes are read in pairs by the walk: keep them at 32 bytes");
 
@@ -136,8 +166,11 @@ class PairView {
   /// A whole subtree of at most kBatchItems items, [begin, end), as one leaf below the innermost open node
   /// (the same as entering it, handing over its items and leaving it, without reading its nodes).
   void addLeaf(std::uint32_t begin, std::uint32_t end);
-  /// Measures every node's bounds from the items, which must all be in place by now (the calls above only
-  /// record ranges, so a tree may fill its item arrays in any order before this).
+  /// Appends `part`, a finished view of a whole subtree (or of a run of sibling subtrees) over the same item
+  /// arrays, below the innermost open node, as if its nodes had been handed over here.
+  void graft(const PairView& part);
+  /// Measures the bounds of every node not measured yet from the items, which must all be in place by now
+  /// (the calls above only record ranges, so a tree may fill its item arrays in any order before this).
   void finish();
 
   /// Appends every overlapping pair of the view's items, each once, and adds up the work done. `wide`: use
@@ -167,47 +200,54 @@ class PairView {
   std::vector<std::uint32_t> open_;
 };
 
-/// Hands the items [begin, end) of `copy`, which the innermost open node of `view` stores itself, to the
+/// Hands the items [begin, end) of `items`, which the innermost open node of `view` stores itself, to the
 /// view. More than kBatchItems of them are reordered and split like a k-d tree (halves across the longer side
 /// of their centres' extent) into leaves of at most kBatchItems, so that a long strip of circles held high in
 /// a tree (those straddling its cells' middles) is tested piece by piece, not as one leaf as wide as the
 /// node.
-void handOverOwnItems(PairView& view, ItemCopy& copy, std::uint32_t begin, std::uint32_t end);
+void handOverOwnItems(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                      HandOverScratch& scratch);
 
-/// Hands a tree over to `view` depth first from `root` and copies its items, in that order, into `copy`:
-/// `items(node, add)` calls add(id, circle) for each item the node stores itself, `children(node, push)`
-/// calls push(child) for each child. `stack` is scratch. Returns the number of tree nodes read.
-template <class Items, class Children>
-std::uint64_t copyTree(PairView& view, ItemCopy& copy, std::size_t itemCount, std::uint32_t root,
-                       Items&& items, Children&& children, std::vector<std::uint32_t>& stack) {
-  constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a node (indices stay below)
-  copy.clear();
-  copy.x.reserve(itemCount);
-  copy.y.reserve(itemCount);
-  copy.r.reserve(itemCount);
-  copy.id.reserve(itemCount);
-  view.begin(copy.arrays());
-  std::uint64_t read = 0;
-  stack.clear();
-  stack.push_back(root);
-  while (!stack.empty()) {
-    const std::uint32_t step = stack.back();
-    stack.pop_back();
-    if (step & kLeave) {
-      view.leaveNode(copy.size());
-      continue;
-    }
-    ++read;
-    const std::uint32_t at = copy.size();
-    view.enterNode(at);
-    items(step, [&copy](ItemId id, const Circle& c) { copy.push(id, c); });
-    handOverOwnItems(view, copy, at, copy.size());
-    stack.push_back(step | kLeave);
-    children(step, [&stack](std::uint32_t child) { stack.push_back(child); });
+/// A tree's hand-over cut into parts that threads fill at once. Each part is a whole subtree, or a run of
+/// sibling subtrees, whose items take a range of the shared arrays known in advance; the tree fills each
+/// part's own view over those arrays, then grafts the parts into the main view while it hands over the
+/// nodes above them. Which nodes start a part is the tree's choice and must not depend on the number of
+/// threads, so that the view, and so the pairs and the work counted, are the same on any number of them.
+struct PartViews {
+  std::vector<PairView> views;           ///< one per part, in the order the tree grafts them
+  std::vector<HandOverScratch> scratch;  ///< one per worker
+
+  /// Runs `fill(part, view, scratch)` for parts [0, count) on the scheduler's workers; each view is begun
+  /// over `items` before and finished after.
+  template <class Fill>
+  void build(TaskScheduler& scheduler, std::size_t count, const ItemArrays& items, Fill&& fill) {
+    views.resize(count);
+    fitWorkers(scheduler);
+    scheduler.parallelFor(count, 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
+      for (std::size_t p = begin; p < end; ++p) {
+        views[p].begin(items);
+        fill(p, views[p], scratch[worker]);
+        views[p].finish();
+      }
+    });
   }
-  view.retarget(copy.arrays());
-  view.finish();
-  return read;
+  /// Makes sure every worker of `scheduler` has its scratch (for a tree's own passes before build()).
+  void fitWorkers(const TaskScheduler& scheduler) {
+    if (scratch.size() < scheduler.workerCount()) scratch.resize(scheduler.workerCount());
+  }
+  /// Bytes held.
+  std::size_t bytes() const {
+    std::size_t bytes = views.capacity() * sizeof(PairView) + scratch.capacity() * sizeof(HandOverScratch);
+    for (const PairView& v : views) bytes += v.bytes();
+    for (const HandOverScratch& s : scratch) bytes += s.bytes();
+    return bytes;
+  }
+};
+
+/// How many items a part of a tree's hand-over should hold at most: parts small enough that every worker
+/// gets several, large enough that grafting them stays cheap. Depends only on the item count.
+inline std::uint32_t partItems(std::size_t itemCount) {
+  return static_cast<std::uint32_t>(std::max<std::size_t>(itemCount / 128, 2048));
 }
 
 /// Runs the view's pair search into `out` on the scheduler's workers and folds its work into the counters

@@ -4,6 +4,7 @@
 #include "quadtree_family.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "bvh_pruning.hpp"
@@ -395,65 +396,161 @@ void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& vis
 // (reading the item table and the node of each id forward) into the slots the depth-first order gives their
 // node, rather than by following each node's list: a list's links and circles are spread over the id-ordered
 // arrays, two dependent misses per item once the tree outgrows the cache.
+// The hand-over is cut into parts, each a subtree of at most pair_view::partItems items, that the workers
+// fill at once; the nodes above them are handed over on the calling thread, which grafts each part where its
+// subtree sits. Every walk over the nodes goes depth first in the same order, so the first one can tell
+// every node where its items go. The items reach their slots through a bucket sort by part, in id order (a
+// node's list is scattered over memory; the per-id arrays are read forward), so each part then writes only
+// its own range of the copy.
 void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
-  if (nodes_[0].subtreeCount < 2) {
+  const std::uint32_t count = nodes_[0].subtreeCount;
+  if (count < 2) {
     pretests_ = 0;
     return;
   }
-  // Where each node's own items begin, depth first, in the order the hand-over below walks.
-  const auto forEachNodeDepthFirst = [this](auto&& enter, auto&& leave) {
-    constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a node (indices stay below)
+  TaskScheduler& workers = scheduler();
+  const std::uint32_t partLimit = pair_view::partItems(count);
+  constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a node (indices stay below)
+  // Walks the subtree of `root` depth first, cut at parts when `cut`: enter(n) and leave(n) for each node
+  // walked, part(n) for each subtree cut off as a part.
+  const auto walkDepthFirst = [&](std::uint32_t root, bool cut, std::vector<std::uint32_t>& stack,
+                                  auto&& enter, auto&& leave, auto&& part) {
     std::uint32_t children[4];
-    viewStack_.clear();
-    viewStack_.push_back(0);
-    while (!viewStack_.empty()) {
-      const std::uint32_t step = viewStack_.back();
-      viewStack_.pop_back();
+    stack.assign(1, root);
+    while (!stack.empty()) {
+      const std::uint32_t step = stack.back();
+      stack.pop_back();
       if (step & kLeave) {
         leave(step & ~kLeave);
         continue;
       }
+      if (cut && nodes_[step].subtreeCount <= partLimit) {
+        part(step);
+        continue;
+      }
       enter(step);
-      viewStack_.push_back(step | kLeave);
-      const int count = nonEmptyChildren(step, children);
-      for (int i = 0; i < count; ++i) viewStack_.push_back(children[i]);
+      stack.push_back(step | kLeave);
+      const int n = nonEmptyChildren(step, children);
+      for (int i = 0; i < n; ++i) stack.push_back(children[i]);
     }
   };
+  const auto none = [](std::uint32_t) {};
+  // Where the upper nodes' own items and each part's items begin; bucket 0 holds the upper nodes' items,
+  // bucket p + 1 those of part p.
   ownAt_.resize(nodes_.size());
+  nodeBucket_.resize(nodes_.size());
+  partRoots_.clear();
   std::uint32_t at = 0;
-  forEachNodeDepthFirst(
+  walkDepthFirst(
+      0, true, viewStack_,
       [&](std::uint32_t n) {
         ownAt_[n] = at;
+        nodeBucket_[n] = 0;
         at += nodes_[n].directCount;
       },
-      [](std::uint32_t) {});
-  const std::uint32_t count = at;
-  pair_view::ItemCopy& copy = viewItems_;
-  copy.x.resize(count);
-  copy.y.resize(count);
-  copy.r.resize(count);
-  copy.id.resize(count);
-  forEachItem([&](ItemId id, const Circle& c) {
-    const std::uint32_t slot = ownAt_[itemNode_[id]]++;
-    copy.x[slot] = c.center.x;
-    copy.y[slot] = c.center.y;
-    copy.r[slot] = c.radius;
-    copy.id[slot] = id;
+      none,
+      [&](std::uint32_t n) {
+        ownAt_[n] = at;
+        at += nodes_[n].subtreeCount;
+        partRoots_.push_back(n);
+      });
+  const std::size_t buckets = partRoots_.size() + 1;
+  parts_.fitWorkers(workers);
+  workers.parallelFor(partRoots_.size(), 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    for (std::size_t p = begin; p < end; ++p) {
+      std::uint32_t next = ownAt_[partRoots_[p]];
+      walkDepthFirst(
+          partRoots_[p], false, parts_.scratch[worker].stack,
+          [&](std::uint32_t n) {
+            ownAt_[n] = next;
+            nodeBucket_[n] = std::uint32_t(p + 1);
+            next += nodes_[n].directCount;
+          },
+          none, none);
+    }
   });
-  // ownAt_ now holds where each node's own items end.
-  view_.begin(copy.arrays());
-  std::uint64_t read = 0;
-  forEachNodeDepthFirst(
+  // The bucket sort: each chunk of ids counts its items per bucket, then writes their ids at its offsets.
+  const std::size_t ids = itemNode_.size();
+  const std::size_t chunkIds = std::max<std::size_t>(ids / 64, 4096);
+  const std::size_t chunks = (ids + chunkIds - 1) / chunkIds;
+  bucketCursor_.assign(chunks * buckets, 0);
+  workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t c = begin; c < end; ++c) {
+      std::uint32_t* counts = &bucketCursor_[c * buckets];
+      for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
+        if (itemNode_[id] != kNone) ++counts[nodeBucket_[itemNode_[id]]];
+      }
+    }
+  });
+  bucketStart_.resize(buckets + 1);
+  std::uint32_t total = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    bucketStart_[b] = total;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::uint32_t n = bucketCursor_[c * buckets + b];
+      bucketCursor_[c * buckets + b] = total;
+      total += n;
+    }
+  }
+  bucketStart_[buckets] = total;
+  byBucket_.resize(total);
+  workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t c = begin; c < end; ++c) {
+      std::uint32_t* cursor = &bucketCursor_[c * buckets];
+      for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
+        if (itemNode_[id] != kNone) byBucket_[cursor[nodeBucket_[itemNode_[id]]]++] = ItemId(id);
+      }
+    }
+  });
+  viewItems_.resize(count);
+  const pair_view::MutableItems items = viewItems_.writable();
+  // Puts the items of a bucket in their nodes' slots, in id order within each node; ownAt_ then holds
+  // where each node's own items end.
+  const auto scatter = [&](std::size_t bucket) {
+    for (std::uint32_t k = bucketStart_[bucket]; k < bucketStart_[bucket + 1]; ++k) {
+      const ItemId id = byBucket_[k];
+      items.put(ownAt_[itemNode_[id]]++, id, circle(id));
+    }
+  };
+  // Enters a node in `view` and hands it the node's own items.
+  const auto handOverNode = [&](std::uint32_t n, pair_view::PairView& view,
+                                pair_view::HandOverScratch& scratch) {
+    const std::uint32_t end = ownAt_[n], begin = end - nodes_[n].directCount;
+    view.enterNode(begin);
+    pair_view::handOverOwnItems(view, items, begin, end, scratch);
+  };
+  const auto subtreeEnd = [&](std::uint32_t n) {
+    return ownAt_[n] - nodes_[n].directCount + nodes_[n].subtreeCount;
+  };
+  std::atomic<std::uint64_t> partNodes{0};
+  parts_.build(workers, partRoots_.size(), viewItems_.arrays(),
+               [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
+                 scatter(p + 1);
+                 std::uint64_t read = 0;
+                 walkDepthFirst(
+                     partRoots_[p], false, scratch.stack,
+                     [&](std::uint32_t n) {
+                       ++read;
+                       handOverNode(n, view, scratch);
+                     },
+                     [&](std::uint32_t n) { view.leaveNode(subtreeEnd(n)); }, none);
+                 partNodes.fetch_add(read, std::memory_order_relaxed);
+               });
+  scatter(0);
+  view_.begin(viewItems_.arrays());
+  std::uint64_t read = partNodes.load();
+  std::size_t nextPart = 0;
+  walkDepthFirst(
+      0, true, viewStack_,
       [&](std::uint32_t n) {
         ++read;
-        const std::uint32_t end = ownAt_[n], begin = end - nodes_[n].directCount;
-        view_.enterNode(begin);
-        pair_view::handOverOwnItems(view_, copy, begin, end);
+        handOverNode(n, view_, viewItems_.split);
       },
-      [&](std::uint32_t n) { view_.leaveNode(ownAt_[n] - nodes_[n].directCount + nodes_[n].subtreeCount); });
+      [&](std::uint32_t n) { view_.leaveNode(subtreeEnd(n)); },
+      [&](std::uint32_t) { view_.graft(parts_.views[nextPart++]); });
   view_.finish();
   counters_.nodesVisited += read;
-  pair_view::findPairsInto(view_, out, scheduler(), viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_, pretests_);
 }
 
 int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const {
@@ -490,8 +587,10 @@ IndexStats QuadtreeFamily::stats() const {
   s.memoryBytes =
       nodes_.capacity() * sizeof(QuadNode) +
       (itemNode_.capacity() + itemNext_.capacity() + itemPrev_.capacity()) * sizeof(std::uint32_t) +
-      viewStack_.capacity() * sizeof(std::uint32_t) + ownAt_.capacity() * sizeof(std::uint32_t) +
-      view_.bytes() + viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + tableBytes();
+      (viewStack_.capacity() + ownAt_.capacity() + nodeBucket_.capacity() + partRoots_.capacity() +
+       bucketCursor_.capacity() + bucketStart_.capacity() + byBucket_.capacity()) *
+          sizeof(std::uint32_t) +
+      view_.bytes() + viewItems_.bytes() + parts_.bytes() + pair_view::scratchBytes(viewWalk_) + tableBytes();
   return s;
 }
 

@@ -212,8 +212,15 @@ class QuadtreeFamily : public SpatialIndex {
   std::uint32_t freeBlocks_ = kNone;     // first dead child block; each links the next through firstChild
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
-  std::vector<std::uint32_t> viewStack_;          // the hand-over's walk
-  std::vector<std::uint32_t> ownAt_;              // the hand-over's slot of each node's own items
+  std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
+  // The hand-over (see doFindPairs): each node's slot and bucket, the parts and the bucket sort of the ids.
+  std::vector<std::uint32_t> ownAt_;              // the slot of each node's own items
+  std::vector<std::uint32_t> nodeBucket_;         // 0 above the parts, p + 1 inside part p
+  std::vector<std::uint32_t> partRoots_;          // the root of each part, in hand-over order
+  std::vector<std::uint32_t> bucketCursor_;       // per chunk of ids and bucket: count, then where to write
+  std::vector<std::uint32_t> bucketStart_;        // where each bucket's ids begin in byBucket_
+  std::vector<ItemId> byBucket_;                  // ids sorted by bucket, in id order within each
+  pair_view::PartViews parts_;                    // the parts' views
   pair_view::PairView view_;                      // the tree as the pair search reads it
   pair_view::ItemCopy viewItems_;                 // the items in the view's depth-first order
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker

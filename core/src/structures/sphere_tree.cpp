@@ -128,7 +128,8 @@ IndexStats SphereTree::stats() const {
       pendingLeft_.capacity() * sizeof(ItemId) + reintegrate_.capacityBytes() + recompute_.capacityBytes() +
       sphereStack_.capacity() * 4 + cullStack_.capacity() * sizeof(CullEntry) +
       scratchIds_.capacity() * sizeof(ItemId) + repackScratch_.capacity() * sizeof(ItemSlot) + view_.bytes() +
-      viewItems_.bytes() + pair_view::scratchBytes(viewWalk_);
+      viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + parts_.bytes() +
+      (topChildren_.capacity() + childItems_.capacity()) * 4 + partRuns_.capacity() * sizeof(PartRun);
   return s;
 }
 

@@ -288,6 +288,16 @@ class SphereTree final : public SpatialIndex {
   std::vector<ItemSlot> repackScratch_;
   std::vector<std::uint32_t> runs_;  // spheres with items, depth first, for the whole-frame pass
   std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
+  // The pair search's hand-over (see doFindPairs): the root's children, the items below each, the runs of
+  // them that are parts, and the parts' views.
+  struct PartRun {
+    std::uint32_t firstChild;  // index in topChildren_
+    std::uint32_t itemsAt;     // slot of its first item
+  };
+  std::vector<std::uint32_t> topChildren_;
+  std::vector<std::uint32_t> childItems_;
+  std::vector<PartRun> partRuns_;
+  pair_view::PartViews parts_;
   pair_view::PairView view_;
   pair_view::ItemCopy viewItems_;
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker

@@ -1,6 +1,7 @@
 // The sphere tree's walks: queries, the view cull with memory, pairs, and validation. See sphere_tree.hpp.
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iterator>
 #include <string>
@@ -200,21 +201,93 @@ std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment, QueryCo
 // ---------------------------------------------------------------------------------------------------------
 
 // The tree is handed to the shared pair view depth first: each sphere's slice, then its sphere children.
+// The root's children are cut into runs of at most pair_view::partItems items, parts that the workers hand
+// over at once into the slots that the runs' counts give them; the calling thread hands over the root's own
+// slice (circles waiting for reintegration) and grafts the parts below it in order.
 void SphereTree::doFindPairs(std::vector<Pair>& out) {
-  counters_.nodesVisited += pair_view::copyTree(
-      view_, viewItems_, size(), kRoot,
-      [&](std::uint32_t n, auto&& add) {
-        const SphereNode& node = spheres_[n];
-        for (std::uint32_t k = 0; k < node.itemCount; ++k) {
-          const ItemSlot& s = slots_[node.itemBegin + k];
-          add(s.id, Circle{{s.x, s.y}, s.r});
-        }
-      },
-      [&](std::uint32_t n, auto&& push) {
-        for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) push(c);
-      },
-      sphereStack_);
-  pair_view::findPairsInto(view_, out, scheduler(), viewWalk_, counters_, pretests_);
+  TaskScheduler& workers = scheduler();
+  parts_.fitWorkers(workers);
+  const SphereNode& root = spheres_[kRoot];
+  topChildren_.clear();
+  for (std::uint32_t c = root.firstChild; c != kNull; c = spheres_[c].nextSibling) topChildren_.push_back(c);
+  // Walks the subtree below `top` depth first: enter(sphere) before its children, leave(sphere) after.
+  const auto walk = [&](std::uint32_t top, std::vector<std::uint32_t>& stack, auto&& enter, auto&& leave) {
+    constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a sphere
+    stack.assign(1, top);
+    while (!stack.empty()) {
+      const std::uint32_t step = stack.back();
+      stack.pop_back();
+      if (step & kLeave) {
+        leave(step & ~kLeave);
+        continue;
+      }
+      enter(step);
+      stack.push_back(step | kLeave);
+      for (std::uint32_t c = spheres_[step].firstChild; c != kNull; c = spheres_[c].nextSibling)
+        stack.push_back(c);
+    }
+  };
+  // Items below each child of the root.
+  childItems_.resize(topChildren_.size());
+  workers.parallelFor(topChildren_.size(), 256, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    for (std::size_t k = begin; k < end; ++k) {
+      std::uint32_t items = 0;
+      walk(
+          topChildren_[k], parts_.scratch[worker].stack,
+          [&](std::uint32_t n) { items += spheres_[n].itemCount; }, [](std::uint32_t) {});
+      childItems_[k] = items;
+    }
+  });
+  // The runs: where each begins among the root's children and where its items go.
+  const std::uint32_t partLimit = pair_view::partItems(size());
+  partRuns_.clear();
+  std::uint32_t at = root.itemCount, runItems = 0;
+  for (std::size_t k = 0; k < topChildren_.size(); ++k) {
+    if (k == 0 || runItems + childItems_[k] > partLimit) {
+      partRuns_.push_back({std::uint32_t(k), at});
+      runItems = 0;
+    }
+    runItems += childItems_[k];
+    at += childItems_[k];
+  }
+  partRuns_.push_back({std::uint32_t(topChildren_.size()), at});
+  viewItems_.resize(at);
+  const pair_view::MutableItems items = viewItems_.writable();
+  // Copies a sphere's slice to `begin` and hands it to `view`; returns where it ends.
+  const auto handOverSlice = [&](std::uint32_t n, std::uint32_t begin, pair_view::PairView& view,
+                                 pair_view::HandOverScratch& scratch) {
+    const SphereNode& node = spheres_[n];
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      const ItemSlot& slot = slots_[node.itemBegin + k];
+      items.put(begin + k, slot.id, Circle{{slot.x, slot.y}, slot.r});
+    }
+    view.enterNode(begin);
+    pair_view::handOverOwnItems(view, items, begin, begin + node.itemCount, scratch);
+    return begin + node.itemCount;
+  };
+  std::atomic<std::uint64_t> read{1};
+  parts_.build(workers, partRuns_.size() - 1, viewItems_.arrays(),
+               [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
+                 std::uint32_t next = partRuns_[p].itemsAt;
+                 std::uint64_t spheres = 0;
+                 for (std::uint32_t k = partRuns_[p].firstChild; k < partRuns_[p + 1].firstChild; ++k) {
+                   walk(
+                       topChildren_[k], scratch.stack,
+                       [&](std::uint32_t n) {
+                         ++spheres;
+                         next = handOverSlice(n, next, view, scratch);
+                       },
+                       [&](std::uint32_t) { view.leaveNode(next); });
+                 }
+                 read.fetch_add(spheres, std::memory_order_relaxed);
+               });
+  view_.begin(viewItems_.arrays());
+  handOverSlice(kRoot, 0, view_, viewItems_.split);
+  for (const pair_view::PairView& part : parts_.views) view_.graft(part);
+  view_.leaveNode(at);
+  view_.finish();
+  counters_.nodesVisited += read.load();
+  pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_, pretests_);
 }
 
 // ---------------------------------------------------------------------------------------------------------
