@@ -1,6 +1,7 @@
 #include "spheretest/spatial_index.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -196,24 +197,31 @@ void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circ
   if (ids.size() != circles.size())
     throw InvalidInput(name_ + ": updateBatch: ids and circles differ in length");
   // One pass over the whole batch (it is every moving item on busy frames), in blocks with no branch per
-  // entry; only a batch with a bad entry is walked again, to name the first one. While no id below the
-  // table's end is absent, an id is known by its value alone and the table is not read.
+  // entry, spread over the workers; only a batch with a bad entry is walked again, to name the first one.
+  // While no id below the table's end is absent, an id is known by its value alone and the table is not read.
   const std::size_t last = circles_.empty() ? 0 : circles_.size() - 1;
   const bool dense = count_ == circles_.size();
-  bool allValid = !circles_.empty() || ids.empty();
-  bool increasing = true;
   constexpr std::size_t kBlock = 4096;
-  for (std::size_t begin = 0; begin < ids.size() && allValid; begin += kBlock) {
-    const std::size_t end = std::min(ids.size(), begin + kBlock);
-    bool blockValid = allValidCircles(circles.subspan(begin, end - begin));
-    for (std::size_t i = begin; i < end; ++i) blockValid &= ids[i] <= last;
-    if (!dense) {
-      for (std::size_t i = begin; i < end; ++i)
-        blockValid &= !std::isnan(circles_[std::min<std::size_t>(ids[i], last)].radius);
+  const std::size_t blocks = (ids.size() + kBlock - 1) / kBlock;
+  std::atomic<bool> allValid = !circles_.empty() || ids.empty();
+  std::atomic<bool> increasing = true;
+  scheduler().parallelFor(blocks, 16, [&](std::size_t firstBlock, std::size_t endBlock, unsigned) {
+    for (std::size_t block = firstBlock; block < endBlock && allValid.load(std::memory_order_relaxed);
+         ++block) {
+      const std::size_t begin = block * kBlock, end = std::min(ids.size(), begin + kBlock);
+      bool blockValid = allValidCircles(circles.subspan(begin, end - begin));
+      bool blockIncreasing = true;
+      for (std::size_t i = begin; i < end; ++i) blockValid &= ids[i] <= last;
+      if (!dense) {
+        for (std::size_t i = begin; i < end; ++i)
+          blockValid &= !std::isnan(circles_[std::min<std::size_t>(ids[i], last)].radius);
+      }
+      for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i)
+        blockIncreasing &= ids[i] > ids[i - 1];
+      if (!blockValid) allValid.store(false, std::memory_order_relaxed);
+      if (!blockIncreasing) increasing.store(false, std::memory_order_relaxed);
     }
-    for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i) increasing &= ids[i] > ids[i - 1];
-    allValid = blockValid;
-  }
+  });
   if (!allValid) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
       if (!contains(ids[i]))
@@ -232,12 +240,16 @@ void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circ
       seen[id / 64] |= bit;
     }
   }
+  // The ids are distinct by now, so the workers' writes to the table never meet.
   std::vector<Circle> old;
-  if (batchNeedsOldCircles(ids.size())) {
-    old.resize(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) old[i] = circles_[ids[i]];
-  }
-  for (std::size_t i = 0; i < ids.size(); ++i) circles_[ids[i]] = circles[i];
+  const bool keepOld = batchNeedsOldCircles(ids.size());
+  if (keepOld) old.resize(ids.size());
+  scheduler().parallelFor(ids.size(), 16384, [&](std::size_t begin, std::size_t end, unsigned) {
+    if (keepOld) {
+      for (std::size_t i = begin; i < end; ++i) old[i] = circles_[ids[i]];
+    }
+    for (std::size_t i = begin; i < end; ++i) circles_[ids[i]] = circles[i];
+  });
   counters_ = {};
   doUpdateBatch(ids, old);
   validateAfter(*this, "updateBatch");

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "ordered_pieces.hpp"
 #include "pair_view.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/structures.hpp"
@@ -141,7 +143,8 @@ class AabbTree final : public SpatialIndex {
     s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + fat_.capacity() * sizeof(Box) +
                     up_.capacity() * sizeof(std::uint32_t) + escaped_.capacity() * sizeof(std::uint32_t) +
                     order_.capacity() * sizeof(std::uint64_t) + walkStack_.capacity() * sizeof(Ref) +
-                    view_.bytes() + items_.bytes() + pair_view::scratchBytes(scratch_);
+                    view_.bytes() + items_.bytes() + pair_view::scratchBytes(scratch_) + parts_.bytes() +
+                    (partRoots_.capacity() + partItems_.capacity()) * 4 + pieces::bytes(escapedLists_);
     return s;
   }
 
@@ -213,12 +216,15 @@ class AabbTree final : public SpatialIndex {
   }
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
-    escaped_.clear();
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      const Circle& c = circle(ids[i]);
-      if (fits(fat_[ids[i]], c, c.center - old[i].center)) continue;
-      escaped_.push_back(static_cast<std::uint32_t>(i));
-    }
+    // Which circles left their fat boxes depends on no reinsertion, so the workers find them first.
+    pieces::collect(scheduler(), ids.size(), escaped_, escapedLists_,
+                    [&](std::size_t begin, std::size_t end, std::vector<std::uint32_t>& escaped) {
+                      for (std::size_t i = begin; i < end; ++i) {
+                        const Circle& c = circle(ids[i]);
+                        if (!fits(fat_[ids[i]], c, c.center - old[i].center))
+                          escaped.push_back(static_cast<std::uint32_t>(i));
+                      }
+                    });
     moves_ += ids.size();
     fatPath_ += ids.size() - escaped_.size();
     // Nothing to reinsert; an empty tree (an empty batch) has no root box to order escapes in.
@@ -728,9 +734,13 @@ class AabbTree final : public SpatialIndex {
   std::uint64_t pretests_ = 0;
 
   std::vector<std::uint32_t> escaped_;
-  std::vector<std::uint64_t> order_;  // escaped entries keyed by Morton code
+  std::vector<std::vector<std::uint32_t>> escapedLists_;  // each piece's escapes, joined into escaped_
+  std::vector<std::uint64_t> order_;                      // escaped entries keyed by Morton code
   std::vector<Ref> walkStack_;
-  std::vector<std::uint32_t> rank_;  // a relayout's new index of each pool slot
+  std::vector<std::uint32_t> rank_;       // a relayout's new index of each pool slot
+  std::vector<Ref> partRoots_;            // the pair hand-over's parts, in depth-first order
+  std::vector<std::uint32_t> partItems_;  // where each part's items begin (and, last, their count)
+  pair_view::PartViews parts_;            // the parts' views
   pair_view::PairView view_;
   pair_view::ItemCopy items_;
   std::vector<pair_view::WalkScratch> scratch_;  // one per worker
@@ -912,68 +922,128 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
 
 // Walks the tree depth first and hands it to the view as it goes, copying the items' circles in that order;
 // a subtree low enough to hold at most a batch of items becomes one leaf of the view without node steps of
-// its own. Returns the internal nodes read.
+// its own. Subtrees of at most kPartHeight levels are parts that the workers hand over at once: they are
+// counted first, so that each knows where its items go, and grafted in order while the calling thread hands
+// over the nodes above them. Returns the internal nodes read.
 std::uint64_t AabbTree::handOver() {
+  // Parts hold at most 2^13 items, a cut that depends only on the tree.
+  constexpr int kPartHeight = 13;
   constexpr Ref kLeave = 0x7fffffffu;  // closes the innermost open node (no index or leaf reference)
-  items_.clear();
-  const std::size_t n = size();
-  items_.x.resize(n);
-  items_.y.resize(n);
-  items_.r.resize(n);
-  items_.id.resize(n);
-  view_.begin(items_.arrays());
-  std::uint32_t at = 0;
-  walkStack_.clear();
-  walkStack_.push_back(root_);
-  std::uint64_t read = 0;
-  while (!walkStack_.empty()) {
-    const Ref r = walkStack_.back();
-    walkStack_.pop_back();
-    if (r == kLeave) {
-      view_.leaveNode(at);
-      continue;
+  TaskScheduler& workers = scheduler();
+  parts_.fitWorkers(workers);
+  // Walks the nodes above the parts depth first: enter(node) and leave() around each, part(ref) for each
+  // part.
+  const auto walkUpper = [&](auto&& enter, auto&& leave, auto&& part) {
+    walkStack_.assign(1, root_);
+    while (!walkStack_.empty()) {
+      const Ref r = walkStack_.back();
+      walkStack_.pop_back();
+      if (r == kLeave) {
+        leave();
+      } else if (heightOf(r) <= kPartHeight) {
+        part(r);
+      } else {
+        enter(r);
+        walkStack_.push_back(kLeave);
+        walkStack_.push_back(nodes_[r].child[1]);
+        walkStack_.push_back(nodes_[r].child[0]);
+      }
     }
-    const std::uint32_t begin = at;
-    if (isLeaf(r)) {
-      items_.id[at++] = itemOf(r);
-      view_.addLeaf(begin, at);
-      continue;
-    }
-    const AabbNode& node = nodes_[r];
-    ++read;
-    if (node.height <= kBatchHeight) {
-      // The small subtree's leaves in depth-first order; its height bounds the local stack.
-      std::array<Ref, kBatchHeight + 1> local;
-      int top = 0;
-      local[top++] = node.child[1];
-      local[top++] = node.child[0];
-      while (top > 0) {
-        const Ref s = local[--top];
-        if (isLeaf(s)) {
-          items_.id[at++] = itemOf(s);
+  };
+  partRoots_.clear();
+  walkUpper([](Ref) {}, [] {}, [&](Ref r) { partRoots_.push_back(r); });
+  // Leaves below each part, then where each part's items begin.
+  partItems_.resize(partRoots_.size() + 1);
+  workers.parallelFor(partRoots_.size(), 16, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    std::vector<std::uint32_t>& stack = parts_.scratch[worker].stack;
+    for (std::size_t p = begin; p < end; ++p) {
+      std::uint32_t leaves = 0;
+      stack.assign(1, partRoots_[p]);
+      while (!stack.empty()) {
+        const Ref r = stack.back();
+        stack.pop_back();
+        if (isLeaf(r)) {
+          ++leaves;
           continue;
         }
-        ++read;
-        local[top++] = nodes_[s].child[1];
-        local[top++] = nodes_[s].child[0];
+        stack.push_back(nodes_[r].child[1]);
+        stack.push_back(nodes_[r].child[0]);
       }
-      view_.addLeaf(begin, at);
-      continue;
+      partItems_[p + 1] = leaves;
     }
-    view_.enterNode(begin);
-    walkStack_.push_back(kLeave);
-    walkStack_.push_back(node.child[1]);
-    walkStack_.push_back(node.child[0]);
-  }
-  // The circles in one streaming pass, fetched well ahead: ids are spread over space, so each is a miss.
-  constexpr std::uint32_t kAhead = 64;
-  for (std::uint32_t k = 0; k < at; ++k) {
-    if (k + kAhead < at) __builtin_prefetch(&circle(items_.id[k + kAhead]));
-    const Circle& c = circle(items_.id[k]);
-    items_.x[k] = c.center.x;
-    items_.y[k] = c.center.y;
-    items_.r[k] = c.radius;
-  }
+  });
+  partItems_[0] = 0;
+  for (std::size_t p = 0; p < partRoots_.size(); ++p) partItems_[p + 1] += partItems_[p];
+  items_.resize(partItems_.back());
+  const pair_view::MutableItems items = items_.writable();
+  std::atomic<std::uint64_t> partNodes{0};
+  parts_.build(workers, partRoots_.size(), items_.arrays(),
+               [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
+                 const std::uint32_t first = partItems_[p];
+                 std::uint32_t at = first;
+                 std::uint64_t read = 0;
+                 std::vector<std::uint32_t>& stack = scratch.stack;
+                 stack.assign(1, partRoots_[p]);
+                 while (!stack.empty()) {
+                   const Ref r = stack.back();
+                   stack.pop_back();
+                   if (r == kLeave) {
+                     view.leaveNode(at);
+                     continue;
+                   }
+                   const std::uint32_t begin = at;
+                   if (isLeaf(r)) {
+                     items.id[at++] = itemOf(r);
+                     view.addLeaf(begin, at);
+                     continue;
+                   }
+                   const AabbNode& node = nodes_[r];
+                   ++read;
+                   if (node.height <= kBatchHeight) {
+                     // The small subtree's leaves in depth-first order; its height bounds the local stack.
+                     std::array<Ref, kBatchHeight + 1> local;
+                     int top = 0;
+                     local[top++] = node.child[1];
+                     local[top++] = node.child[0];
+                     while (top > 0) {
+                       const Ref s = local[--top];
+                       if (isLeaf(s)) {
+                         items.id[at++] = itemOf(s);
+                         continue;
+                       }
+                       ++read;
+                       local[top++] = nodes_[s].child[1];
+                       local[top++] = nodes_[s].child[0];
+                     }
+                     view.addLeaf(begin, at);
+                     continue;
+                   }
+                   view.enterNode(begin);
+                   stack.push_back(kLeave);
+                   stack.push_back(node.child[1]);
+                   stack.push_back(node.child[0]);
+                 }
+                 // The circles in one streaming pass, fetched well ahead: ids are spread over space, so each
+                 // is a miss.
+                 constexpr std::uint32_t kAhead = 64;
+                 for (std::uint32_t k = first; k < at; ++k) {
+                   if (k + kAhead < at) __builtin_prefetch(&circle(items.id[k + kAhead]));
+                   const Circle& c = circle(items.id[k]);
+                   items.x[k] = c.center.x;
+                   items.y[k] = c.center.y;
+                   items.r[k] = c.radius;
+                 }
+                 partNodes.fetch_add(read, std::memory_order_relaxed);
+               });
+  view_.begin(items_.arrays());
+  std::uint64_t read = partNodes.load();
+  std::size_t nextPart = 0;
+  walkUpper(
+      [&](Ref) {
+        ++read;
+        view_.enterNode(partItems_[nextPart]);
+      },
+      [&] { view_.leaveNode(partItems_[nextPart]); }, [&](Ref) { view_.graft(parts_.views[nextPart++]); });
   view_.finish();
   return read;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ordered_pieces.hpp"
 #include "quadtree_family.hpp"
 #include "spheretest/structures.hpp"
 
@@ -80,6 +81,27 @@ class LooseQuadtree final : public QuadtreeFamily {
     attach(id, c);
     ++updatesRelinked_;
   }
+
+  // Whether a moved circle still fits its node's loose bounds depends on no other move (a relink frees
+  // only empty nodes, and growing the root renumbers a node without changing its bounds), so the workers
+  // pick out the circles that left first, and those are relinked in batch order on the calling thread: the
+  // same tree as one move after another.
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle>) override {
+    pieces::collect(scheduler(), ids.size(), leaving_, leavingLists_,
+                    [&](std::size_t begin, std::size_t end, std::vector<ItemId>& list) {
+                      for (std::size_t i = begin; i < end; ++i) {
+                        if (!circleFitsInBox(circle(ids[i]), nodeBounds(nodes_[nodeOf(ids[i])])))
+                          list.push_back(ids[i]);
+                      }
+                    });
+    updatesInPlace_ += ids.size() - leaving_.size();
+    updatesRelinked_ += leaving_.size();
+    for (const ItemId id : leaving_) {
+      detach(id);
+      attach(id, circle(id));
+    }
+  }
+  bool batchNeedsOldCircles(std::size_t) const override { return false; }
 
   void doRemove(ItemId id, const Circle&) override { detach(id); }
 
@@ -188,6 +210,8 @@ class LooseQuadtree final : public QuadtreeFamily {
   int levelLimit_ = 16;  // deepest level, counted from the current root (grows with the root)
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;
+  std::vector<ItemId> leaving_;                    // a batch's circles that left their node's loose bounds
+  std::vector<std::vector<ItemId>> leavingLists_;  // and the workers' lists of them
 };
 
 }  // namespace

@@ -129,7 +129,8 @@ IndexStats SphereTree::stats() const {
       sphereStack_.capacity() * 4 + cullStack_.capacity() * sizeof(CullEntry) +
       scratchIds_.capacity() * sizeof(ItemId) + repackScratch_.capacity() * sizeof(ItemSlot) + view_.bytes() +
       viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + parts_.bytes() +
-      (topChildren_.capacity() + childItems_.capacity()) * 4 + partRuns_.capacity() * sizeof(PartRun);
+      (topChildren_.capacity() + childItems_.capacity()) * 4 + partRuns_.capacity() * sizeof(PartRun) +
+      pieces::bytes(leavingLists_);
   return s;
 }
 
@@ -474,29 +475,36 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
     for (std::uint32_t c = spheres_[sphere].firstChild; c != kNull; c = spheres_[c].nextSibling)
       sphereStack_.push_back(c);
   }
-  leaving_.clear();
-  std::size_t ahead = 0, aheadSlot = 0;  // the run and slot whose circle is fetched next
-  const auto fetchAhead = [&] {
-    while (ahead < runs_.size() && aheadSlot >= spheres_[runs_[ahead]].itemCount) {
-      ++ahead;
-      aheadSlot = 0;
-    }
-    if (ahead == runs_.size()) return;
-    __builtin_prefetch(&circle(slots_[spheres_[runs_[ahead]].itemBegin + aheadSlot].id));
-    ++aheadSlot;
-  };
-  for (int k = 0; k < int(kGatherAhead); ++k) fetchAhead();
-  for (const std::uint32_t sphere : runs_) {
-    const SphereNode& node = spheres_[sphere];
-    const Disc bound = discOf(sphere);
-    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
-      fetchAhead();
-      ItemSlot& slot = slots_[node.itemBegin + k];
-      const Circle& c = circle(slot.id);
-      slot = {c.center.x, c.center.y, c.radius, slot.id};
-      if (sphere != kRoot && !discContains(bound, {slot.x, slot.y, slot.r})) leaving_.push_back(slot.id);
-    }
-  }
+  // The spheres are cut into pieces for the workers; each writes only its own spheres' slots, and the
+  // circles that left are detached afterwards in the order one thread would have found them.
+  pieces::collect(scheduler(), runs_.size(), leaving_, leavingLists_,
+                  [&](std::size_t first, std::size_t last, std::vector<ItemId>& leaving) {
+                    std::size_t ahead = first,
+                                aheadSlot = 0;  // the run and slot whose circle is fetched next
+                    const auto fetchAhead = [&] {
+                      while (ahead < last && aheadSlot >= spheres_[runs_[ahead]].itemCount) {
+                        ++ahead;
+                        aheadSlot = 0;
+                      }
+                      if (ahead == last) return;
+                      __builtin_prefetch(&circle(slots_[spheres_[runs_[ahead]].itemBegin + aheadSlot].id));
+                      ++aheadSlot;
+                    };
+                    for (int k = 0; k < int(kGatherAhead); ++k) fetchAhead();
+                    for (std::size_t run = first; run < last; ++run) {
+                      const std::uint32_t sphere = runs_[run];
+                      const SphereNode& node = spheres_[sphere];
+                      const Disc bound = discOf(sphere);
+                      for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+                        fetchAhead();
+                        ItemSlot& slot = slots_[node.itemBegin + k];
+                        const Circle& c = circle(slot.id);
+                        slot = {c.center.x, c.center.y, c.radius, slot.id};
+                        if (sphere != kRoot && !discContains(bound, {slot.x, slot.y, slot.r}))
+                          leaving.push_back(slot.id);
+                      }
+                    }
+                  });
   for (const ItemId id : leaving_) detachItemToRoot(id);
   moves_ += n;
   detached_ += leaving_.size();

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "ordered_pieces.hpp"
 #include "pair_view.hpp"
 #include "spheretest/spatial_index.hpp"
 
@@ -288,6 +289,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<ItemSlot> repackScratch_;
   std::vector<std::uint32_t> runs_;  // spheres with items, depth first, for the whole-frame pass
   std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
+  std::vector<std::vector<ItemId>> leavingLists_;  // and each piece's list of them
   // The pair search's hand-over (see doFindPairs): the root's children, the items below each, the runs of
   // them that are parts, and the parts' views.
   struct PartRun {
