@@ -141,10 +141,10 @@ class AabbTree final : public SpatialIndex {
     s.nodes = liveNodes_ + size();
     s.maxDepth = root_ == kNull ? 0 : heightOf(root_);
     s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + fat_.capacity() * sizeof(Box) +
-                    up_.capacity() * sizeof(std::uint32_t) + escaped_.capacity() * sizeof(std::uint32_t) +
-                    order_.capacity() * sizeof(std::uint64_t) + walkStack_.capacity() * sizeof(Ref) +
-                    view_.bytes() + items_.bytes() + pair_view::scratchBytes(scratch_) + parts_.bytes() +
-                    (partRoots_.capacity() + partItems_.capacity()) * 4 + pieces::bytes(escapedLists_);
+                    up_.capacity() * sizeof(std::uint32_t) + order_.capacity() * sizeof(std::uint64_t) +
+                    walkStack_.capacity() * sizeof(Ref) + view_.bytes() + items_.bytes() +
+                    pair_view::scratchBytes(scratch_) + parts_.bytes() +
+                    (partRoots_.capacity() + partItems_.capacity()) * 4 + pieces::bytes(orderLists_);
     return s;
   }
 
@@ -216,27 +216,30 @@ class AabbTree final : public SpatialIndex {
   }
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
-    // Which circles left their fat boxes depends on no reinsertion, so the workers find them first.
-    pieces::collect(scheduler(), ids.size(), escaped_, escapedLists_,
-                    [&](std::size_t begin, std::size_t end, std::vector<std::uint32_t>& escaped) {
+    // Nothing to reinsert; an empty tree (an empty batch) has no root box to order escapes in.
+    if (root_ == kNull) return;
+    // Which circles left their fat boxes depends on no reinsertion, so the workers find them first, each
+    // keyed by where it is now along a Z curve over the root's box: reinserted in that order, consecutive
+    // descents share most of their path and find it in the cache. order_ holds the key in its high half
+    // and the batch index in its low half.
+    const MortonFrame frame(boxOf(root_));
+    pieces::collect(scheduler(), ids.size(), order_, orderLists_,
+                    [&](std::size_t begin, std::size_t end, std::vector<std::uint64_t>& escaped) {
                       for (std::size_t i = begin; i < end; ++i) {
                         const Circle& c = circle(ids[i]);
                         if (!fits(fat_[ids[i]], c, c.center - old[i].center))
-                          escaped.push_back(static_cast<std::uint32_t>(i));
+                          escaped.push_back((std::uint64_t(frame.key(c.center)) << 32) | i);
                       }
                     });
     moves_ += ids.size();
-    fatPath_ += ids.size() - escaped_.size();
-    // Nothing to reinsert; an empty tree (an empty batch) has no root box to order escapes in.
-    if (escaped_.empty()) return;
-    if (rebuildFraction_ < 1.0 && double(escaped_.size()) > rebuildFraction_ * double(size())) {
+    fatPath_ += ids.size() - order_.size();
+    if (order_.empty()) return;
+    if (rebuildFraction_ < 1.0 && double(order_.size()) > rebuildFraction_ * double(size())) {
       ++rebuilds_;
       rebuildTopDown();
       return;
     }
-    // Reinserted in the Morton order of where the circles are now, so that consecutive descents share
-    // most of their path and find it in the cache.
-    sortByMorton(ids);
+    std::sort(order_.begin(), order_.end());
     // Neighbours in Morton order are scattered in id order: their leaves, circles and parents are fetched
     // a few reinsertions ahead (the parent once its index has arrived).
     constexpr std::size_t kFar = 8, kNear = 4;
@@ -406,21 +409,21 @@ class AabbTree final : public SpatialIndex {
     return boxContains(grow(tight, 4.0f * (margin_ + stretch) + 1e-6f * c.radius), fat);
   }
 
-  // Orders the escaped entries of a batch along a Z curve over the root's box: order_ holds the key in its
-  // high half and the batch index in its low half.
-  void sortByMorton(std::span<const ItemId> ids) {
-    order_.clear();
-    const Box frame = boxOf(root_);
-    const float sx = 65535.0f / std::max(frame.max.x - frame.min.x, 1e-30f);
-    const float sy = 65535.0f / std::max(frame.max.y - frame.min.y, 1e-30f);
-    for (std::uint32_t i : escaped_) {
-      const Vec2 p = circle(ids[i]).center;
-      const auto qx = static_cast<std::uint32_t>(std::clamp((p.x - frame.min.x) * sx, 0.0f, 65535.0f));
-      const auto qy = static_cast<std::uint32_t>(std::clamp((p.y - frame.min.y) * sy, 0.0f, 65535.0f));
-      order_.push_back((std::uint64_t(spreadBits(qx) | (spreadBits(qy) << 1)) << 32) | i);
+  // A Z curve over a box, at 16 bits per axis.
+  struct MortonFrame {
+    explicit MortonFrame(const Box& box)
+        : min(box.min),
+          sx(65535.0f / std::max(box.max.x - box.min.x, 1e-30f)),
+          sy(65535.0f / std::max(box.max.y - box.min.y, 1e-30f)) {}
+    // The point's place along the curve (points outside the box are clamped to it).
+    std::uint32_t key(Vec2 p) const {
+      const auto qx = static_cast<std::uint32_t>(std::clamp((p.x - min.x) * sx, 0.0f, 65535.0f));
+      const auto qy = static_cast<std::uint32_t>(std::clamp((p.y - min.y) * sy, 0.0f, 65535.0f));
+      return spreadBits(qx) | (spreadBits(qy) << 1);
     }
-    std::sort(order_.begin(), order_.end());
-  }
+    Vec2 min;
+    float sx, sy;
+  };
 
   // The 16 low bits of v spread to the even bit positions.
   static std::uint32_t spreadBits(std::uint32_t v) {
@@ -733,9 +736,8 @@ class AabbTree final : public SpatialIndex {
   std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0, relayouts_ = 0;
   std::uint64_t pretests_ = 0;
 
-  std::vector<std::uint32_t> escaped_;
-  std::vector<std::vector<std::uint32_t>> escapedLists_;  // each piece's escapes, joined into escaped_
-  std::vector<std::uint64_t> order_;                      // escaped entries keyed by Morton code
+  std::vector<std::uint64_t> order_;                    // a batch's escapes keyed by Morton code
+  std::vector<std::vector<std::uint64_t>> orderLists_;  // each piece's escapes, joined into order_
   std::vector<Ref> walkStack_;
   std::vector<std::uint32_t> rank_;       // a relayout's new index of each pool slot
   std::vector<Ref> partRoots_;            // the pair hand-over's parts, in depth-first order
