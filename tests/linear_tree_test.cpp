@@ -11,6 +11,7 @@
 
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
+#include "spheretest/tasks.hpp"
 #include "structures/linear_tree.hpp"
 #include "structures/pair_view.hpp"
 #include "structures/simd_support.hpp"
@@ -239,6 +240,112 @@ TEST(PairView, FindsEveryOverlappingPairOnceWithEitherWidth) {
   if (!canRunWide)
     GTEST_SKIP()
         << "no AVX-512 on this CPU: the 16-lane kernels cannot run, only the narrow ones were checked";
+}
+
+// A random tree for the hand-over tests: each node's own circles (ids in creation order) and its children.
+struct HandOverNode {
+  std::vector<std::pair<ItemId, Circle>> own;
+  std::vector<int> children;
+};
+
+int growHandOverTree(std::vector<HandOverNode>& tree, Rng& rng, int depth, ItemId& nextId) {
+  const int n = int(tree.size());
+  tree.emplace_back();
+  // Now and then a node holds more than a leaf's worth itself, which the hand-over splits k-d style.
+  const int own = rng.chance(0.15) ? int(pair_view::kBatchItems + 1 + rng.below(80)) : int(rng.below(6));
+  for (int k = 0; k < own; ++k) {
+    const Circle c{{rng.uniform(0.0f, 80.0f), rng.uniform(0.0f, 80.0f)}, rng.uniform(0.0f, 3.0f)};
+    tree[n].own.push_back({nextId++, c});
+  }
+  const int children = depth < 4 ? int(rng.below(5)) : 0;
+  for (int k = 0; k < children; ++k) {
+    const int child = growHandOverTree(tree, rng, depth + 1, nextId);
+    tree[n].children.push_back(child);
+  }
+  return n;
+}
+
+std::uint32_t itemsBelow(const std::vector<HandOverNode>& tree, int n) {
+  auto items = static_cast<std::uint32_t>(tree[n].own.size());
+  for (const int c : tree[n].children) items += itemsBelow(tree, c);
+  return items;
+}
+
+// Hands node `n` and its subtree over to `view`, its items from `at` on.
+void handOverSubtree(const std::vector<HandOverNode>& tree, int n, pair_view::PairView& view,
+                     const pair_view::MutableItems& items, std::uint32_t& at,
+                     pair_view::HandOverScratch& scratch) {
+  const std::uint32_t begin = at;
+  for (const auto& [id, c] : tree[n].own) items.put(at++, id, c);
+  view.enterNode(begin);
+  pair_view::handOverOwnItems(view, items, begin, at, scratch);
+  for (const int c : tree[n].children) handOverSubtree(tree, c, view, items, at, scratch);
+  view.leaveNode(at);
+}
+
+// Hands a tree over in one pass, or with each child of the root filled as a part on a pool and grafted: the
+// view, and so the pairs and the work of a search, must be the same.
+TEST(PairView, PartsFilledOnWorkersAndGraftedGiveTheViewOfOneHandOver) {
+  Rng rng(29);
+  ThreadPool pool(3);
+  for (int trial = 0; trial < 30; ++trial) {
+    std::vector<HandOverNode> tree;
+    ItemId nextId = 0;
+    growHandOverTree(tree, rng, 0, nextId);
+    const std::uint32_t total = itemsBelow(tree, 0);
+
+    pair_view::ItemCopy wholeItems;
+    wholeItems.resize(total);
+    pair_view::PairView whole;
+    whole.begin(wholeItems.arrays());
+    std::uint32_t at = 0;
+    handOverSubtree(tree, 0, whole, wholeItems.writable(), at, wholeItems.split);
+    whole.finish();
+
+    pair_view::ItemCopy partItems;
+    partItems.resize(total);
+    const pair_view::MutableItems items = partItems.writable();
+    std::vector<std::uint32_t> partAt;
+    std::uint32_t next = static_cast<std::uint32_t>(tree[0].own.size());
+    for (const int c : tree[0].children) {
+      partAt.push_back(next);
+      next += itemsBelow(tree, c);
+    }
+    pair_view::PartViews parts;
+    parts.build(pool, tree[0].children.size(), partItems.arrays(),
+                [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
+                  std::uint32_t from = partAt[p];
+                  handOverSubtree(tree, tree[0].children[p], view, items, from, scratch);
+                });
+    pair_view::PairView grafted;
+    grafted.begin(partItems.arrays());
+    std::uint32_t rootEnd = 0;
+    for (const auto& [id, c] : tree[0].own) items.put(rootEnd++, id, c);
+    grafted.enterNode(0);
+    pair_view::handOverOwnItems(grafted, items, 0, rootEnd, partItems.split);
+    for (const pair_view::PairView& part : parts.views) grafted.graft(part);
+    grafted.leaveNode(total);
+    grafted.finish();
+
+    ASSERT_EQ(whole.validate(), "") << "trial " << trial;
+    ASSERT_EQ(grafted.validate(), "") << "trial " << trial;
+    ASSERT_EQ(grafted.nodes(), whole.nodes()) << "trial " << trial;
+    const auto search = [](const pair_view::PairView& view, pair_view::PairWork& work) {
+      std::vector<Pair> out;
+      pairs::PairWriter writer(out);
+      pair_view::WalkScratch scratch;
+      view.findPairs(writer, work, scratch, false);
+      writer.finish();
+      std::set<std::pair<ItemId, ItemId>> found;
+      for (const Pair& p : out) found.insert({p.a, p.b});
+      return found;
+    };
+    pair_view::PairWork wholeWork, graftedWork;
+    EXPECT_EQ(search(grafted, graftedWork), search(whole, wholeWork)) << "trial " << trial;
+    EXPECT_EQ(graftedWork.tasks, wholeWork.tasks) << "trial " << trial;
+    EXPECT_EQ(graftedWork.pretests, wholeWork.pretests) << "trial " << trial;
+    EXPECT_EQ(graftedWork.candidates, wholeWork.candidates) << "trial " << trial;
+  }
 }
 
 }  // namespace

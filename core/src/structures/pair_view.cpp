@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "simd_support.hpp"
+#include "spheretest/assert.hpp"
 
 namespace st::pair_view {
 namespace {
@@ -82,7 +83,10 @@ void PairView::finish() {
       continue;
     }
     Box bounds = kEmptyBox;
-    for (std::size_t c = i + 1; c < node.next; c = nodes_[c].next) bounds = unite(bounds, nodes_[c].bounds);
+    for (std::size_t c = i + 1; c < node.next; c = nodes_[c].next) {
+      ST_ASSERT(nodes_[c].next > c, "a pair view node ends before itself (a graft lost its offset)");
+      bounds = unite(bounds, nodes_[c].bounds);
+    }
     node.bounds = bounds;
   }
 }
@@ -154,6 +158,37 @@ void handOverOwnItems(PairView& view, const MutableItems& items, std::uint32_t b
     return;
   }
   splitOwnRange(view, items, begin, end, scratch);
+}
+
+std::string PairView::validate() const {
+  const auto fault = [](std::size_t i, const char* what) {
+    return "view node " + std::to_string(i) + " " + what;
+  };
+  // First that every subtree ends after its node and within the view, so that the walks below end.
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i].next <= i || nodes_[i].next > nodes_.size()) return fault(i, "ends outside the view");
+  }
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const ViewNode& node = nodes_[i];
+    if (node.begin >= node.end) return fault(i, "holds no items");
+    if (!node.measured) return fault(i, "was never measured");
+    if (node.next == i + 1) {
+      const Box tight = boundsOf(items_, node.begin, node.end);
+      if (tight.min.x < node.bounds.min.x || tight.min.y < node.bounds.min.y ||
+          tight.max.x > node.bounds.max.x || tight.max.y > node.bounds.max.y)
+        return fault(i, "has bounds that miss its circles");
+      continue;
+    }
+    std::uint32_t at = node.begin;
+    std::size_t c = i + 1;
+    for (; c < node.next; c = nodes_[c].next) {
+      if (nodes_[c].begin != at) return fault(i, "has children whose items do not follow each other");
+      at = nodes_[c].end;
+    }
+    if (c != node.next) return fault(i, "has a child reaching past its end");
+    if (at != node.end) return fault(i, "has children that do not cover its items");
+  }
+  return {};
 }
 
 std::size_t PairView::bytes() const {

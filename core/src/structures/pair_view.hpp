@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -181,6 +182,9 @@ class PairView {
   void findPairs(TaskScheduler& scheduler, std::vector<Pair>& out, PairWork& work,
                  std::vector<WalkScratch>& scratch, bool wide = true) const;
 
+  /// Checks that the nodes nest: each subtree's nodes follow it up to its `next`, its children's item
+  /// ranges tile its own, and its bounds hold its circles. Returns "" when they do, else the first fault.
+  std::string validate() const;
   /// Nodes the view kept (leaves and the subtrees above them).
   std::size_t nodes() const { return nodes_.size(); }
   /// Bytes held.
