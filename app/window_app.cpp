@@ -600,11 +600,14 @@ void WindowApp::drawWorld() {
   const Simulation& sim = model_.simulation();
   const std::vector<Circle>& circles = sim.circles();
   instances_.resize(circles.size());
-  for (std::size_t i = 0; i < circles.size(); ++i) {
-    const Circle& c = circles[i];
-    const int group = sim.group(static_cast<ItemId>(i));
-    instances_[i] = {c.center.x, c.center.y, c.radius, group < 0 ? colours::kStatic : groupColour(group), 0u};
-  }
+  model_.scheduler().parallelFor(circles.size(), 16384, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Circle& c = circles[i];
+      const int group = sim.group(static_cast<ItemId>(i));
+      instances_[i] = {c.center.x, c.center.y, c.radius, group < 0 ? colours::kStatic : groupColour(group),
+                       0u};
+    }
+  });
   canvas_.below.clear(camera_.pixelsPerUnit());
   canvas_.above.clear(camera_.pixelsPerUnit());
   canvas_.rings.clear();
@@ -638,6 +641,7 @@ void WindowApp::drawWorld() {
 
   shapes_.draw(canvas_.below, camera_);
   const CircleMode mode = view_.circleMode;
+  circles_.setScheduler(&model_.scheduler());  // the pool changes when the thread slider moves
   circles_.draw(toDraw, camera_, mode, {view_.minCirclePx, 1.5f});
   circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
   shapes_.draw(canvas_.above, camera_);

@@ -166,7 +166,7 @@ void CircleRenderer::draw(std::span<const CircleInstance> circles, const Camera&
   if (circles.empty() || vao_ == 0) return;
   if (mode == CircleMode::Splat) {
     large_.clear();
-    splatter_->draw(circles, camera, style, large_);
+    splatter_->draw(circles, camera, style, large_, workers_ ? *workers_ : serialScheduler());
     circles = large_;
     mode = CircleMode::Pulled;
     if (circles.empty()) return;

@@ -20,6 +20,7 @@
 
 #include "render/camera.hpp"
 #include "render/gl.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::render {
 
@@ -62,6 +63,9 @@ class CircleRenderer {
   /// Draws the circles; the buffer grows to the largest batch seen and is then reused.
   void draw(std::span<const CircleInstance> circles, const Camera& camera, CircleMode mode,
             const CircleStyle& style);
+  /// The workers that draw on the CPU (the splat mode) share out their work (nullptr: the calling thread
+  /// alone); it must outlive the draws.
+  void setScheduler(TaskScheduler* workers) { workers_ = workers; }
   /// Largest point size the driver draws (Points mode cuts larger circles).
   float maxPointSize() const { return maxPointSize_; }
 
@@ -74,6 +78,7 @@ class CircleRenderer {
 
   Program programs_[3];
   std::unique_ptr<CircleSplatter> splatter_;
+  TaskScheduler* workers_ = nullptr;
   std::vector<CircleInstance> large_;
   GLuint vao_ = 0;
   GLuint buffer_ = 0;

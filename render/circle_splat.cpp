@@ -88,7 +88,7 @@ void CircleSplatter::clearRows(int y0, int y1) {
   }
 }
 
-void CircleSplatter::splat(const Pending& p, float rimPx) {
+void CircleSplatter::splat(const Pending& p, float rimPx, Dirty& dirty) {
   const float sx = p.sx, sy = p.sy, radiusPx = p.radiusPx;
   const float reach = radiusPx + 0.5f;
   const int y0 = std::max(0, static_cast<int>(std::floor(sy - reach)));
@@ -96,10 +96,10 @@ void CircleSplatter::splat(const Pending& p, float rimPx) {
   const int xMin = std::max(0, static_cast<int>(std::floor(sx - reach)));
   const int xMax = std::min(width_ - 1, static_cast<int>(std::floor(sx + reach)));
   if (xMin > xMax || y0 > y1) return;
-  dirtyX0_ = std::min(dirtyX0_, xMin);
-  dirtyY0_ = std::min(dirtyY0_, y0);
-  dirtyX1_ = std::max(dirtyX1_, xMax);
-  dirtyY1_ = std::max(dirtyY1_, y1);
+  dirty.x0 = std::min(dirty.x0, xMin);
+  dirty.y0 = std::min(dirty.y0, y0);
+  dirty.x1 = std::max(dirty.x1, xMax);
+  dirty.y1 = std::max(dirty.y1, y1);
 
   // The same rules as the fragment shader: coverage from the distance to the rim, then the rim band.
   const float fillAlpha = alphaOf(p.fill);
@@ -142,27 +142,25 @@ void CircleSplatter::splat(const Pending& p, float rimPx) {
 }
 
 void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera& camera,
-                          const CircleStyle& style, std::vector<CircleInstance>& large) {
+                          const CircleStyle& style, std::vector<CircleInstance>& large,
+                          TaskScheduler& workers) {
   const int width = static_cast<int>(camera.width());
   const int height = static_cast<int>(camera.height());
   if (width != width_ || height != height_) resize(width, height);
-  // Only last frame's rectangle holds anything, so only it needs clearing; each band is cleared right
-  // before its circles are drawn, while its rows are still in cache.
+  // Only last frame's rectangle holds anything, so only it needs clearing.
   staleX0_ = dirtyX0_;
   staleY0_ = dirtyY0_;
   staleX1_ = dirtyX1_;
   staleY1_ = dirtyY1_;
-  dirtyX0_ = width_;
-  dirtyY0_ = height_;
-  dirtyX1_ = dirtyY1_ = -1;
 
   const float scale = camera.pixelsPerUnit();
   const Vec2 center = camera.center();
   const float halfW = 0.5f * float(width), halfH = 0.5f * float(height);
   // Circles come in id order, which is random on screen: splatting them so would miss the cache on nearly
   // every row of every circle. Bucketing them into bands of rows first keeps the pixels being written in
-  // cache. Within a band the id order stands; between bands only which of two overlapping circles lies on
-  // top can change.
+  // cache, and lets the workers draw bands three apart at once (a circle reaches at most into the bands
+  // beside its own). Within a band the id order stands; between bands only which of two overlapping
+  // circles lies on top can change.
   constexpr int kBandRows = 16;
   static_assert(kMaxRadiusPx + 1.5f < float(kBandRows),
                 "a circle must not reach past the neighbouring bands");
@@ -170,32 +168,81 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
   auto bandOf = [&](float sy) {
     return static_cast<std::size_t>(std::clamp(static_cast<int>(sy) / kBandRows, 0, bands - 1));
   };
+  // Pieces of the circle array, a cut that depends only on its length: each finds its small circles on
+  // screen and counts them per band, then places them in the band-ordered array.
+  constexpr std::size_t kPieces = 64;
+  const std::size_t pieceSize = std::max<std::size_t>((circles.size() + kPieces - 1) / kPieces, 4096);
+  const std::size_t pieceCount = (circles.size() + pieceSize - 1) / pieceSize;
+  if (pieces_.size() < pieceCount) pieces_.resize(pieceCount);
+  workers.parallelFor(pieceCount, 1, [&](std::size_t first, std::size_t last, unsigned) {
+    for (std::size_t p = first; p < last; ++p) {
+      Piece& piece = pieces_[p];
+      piece.pending.clear();
+      piece.large.clear();
+      piece.perBand.assign(static_cast<std::size_t>(bands), 0u);
+      const std::size_t end = std::min(circles.size(), (p + 1) * pieceSize);
+      for (std::size_t i = p * pieceSize; i < end; ++i) {
+        const CircleInstance& c = circles[i];
+        const float radiusPx = std::max(c.radius * scale, style.minRadiusPx);
+        if (radiusPx > kMaxRadiusPx) {
+          piece.large.push_back(c);
+          continue;
+        }
+        const float sx = (c.x - center.x) * scale + halfW, sy = (c.y - center.y) * scale + halfH;
+        if (sx < -radiusPx - 1.0f || sy < -radiusPx - 1.0f || sx > float(width_) + radiusPx + 1.0f ||
+            sy > float(height_) + radiusPx + 1.0f) {
+          continue;
+        }
+        piece.pending.push_back({sx, sy, radiusPx, c.fill, c.rim});
+        ++piece.perBand[bandOf(sy)];
+      }
+    }
+  });
+  // Where each band starts, and where each piece's circles of a band go within it (perBand becomes that).
   bandStart_.assign(static_cast<std::size_t>(bands) + 1, 0u);
-  pending_.clear();
-  for (const CircleInstance& c : circles) {
-    const float radiusPx = std::max(c.radius * scale, style.minRadiusPx);
-    if (radiusPx > kMaxRadiusPx) {
-      large.push_back(c);
-      continue;
-    }
-    const float sx = (c.x - center.x) * scale + halfW, sy = (c.y - center.y) * scale + halfH;
-    if (sx < -radiusPx - 1.0f || sy < -radiusPx - 1.0f || sx > float(width_) + radiusPx + 1.0f ||
-        sy > float(height_) + radiusPx + 1.0f) {
-      continue;
-    }
-    pending_.push_back({sx, sy, radiusPx, c.fill, c.rim});
-    ++bandStart_[bandOf(sy) + 1];
-  }
-  for (int b = 0; b < bands; ++b) bandStart_[b + 1] += bandStart_[b];
-  sorted_.resize(pending_.size());
-  bandCursor_.assign(bandStart_.begin(), bandStart_.end() - 1);
-  for (const Pending& p : pending_) sorted_[bandCursor_[bandOf(p.sy)]++] = p;
-  // A circle reaches less than a band beyond its own, so clearing one band ahead (band b + 1 before band
-  // b's circles; band b - 1 went earlier) clears every row before anything is drawn into it.
-  clearRows(0, kBandRows - 1);
+  std::uint32_t total = 0;
   for (int b = 0; b < bands; ++b) {
-    clearRows((b + 1) * kBandRows, (b + 2) * kBandRows - 1);
-    for (std::uint32_t k = bandStart_[b]; k < bandStart_[b + 1]; ++k) splat(sorted_[k], style.rimPx);
+    bandStart_[b] = total;
+    for (std::size_t p = 0; p < pieceCount; ++p) {
+      const std::uint32_t n = pieces_[p].perBand[b];
+      pieces_[p].perBand[b] = total;
+      total += n;
+    }
+  }
+  bandStart_[bands] = total;
+  sorted_.resize(total);
+  workers.parallelFor(pieceCount, 1, [&](std::size_t first, std::size_t last, unsigned) {
+    for (std::size_t p = first; p < last; ++p) {
+      for (const Pending& pending : pieces_[p].pending)
+        sorted_[pieces_[p].perBand[bandOf(pending.sy)]++] = pending;
+    }
+  });
+  for (std::size_t p = 0; p < pieceCount; ++p)
+    large.insert(large.end(), pieces_[p].large.begin(), pieces_[p].large.end());
+  // Last frame's rows first, then the bands in three rounds: bands of one round are three apart, so no two
+  // of them write the same row. The rounds run in the same order on any number of workers.
+  workers.parallelFor(static_cast<std::size_t>(bands), 4, [&](std::size_t first, std::size_t last, unsigned) {
+    clearRows(int(first) * kBandRows, int(last) * kBandRows - 1);
+  });
+  bandDirty_.assign(static_cast<std::size_t>(bands), Dirty{width_, height_, -1, -1});
+  for (int round = 0; round < 3; ++round) {
+    const std::size_t inRound = static_cast<std::size_t>((bands - round + 2) / 3);
+    workers.parallelFor(inRound, 1, [&](std::size_t first, std::size_t last, unsigned) {
+      for (std::size_t k = first; k < last; ++k) {
+        const std::size_t b = 3 * k + static_cast<std::size_t>(round);
+        for (std::uint32_t i = bandStart_[b]; i < bandStart_[b + 1]; ++i)
+          splat(sorted_[i], style.rimPx, bandDirty_[b]);
+      }
+    });
+  }
+  dirtyX0_ = width_;
+  dirtyY0_ = height_;
+  dirtyX1_ = dirtyY1_ = -1;
+  for (const Dirty& d : bandDirty_) {
+    dirtyX0_ = std::min(dirtyX0_, d.x0);
+    dirtyY0_ = std::min(dirtyY0_, d.y0);
+    dirtyX1_ = std::max(dirtyX1_, d.x1);
+    dirtyY1_ = std::max(dirtyY1_, d.y1);
   }
   if (dirtyX1_ < dirtyX0_) return;
 

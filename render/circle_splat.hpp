@@ -14,6 +14,7 @@
 #include "render/camera.hpp"
 #include "render/circle_renderer.hpp"
 #include "render/gl.hpp"
+#include "spheretest/tasks.hpp"
 
 namespace st::render {
 
@@ -30,9 +31,10 @@ class CircleSplatter {
 
   /// Creates the GL objects with the current context; returns "" or the error.
   std::string init();
-  /// Draws the small circles and appends the large ones to `large`, in order.
+  /// Draws the small circles and appends the large ones to `large`, in order; the CPU work is spread over
+  /// the scheduler's workers (the picture is the same on any number of them).
   void draw(std::span<const CircleInstance> circles, const Camera& camera, const CircleStyle& style,
-            std::vector<CircleInstance>& large);
+            std::vector<CircleInstance>& large, TaskScheduler& workers);
 
  private:
   void resize(int width, int height);
@@ -42,14 +44,25 @@ class CircleSplatter {
     float sx, sy, radiusPx;
     std::uint32_t fill, rim;
   };
-  void splat(const Pending& p, float rimPx);
+  /// Pixel rectangle a band of circles wrote (empty while x1 < x0).
+  struct Dirty {
+    int x0, y0, x1, y1;
+  };
+  /// One piece of the circle array: the small circles it holds on screen, its large ones, and how many of
+  /// the small ones fall in each band.
+  struct Piece {
+    std::vector<Pending> pending;
+    std::vector<CircleInstance> large;
+    std::vector<std::uint32_t> perBand;
+  };
+  void splat(const Pending& p, float rimPx, Dirty& dirty);
   void clearRows(int y0, int y1);
 
   std::vector<std::uint32_t> image_;  // premultiplied RGBA8, row 0 at the bottom as GL expects
-  std::vector<Pending> pending_;
-  std::vector<Pending> sorted_;
+  std::vector<Piece> pieces_;
+  std::vector<Pending> sorted_;  // the small circles band by band, in id order within each
   std::vector<std::uint32_t> bandStart_;
-  std::vector<std::uint32_t> bandCursor_;
+  std::vector<Dirty> bandDirty_;
   int width_ = 0;
   int height_ = 0;
   // Pixel rectangle written this frame (uploaded and drawn), and last frame's (cleared band by band).

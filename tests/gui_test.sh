@@ -1,7 +1,8 @@
 #!/bin/bash
 # The window tested as a person would: for every registered structure, run the app under xvfb-run with
 # 5,000 circles, save a screenshot, and check that it has the window's size, is not blank and shows the
-# structure's nodes. One more run uses SDL's offscreen video driver instead of an X server.
+# structure's nodes. Two more runs draw 40,000 circles on one thread and on three, which must give the same
+# picture, and one more uses SDL's offscreen video driver instead of an X server.
 #
 # usage: gui_test.sh SPHERETEST PNG_CHECK OUTPUT_DIR
 # Exits 77 (skipped) when xvfb-run is not installed. Settings are never read or written: --screenshot
@@ -52,6 +53,20 @@ for structure in $structures; do
     "$check" "$out/$structure.png" 1280 800 2000 "$out/brute.png" 1500 || failures=$((failures + 1))
   fi
 done
+
+# The same frame drawn on one thread and on three is the same picture (below the menu bar's frame rate,
+# with every panel closed, since the panels show the thread count and timings): the simulation, the
+# structure and the CPU drawing of small circles share their work out without changing it.
+structure=$(echo "$structures" | grep -v '^brute$' | head -n 1)
+for threads in 1 3; do
+  if ! SPHERETEST_OPEN_PANELS= "${runner[@]}" "$app" --count 40000 --structure "$structure" --frames $frames --threads $threads \
+      --screenshot "$out/threads-$threads.png" > "$out/threads-$threads.log" 2>&1; then
+    echo "FAIL threads-$threads: the app exited with an error:"
+    cat "$out/threads-$threads.log"
+    failures=$((failures + 1))
+  fi
+done
+"$check" --same "$out/threads-1.png" "$out/threads-3.png" 24 || failures=$((failures + 1))
 
 # SDL's offscreen driver renders through EGL without any X server.
 runner=()

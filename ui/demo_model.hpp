@@ -75,6 +75,8 @@ class DemoModel {
   const StructureRegistry& registry() const { return registry_; }
   /// Threads the simulation, the updates and the pair search run on.
   unsigned threads() const { return pool_->workerCount(); }
+  /// The workers of those threads, for other per-frame work (the window's drawing on the CPU).
+  TaskScheduler& scheduler() { return *pool_; }
   /// Runs on `threads` threads from the next frame (0: one per hardware thread); the results stay the same.
   void setThreads(unsigned threads);
   /// The simulation.

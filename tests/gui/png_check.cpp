@@ -4,10 +4,15 @@
 // finds the same pairs and query hits, so in the middle of the window (where no panel sits by default)
 // the pixels that are empty background in brute force's picture but not in this one are the structure's
 // node outlines and the query's walk through them.
+//
+// With --same it instead checks that two screenshots are the same picture below a number of top rows (the
+// menu bar, whose frame rate differs from run to run): the window drawn on different numbers of threads.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -32,13 +37,44 @@ struct Image {
 };
 
 int usage() {
-  std::fprintf(stderr, "usage: png_check FILE WIDTH HEIGHT MIN_COLOURS [BRUTE_FILE MIN_NODE_PIXELS]\n");
+  std::fprintf(stderr,
+               "usage: png_check FILE WIDTH HEIGHT MIN_COLOURS [BRUTE_FILE MIN_NODE_PIXELS]\n"
+               "       png_check --same FILE_A FILE_B TOP_ROWS_TO_SKIP\n");
   return 2;
+}
+
+// Whether two screenshots hold the same pixels below their first `skipRows` rows; prints what differs.
+int comparePictures(const char* pathA, const char* pathB, int skipRows) {
+  const Image a(pathA), b(pathB);
+  if (a.rgb == nullptr || b.rgb == nullptr || a.width != b.width || a.height != b.height) {
+    std::printf("%s, %s: missing, not PNGs or of different sizes\n", pathA, pathB);
+    return 1;
+  }
+  long differing = 0;
+  int x0 = a.width, y0 = a.height, x1 = -1, y1 = -1;
+  for (int y = skipRows; y < a.height; ++y) {
+    for (int x = 0; x < a.width; ++x) {
+      const unsigned char* p = a.at(x, y);
+      const unsigned char* q = b.at(x, y);
+      if (p[0] == q[0] && p[1] == q[1] && p[2] == q[2]) continue;
+      ++differing;
+      x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+    }
+  }
+  if (differing == 0) {
+    std::printf("%s and %s: the same picture below row %d\n", pathA, pathB, skipRows);
+    return 0;
+  }
+  std::printf("%s and %s: %ld pixels differ, within x %d..%d, y %d..%d\n", pathA, pathB, differing, x0, x1,
+              y0, y1);
+  return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string_view(argv[1]) == "--same")
+    return comparePictures(argv[2], argv[3], std::atoi(argv[4]));
   if (argc != 5 && argc != 7) return usage();
   const char* path = argv[1];
   const int wantWidth = std::atoi(argv[2]);
