@@ -3,8 +3,9 @@
 # --sanitize: the same in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer.
 # --validate: the library built with SPHERETEST_VALIDATE (every mutation validates the whole structure) and
 #   the differential tests run against it.
-# --tsan: the differential tests, the tests that run structures on a thread pool, and a multi-threaded headless
-#   run of every structure, in a Debug build with ThreadSanitizer; any race report fails it.
+# --tsan: the differential tests, the tests that run structures on a thread pool, a multi-threaded headless
+#   run of every structure and a multi-threaded window screenshot, in a Debug build with ThreadSanitizer; any
+#   race report fails it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -32,13 +33,21 @@ elif [ "${1:-}" = "--tsan" ]; then
   # no other test starts a thread.
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
     -DSPHERETEST_TSAN=ON -DSPHERETEST_WERROR=ON -DSPHERETEST_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$build" -j "$jobs" --target differential_test frame_test spheretest
+  cmake --build "$build" -j "$jobs" --target differential_test frame_test linear_tree_test spheretest
   # The first report stops the program with a non-zero status, so ctest and set -e see it.
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
   ctest --test-dir "$build" --output-on-failure -j "$jobs" \
-    -R '^AllStructures/(Differential|FrameAndQuery)\.|^ParallelSimulation\.|^ThreadPool\.'
+    -R '^AllStructures/(Differential|FrameAndQuery)\.|^ParallelSimulation\.|^ThreadPool\.|^PairView\.'
   # More threads than the tests use, and every structure with queries split over the pool, as users run it.
   "$build/app/spheretest" --headless --structure all --count 3000 --frames 40 --threads 4 --queries circle:200
+  # Enough circles that the trees hand their hierarchy to the pair search in many parts.
+  "$build/app/spheretest" --headless --structure quadtree,fit-quadtree,loose-quadtree,sphere-tree,aabb-tree \
+    --count 40000 --frames 4 --threads 3
+  # The window, whose CPU drawing of small circles also runs on the pool (under a virtual X server).
+  if command -v xvfb-run > /dev/null; then
+    xvfb-run -a -s "-screen 0 1280x800x24" "$build/app/spheretest" --count 20000 --frames 8 --threads 3 \
+      --screenshot "$build/window-threads.png" > /dev/null
+  fi
 else
   build="$root/build/release"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPHERETEST_WERROR=ON >/dev/null
