@@ -64,7 +64,7 @@ void checkStructureParams(const StructureRegistry& registry, const Options& opti
 // memory or its frames, extrapolated from the smaller counts, would not fit in the caps.
 std::optional<std::string> predictSkip(const std::vector<RunResult>& results, const std::string& scene,
                                        std::size_t count, const std::string& name, unsigned threads,
-                                       const Options& options) {
+                                       const Options& options, int turns) {
   std::vector<const RunResult*> earlier;
   for (const RunResult& r : results) {
     if (r.scene == scene && r.structure == name && r.threads == threads && r.count < count)
@@ -101,15 +101,15 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
   const double frameMs = lastFrame * std::pow(scale, exponent);
   const double updateMs = summarize(last.updateCpuMs).median * std::pow(scale, exponent);
   const double buildMs = summarize(last.buildCpuMs).median * scale;
-  const double seconds = (frameMs * (options.frames + options.settle) + updateMs * options.steady + buildMs +
-                          std::min(2 * buildMs, 1000.0)) /
-                         1000.0;
+  const int frames = (options.frames + options.settle) * turns;
+  const double seconds =
+      (frameMs * frames + updateMs * options.steady + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
   if (seconds <= options.timeCapSeconds) return std::nullopt;
   std::ostringstream s;
-  s << "not started: predicted ~" << fixed(seconds, 0) << " CPU s for the build and "
-    << options.frames + options.settle << " frames (~" << fixed(frameMs, 0) << " ms/frame from "
-    << fixed(lastFrame, 2) << " ms at " << last.count << " circles, growth exponent " << fixed(exponent, 2)
-    << "), over the " << fixed(options.timeCapSeconds, 0) << " s CPU time cap";
+  s << "not started: predicted ~" << fixed(seconds, 0) << " CPU s for the build and " << frames
+    << " frames (~" << fixed(frameMs, 0) << " ms/frame from " << fixed(lastFrame, 2) << " ms at "
+    << last.count << " circles, growth exponent " << fixed(exponent, 2) << "), over the "
+    << fixed(options.timeCapSeconds, 0) << " s CPU time cap";
   return s.str();
 }
 
@@ -150,6 +150,15 @@ std::string markAgreement(std::vector<RunResult>& results, std::size_t first) {
   if (brute) return "brute";
   return others >= 3 ? "the majority of the other runs"
                      : "another run, with nothing to settle which is right";
+}
+
+// "2 threads", or "1 and 2 threads, frames alternating".
+std::string describeThreads(const std::vector<unsigned>& counts, bool alternate) {
+  std::string text;
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[i]);
+  text += counts.size() == 1 && counts[0] == 1 ? " thread" : " threads";
+  return alternate ? text + ", frames alternating" : text;
 }
 
 void printRun(const RunResult& r) {
@@ -209,31 +218,43 @@ int run(const Options& options) {
       for (int i = 0; i < options.warmup; ++i) sim.step();
       const QuerySet queries = makeQuerySet(sim, options.queries, options.querySize, options.seed);
       const std::size_t first = results.size();
-      for (const unsigned threads : options.threads) {
+      // Alternating: one run per structure covers every thread count (see --alternate).
+      const std::vector<unsigned> rounds =
+          options.alternate ? std::vector<unsigned>{options.threads.front()} : options.threads;
+      for (const unsigned threads : rounds) {
         plan.threads = threads;
+        plan.alternate = options.alternate ? options.threads : std::vector<unsigned>{};
+        const std::vector<unsigned> covered =
+            options.alternate ? options.threads : std::vector<unsigned>{threads};
         for (const StructureInfo* info : selected) {
-          RunResult result;
-          if (std::optional<std::string> reason =
-                  predictSkip(results, scene, count, info->name, threads, options)) {
-            result.scene = scene;
-            result.count = count;
-            result.structure = info->name;
-            result.peer = info->peer;
-            result.status = RunStatus::Skipped;
-            result.reason = *reason;
+          std::vector<RunResult> runs;
+          if (std::optional<std::string> reason = predictSkip(
+                  results, scene, count, info->name, covered.front(), options, int(covered.size()))) {
+            for (const unsigned t : covered) {
+              RunResult skipped;
+              skipped.scene = scene;
+              skipped.count = count;
+              skipped.structure = info->name;
+              skipped.peer = info->peer;
+              skipped.threads = t;
+              skipped.status = RunStatus::Skipped;
+              skipped.reason = *reason;
+              runs.push_back(std::move(skipped));
+            }
           } else {
             if (terminal) {
               progress.update(results.size(), totalRuns,
                               std::string("run ") + std::to_string(results.size() + 1) + "/" +
                                   std::to_string(totalRuns) + ": " + scene + " " + std::to_string(count) +
-                                  " " + info->name + " on " + std::to_string(threads) + " thread(s)");
+                                  " " + info->name + " on " + describeThreads(covered, options.alternate));
             }
-            result = runIsolated(*info, sim, queries, plan);
+            runs = runIsolated(*info, sim, queries, plan);
           }
-          result.threads = threads;
           progress.finish();
-          printRun(result);
-          results.push_back(std::move(result));
+          for (RunResult& result : runs) {
+            printRun(result);
+            results.push_back(std::move(result));
+          }
         }
       }
       const std::string reference = markAgreement(results, first);

@@ -85,7 +85,7 @@ class Reporter {
     }
   }
 
-  void samples(const char* key, const std::vector<double>& values) {
+  void samples(const std::string& key, const std::vector<double>& values) {
     std::ostringstream s;
     s.precision(9);
     s << key;
@@ -106,8 +106,14 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   const std::size_t baseline = procStatusBytes("VmRSS");
 
   report.line("phase build");
-  // Threads start here, in the child: a process forked while threads run keeps only the forking one.
-  ThreadPool pool(plan.threads);
+  // Threads start here, in the child: a process forked while threads run keeps only the forking one. When
+  // alternating, the timed frames take the thread counts in turn (each its own pool), so that on a shared
+  // machine every count meets the same moments; the build and the steady frames run on the first.
+  const std::vector<unsigned> turns =
+      plan.alternate.empty() ? std::vector<unsigned>{plan.threads} : plan.alternate;
+  std::vector<std::unique_ptr<ThreadPool>> pools;
+  for (const unsigned threads : turns) pools.push_back(std::make_unique<ThreadPool>(threads));
+  ThreadPool& pool = *pools.front();
   sim.setScheduler(&pool);
   std::unique_ptr<SpatialIndex> index = info.create();
   index->setScheduler(&pool);
@@ -136,32 +142,47 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   for (int frame = 0; frame < plan.steady; ++frame) stepFrame(sim, *index, pairs, false);
 
   report.line("phase frames");
-  std::vector<double> updateMs, pairsMs, frameMs, updateCpuMs, pairsCpuMs, frameCpuMs, candidates, simulateMs;
+  struct FrameSamples {
+    std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, simulate;
+  };
+  std::vector<FrameSamples> samples(turns.size());
   std::uint64_t pairsChecksum = 0;
-  for (int frame = 0; frame < plan.settle + plan.frames; ++frame) {
+  const int frames = (plan.settle + plan.frames) * int(turns.size());
+  for (int frame = 0; frame < frames; ++frame) {
+    const std::size_t turn = std::size_t(frame) % turns.size();
+    sim.setScheduler(pools[turn].get());
+    index->setScheduler(pools[turn].get());
     double stepMs = 0.0;
     const FrameResult result = stepFrame(sim, *index, pairs, true, &stepMs);
     pairsChecksum = foldFrameChecksum(pairsChecksum, pairSetHash(pairs));
-    if (frame < plan.settle) continue;
-    simulateMs.push_back(stepMs);
-    updateMs.push_back(result.updateMs);
-    pairsMs.push_back(result.pairsMs);
-    frameMs.push_back(result.updateMs + result.pairsMs);
-    updateCpuMs.push_back(result.updateCpuMs);
-    pairsCpuMs.push_back(result.pairsCpuMs);
-    frameCpuMs.push_back(result.updateCpuMs + result.pairsCpuMs);
-    candidates.push_back(static_cast<double>(result.pairs.candidates));
-    report.line("frame " + std::to_string(frame + 1 - plan.settle));
+    if (frame < plan.settle * int(turns.size())) continue;
+    FrameSamples& mine = samples[turn];
+    mine.simulate.push_back(stepMs);
+    mine.update.push_back(result.updateMs);
+    mine.pairs.push_back(result.pairsMs);
+    mine.frame.push_back(result.updateMs + result.pairsMs);
+    mine.updateCpu.push_back(result.updateCpuMs);
+    mine.pairsCpu.push_back(result.pairsCpuMs);
+    mine.frameCpu.push_back(result.updateCpuMs + result.pairsCpuMs);
+    mine.candidates.push_back(static_cast<double>(result.pairs.candidates));
+    report.line("frame " + std::to_string((frame - plan.settle * int(turns.size())) / int(turns.size()) + 1));
   }
-  report.samples("update_ms", updateMs);
-  report.samples("pairs_ms", pairsMs);
-  report.samples("frame_ms", frameMs);
-  report.samples("update_cpu_ms", updateCpuMs);
-  report.samples("pairs_cpu_ms", pairsCpuMs);
-  report.samples("frame_cpu_ms", frameCpuMs);
-  report.samples("simulate_ms", simulateMs);
+  sim.setScheduler(&pool);
+  index->setScheduler(&pool);
+  for (std::size_t turn = 0; turn < turns.size(); ++turn) {
+    // Alternating runs name each count's figures "name@threads".
+    const std::string suffix = plan.alternate.empty() ? "" : "@" + std::to_string(turns[turn]);
+    const FrameSamples& mine = samples[turn];
+    report.samples("update_ms" + suffix, mine.update);
+    report.samples("pairs_ms" + suffix, mine.pairs);
+    report.samples("frame_ms" + suffix, mine.frame);
+    report.samples("update_cpu_ms" + suffix, mine.updateCpu);
+    report.samples("pairs_cpu_ms" + suffix, mine.pairsCpu);
+    report.samples("frame_cpu_ms" + suffix, mine.frameCpu);
+    report.samples("simulate_ms" + suffix, mine.simulate);
+    report.samples("candidates_per_frame" + suffix, {summarize(mine.candidates).median});
+  }
   report.line("pairs_last_frame " + std::to_string(pairs.size()));
-  report.samples("candidates_per_frame", {summarize(candidates).median});
   report.line("pairs_checksum " + std::to_string(pairsChecksum));
 
   report.line("phase queries");
@@ -228,11 +249,22 @@ std::vector<double> parseSamples(std::istringstream& in) {
   return out;
 }
 
-void applyLine(const std::string& line, RunResult& result, std::string& phase, int& framesDone,
+void applyLine(const std::string& line, RunResult& result, std::vector<RunResult>& turns,
+               const std::vector<unsigned>& alternate, std::string& phase, int& framesDone,
                std::string& error, bool& done) {
   std::istringstream in(line);
   std::string key;
   in >> key;
+  // "name@threads": a figure of one thread count's frames in an alternating run.
+  if (const std::size_t at = key.find('@'); at != std::string::npos) {
+    const auto threads = static_cast<unsigned>(std::strtoul(key.c_str() + at + 1, nullptr, 10));
+    const auto turn = std::find(alternate.begin(), alternate.end(), threads);
+    if (turn == alternate.end()) return;
+    std::vector<RunResult> none;
+    applyLine(key.substr(0, at) + line.substr(line.find(' ')), turns[std::size_t(turn - alternate.begin())],
+              none, {}, phase, framesDone, error, done);
+    return;
+  }
   if (key == "phase")
     in >> phase;
   else if (key == "frame")
@@ -350,9 +382,30 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
   return set;
 }
 
-RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries,
-                      const RunPlan& plan) {
+std::vector<RunResult> runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries,
+                                   const RunPlan& plan) {
   RunResult result;
+  result.threads = plan.threads;
+  std::vector<RunResult> turns(plan.alternate.size());
+  // One result per thread count: the shared figures, then each count's frames.
+  const auto split = [&]() -> std::vector<RunResult> {
+    if (plan.alternate.empty()) return {result};
+    std::vector<RunResult> out;
+    for (std::size_t turn = 0; turn < turns.size(); ++turn) {
+      RunResult r = result;
+      r.threads = plan.alternate[turn];
+      r.updateMs = turns[turn].updateMs;
+      r.pairsMs = turns[turn].pairsMs;
+      r.frameMs = turns[turn].frameMs;
+      r.updateCpuMs = turns[turn].updateCpuMs;
+      r.pairsCpuMs = turns[turn].pairsCpuMs;
+      r.frameCpuMs = turns[turn].frameCpuMs;
+      r.simulateMs = turns[turn].simulateMs;
+      r.candidatesPerFrame = turns[turn].candidatesPerFrame;
+      out.push_back(std::move(r));
+    }
+    return out;
+  };
   result.scene = sim.scenario();
   result.count = sim.circles().size();
   result.structure = info.name;
@@ -362,7 +415,7 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
   if (::pipe(fds) != 0) {
     result.status = RunStatus::Failed;
     result.reason = std::string("pipe: ") + std::strerror(errno);
-    return result;
+    return split();
   }
   std::fflush(stdout);
   std::fflush(stderr);
@@ -373,7 +426,7 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
     result.reason = std::string("fork: ") + std::strerror(errno);
     ::close(fds[0]);
     ::close(fds[1]);
-    return result;
+    return split();
   }
   if (pid == 0) {
     ::close(fds[0]);
@@ -432,7 +485,7 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
     buffer.append(chunk, static_cast<std::size_t>(got));
     std::size_t newline;
     while ((newline = buffer.find('\n')) != std::string::npos) {
-      applyLine(buffer.substr(0, newline), result, phase, framesDone, error, done);
+      applyLine(buffer.substr(0, newline), result, turns, plan.alternate, phase, framesDone, error, done);
       buffer.erase(0, newline + 1);
     }
   }
@@ -446,7 +499,7 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
 
   if (done && !stalled) {
     result.status = RunStatus::Ok;
-    return result;
+    return split();
   }
   std::string where = "during " + phase;
   if (phase == "frames")
@@ -470,7 +523,7 @@ RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const Qu
     result.status = RunStatus::Failed;
     result.reason = "ended without a result " + where;
   }
-  return result;
+  return split();
 }
 
 }  // namespace st::bench

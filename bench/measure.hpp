@@ -34,8 +34,9 @@ QuerySet makeQuerySet(const Simulation& sim, int count, float size, std::uint64_
 
 /// How one run goes.
 struct RunPlan {
-  int frames = 30;                ///< timed frames
-  unsigned threads = 1;           ///< threads of the run's pool (simulation, update, pairs, queries)
+  int frames = 30;                  ///< timed frames
+  unsigned threads = 1;             ///< threads of the run's pool (simulation, update, pairs, queries)
+  std::vector<unsigned> alternate;  ///< thread counts the frames take in turn (empty: all on `threads`)
   int steady = 0;                 ///< frames of updates and maintain before the settle frames (steady state)
   int settle = 2;                 ///< untimed frames after the build
   double timeCapSeconds = 120.0;  ///< the run is stopped after this much CPU time
@@ -85,8 +86,9 @@ struct RunResult {
 
 /// Runs one structure on a copy of `sim` (the caller's is left as it is) in a child process: build, settle
 /// and timed frames, then the queries. Never throws for what happens inside the run: a crash, an exception
-/// or the time cap end up in status and reason.
-RunResult runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries,
-                      const RunPlan& plan);
+/// or the time cap end up in status and reason. Returns one result per thread count of plan.alternate (the
+/// frames' own figures each, the rest shared), or one result.
+std::vector<RunResult> runIsolated(const StructureInfo& info, const Simulation& sim, const QuerySet& queries,
+                                   const RunPlan& plan);
 
 }  // namespace st::bench

@@ -75,6 +75,11 @@ std::string usage() {
          "                      its steady state after a long run (default 0; e.g. 3600, a minute of play)\n"
          "  --threads LIST      thread counts, each a run of every structure, e.g. 1,2 (default 1, so that\n"
          "                      structures compare on one core); summary.md then shows the scaling\n"
+         "  --alternate         with several --threads counts: one run per structure, its timed frames "
+         "taking\n"
+         "                      the counts in turn (frame 1 on the first, frame 2 on the second, ...), so\n"
+         "                      that on a shared, noisy machine every count meets the same moments; each\n"
+         "                      count still gets its own result and F timed frames\n"
          "  --queries Q         point, circle and ray queries of each kind per run (default 1000)\n"
          "  --query-size R      query circle radius; rays are 4R long (default 16)\n"
          "  --time-cap S        CPU seconds one run may use before it is stopped and counted as skipped\n"
@@ -109,6 +114,10 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     if (option == "--help" || option == "-h") return std::nullopt;
     if (option == "--list") {
       options.list = true;
+      continue;
+    }
+    if (option == "--alternate") {
+      options.alternate = true;
       continue;
     }
     if (i + 1 >= argc) throw InvalidInput(option + ": missing value (see --help)");
@@ -189,6 +198,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       throw InvalidInput("unknown option '" + option + "' (see --help)");
     }
   }
+  if (options.alternate && options.threads.size() < 2)
+    throw InvalidInput("--alternate: give two or more thread counts with --threads");
   return options;
 }
 

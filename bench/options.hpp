@@ -18,14 +18,15 @@ enum class PlotMode { Off, On, Auto };
 struct Options {
   std::vector<std::size_t> counts{1000, 10000, 100000, 1000000};             ///< --n
   std::vector<std::string> scenes{"spheretest", "uniform", "center-lines"};  ///< --scenes
-  std::vector<std::string> structures;   ///< --structures (empty: every registered one)
-  std::vector<std::string> skipped;      ///< --skip
-  int frames = 30;                       ///< --frames: timed frames per run
-  int settle = 2;                        ///< --settle: untimed frames between build and the timed frames
-  int warmup = 60;                       ///< --warmup: simulation frames before the structures see the scene
-  int steady = 0;                        ///< --steady: frames the structure lives through before those above
-  std::vector<unsigned> threads{1};      ///< --threads: thread counts, ascending, each a run of everything
-  int queries = 1000;                    ///< --queries: queries of each kind per run
+  std::vector<std::string> structures;  ///< --structures (empty: every registered one)
+  std::vector<std::string> skipped;     ///< --skip
+  int frames = 30;                      ///< --frames: timed frames per run
+  int settle = 2;                       ///< --settle: untimed frames between build and the timed frames
+  int warmup = 60;                      ///< --warmup: simulation frames before the structures see the scene
+  int steady = 0;                       ///< --steady: frames the structure lives through before those above
+  std::vector<unsigned> threads{1};     ///< --threads: thread counts, ascending, each a run of everything
+  bool alternate = false;  ///< --alternate: one run per structure whose frames take the thread counts in turn
+  int queries = 1000;      ///< --queries: queries of each kind per run
   float querySize = 16.0f;               ///< --query-size: query circle radius; rays are 4x as long
   double timeCapSeconds = 120.0;         ///< --time-cap: CPU-time limit of one run, in seconds
   double memoryCapGiB = 8.0;             ///< --memory-cap-gb: address-space limit of one run (0: none)

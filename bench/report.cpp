@@ -175,7 +175,10 @@ void writeScaling(Out& out, const Options& options, const std::vector<RunResult>
     for (std::size_t n : counts) {
       out << "Scaling, " << scene << " at " << countLabel(n)
           << " circles: wall-clock ms per frame (update + pairs), median, and the speed-up over " << base
-          << (base == 1 ? " thread" : " threads") << ":\n\n| structure |";
+          << (base == 1 ? " thread" : " threads")
+          << (options.alternate ? " (one run per structure, its frames taking the thread counts in turn)"
+                                : "")
+          << ":\n\n| structure |";
       for (unsigned t : options.threads) out << ' ' << t << (t == 1 ? " thread" : " threads") << " |";
       out << "\n|---|";
       for (std::size_t i = 0; i < options.threads.size(); ++i) out << "---:|";
@@ -430,7 +433,7 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
   out << "  \"command\": " << jsonString(options.commandLine) << ",\n";
   out << "  \"config\": {\"frames\": " << options.frames << ", \"steady\": " << options.steady
       << ", \"settle\": " << options.settle << ", \"warmup\": " << options.warmup << ", \"threads\": ["
-      << joinThreads(options.threads) << "]"
+      << joinThreads(options.threads) << "], \"alternate\": " << (options.alternate ? "true" : "false")
       << ", \"queries\": " << options.queries << ", \"query_size\": " << number(options.querySize)
       << ", \"time_cap_s\": " << number(options.timeCapSeconds) << ", \"seed\": " << options.seed << "},\n";
   out << "  \"targets\": [";

@@ -248,6 +248,28 @@ struct PartViews {
   }
 };
 
+/// Walks a tree depth first from `root` with an explicit stack, as a hand-over does: `enter(node)` returns
+/// whether to go below the node (false: the caller dealt with the whole subtree, as a part say); if so,
+/// `children(node, push)` pushes its children (the last pushed is walked first) and `leave(node)` follows
+/// them. Node indices must stay below 2^31; `stack` is scratch.
+template <class Enter, class Children, class Leave>
+void walkDepthFirst(std::uint32_t root, std::vector<std::uint32_t>& stack, Enter&& enter, Children&& children,
+                    Leave&& leave) {
+  constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a node
+  const auto push = [&stack](std::uint32_t child) { stack.push_back(child); };
+  stack.assign(1, root);
+  while (!stack.empty()) {
+    const std::uint32_t step = stack.back();
+    stack.pop_back();
+    if (step & kLeave) {
+      leave(step & ~kLeave);
+    } else if (enter(step)) {
+      stack.push_back(step | kLeave);
+      children(step, push);
+    }
+  }
+}
+
 /// How many items a part of a tree's hand-over should hold at most: parts small enough that every worker
 /// gets several, large enough that grafting them stays cheap. Depends only on the item count.
 inline std::uint32_t partItems(std::size_t itemCount) {

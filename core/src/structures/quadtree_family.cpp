@@ -410,29 +410,26 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   }
   TaskScheduler& workers = scheduler();
   const std::uint32_t partLimit = pair_view::partItems(count);
-  constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a node (indices stay below)
   // Walks the subtree of `root` depth first, cut at parts when `cut`: enter(n) and leave(n) for each node
   // walked, part(n) for each subtree cut off as a part.
   const auto walkDepthFirst = [&](std::uint32_t root, bool cut, std::vector<std::uint32_t>& stack,
                                   auto&& enter, auto&& leave, auto&& part) {
-    std::uint32_t children[4];
-    stack.assign(1, root);
-    while (!stack.empty()) {
-      const std::uint32_t step = stack.back();
-      stack.pop_back();
-      if (step & kLeave) {
-        leave(step & ~kLeave);
-        continue;
-      }
-      if (cut && nodes_[step].subtreeCount <= partLimit) {
-        part(step);
-        continue;
-      }
-      enter(step);
-      stack.push_back(step | kLeave);
-      const int n = nonEmptyChildren(step, children);
-      for (int i = 0; i < n; ++i) stack.push_back(children[i]);
-    }
+    pair_view::walkDepthFirst(
+        root, stack,
+        [&](std::uint32_t n) {
+          if (cut && nodes_[n].subtreeCount <= partLimit) {
+            part(n);
+            return false;
+          }
+          enter(n);
+          return true;
+        },
+        [&](std::uint32_t n, auto&& push) {
+          std::uint32_t children[4];
+          const int found = nonEmptyChildren(n, children);
+          for (int i = 0; i < found; ++i) push(children[i]);
+        },
+        leave);
   };
   const auto none = [](std::uint32_t) {};
   // Where the upper nodes' own items and each part's items begin; bucket 0 holds the upper nodes' items,

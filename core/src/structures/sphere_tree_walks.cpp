@@ -212,20 +212,16 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
   for (std::uint32_t c = root.firstChild; c != kNull; c = spheres_[c].nextSibling) topChildren_.push_back(c);
   // Walks the subtree below `top` depth first: enter(sphere) before its children, leave(sphere) after.
   const auto walk = [&](std::uint32_t top, std::vector<std::uint32_t>& stack, auto&& enter, auto&& leave) {
-    constexpr std::uint32_t kLeave = 0x80000000u;  // marks the step that closes a sphere
-    stack.assign(1, top);
-    while (!stack.empty()) {
-      const std::uint32_t step = stack.back();
-      stack.pop_back();
-      if (step & kLeave) {
-        leave(step & ~kLeave);
-        continue;
-      }
-      enter(step);
-      stack.push_back(step | kLeave);
-      for (std::uint32_t c = spheres_[step].firstChild; c != kNull; c = spheres_[c].nextSibling)
-        stack.push_back(c);
-    }
+    pair_view::walkDepthFirst(
+        top, stack,
+        [&](std::uint32_t n) {
+          enter(n);
+          return true;
+        },
+        [&](std::uint32_t n, auto&& push) {
+          for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) push(c);
+        },
+        leave);
   };
   // Items below each child of the root.
   childItems_.resize(topChildren_.size());
