@@ -148,8 +148,17 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   std::vector<FrameSamples> samples(turns.size());
   std::uint64_t pairsChecksum = 0;
   const int frames = (plan.settle + plan.frames) * int(turns.size());
+  // Each block of as many frames as there are counts gives every count one frame, in a shuffled order: a
+  // fixed order would line each count up with any rhythm of the structure's own (an AABB tree's escapes
+  // come in alternate frames, for one), and the same seed gives the same order in every run.
+  std::vector<std::size_t> order(turns.size());
+  Rng shuffle(0x5eed0f7u);
   for (int frame = 0; frame < frames; ++frame) {
-    const std::size_t turn = std::size_t(frame) % turns.size();
+    if (std::size_t(frame) % turns.size() == 0) {
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[shuffle.below(i)]);
+    }
+    const std::size_t turn = order[std::size_t(frame) % turns.size()];
     sim.setScheduler(pools[turn].get());
     index->setScheduler(pools[turn].get());
     double stepMs = 0.0;
