@@ -325,35 +325,63 @@ class CellLists {
     };
     if (longestRun(arrivalSlot) > 127 || longestRun(leaverSlot) > 128) return -1;
     // Pass 2, the merge: the node array is copied in spans between events, an arrival being inserted
-    // where its new run ended and a leaver skipped.
+    // where its new run ended and a leaver skipped. The old array is cut into pieces (a cut that depends
+    // only on its length) that the workers merge at once: a piece's output starts at its first node's
+    // place shifted by the arrivals inserted before that node less the leavers before it. An arrival at a
+    // piece's end belongs to the next piece, one at the array's end to the last.
     reserveClose(spare_, nodes_.size());
     spare_.resize(nodes_.size());
     Node* out = spare_.data();
     constexpr std::uint64_t kNever = ~std::uint64_t{0};
-    std::size_t a = 0, l = 0;
-    std::uint32_t read = 0, written = 0;
-    constexpr std::size_t kAhead =
-        16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
-    for (;;) {
-      if (a + kAhead < moved) {
-        __builtin_prefetch(&heads[arrivalSlot(a + kAhead) + 1]);
-        __builtin_prefetch(nodes + static_cast<std::uint32_t>(movers[a + kAhead]));
+    auto arrivalAt = [&](std::size_t k) -> std::uint64_t { return heads[arrivalSlot(k) + 1]; };
+    // The first event at or after `at` in a list ordered by position.
+    auto firstFrom = [moved](std::uint64_t at, auto positionOf) {
+      std::size_t low = 0, high = moved;
+      while (low < high) {
+        const std::size_t mid = low + (high - low) / 2;
+        if (positionOf(mid) < at)
+          low = mid + 1;
+        else
+          high = mid;
       }
-      const std::uint64_t arrivalAt = a < moved ? heads[arrivalSlot(a) + 1] : kNever;
-      const std::uint64_t leaverAt = l < moved ? leaverNode(l) : kNever;
-      const auto stop = static_cast<std::uint32_t>(std::min({arrivalAt, leaverAt, std::uint64_t(total)}));
-      std::copy(nodes + read, nodes + stop, out + written);
-      written += stop - read;
-      read = stop;
-      if (arrivalAt == stop) {
-        out[written++] = nodes[static_cast<std::uint32_t>(movers[a++])];
-      } else if (leaverAt == stop) {
-        ++read;
-        ++l;
-      } else {
-        break;
+      return low;
+    };
+    const std::uint32_t mergeGrain = std::max<std::uint32_t>(4096, (total + kPieces - 1) / kPieces);
+    const std::uint32_t mergePieces = (total + mergeGrain - 1) / mergeGrain;
+    scheduler.parallelFor(mergePieces, 1, [&](std::size_t first, std::size_t last, unsigned) {
+      for (std::size_t piece = first; piece < last; ++piece) {
+        const auto begin = static_cast<std::uint32_t>(piece * mergeGrain);
+        const std::uint32_t end = std::min(total, begin + mergeGrain);
+        const std::uint64_t arrivalsEnd = end == total ? std::uint64_t(total) + 1 : end;
+        std::size_t a = firstFrom(begin, arrivalAt);
+        std::size_t l = firstFrom(begin, [&](std::size_t k) { return std::uint64_t(leaverNode(k)); });
+        std::uint32_t read = begin;
+        auto written = static_cast<std::uint32_t>(begin + a - l);
+        constexpr std::size_t kAhead =
+            16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
+        for (;;) {
+          if (a + kAhead < moved) {
+            __builtin_prefetch(&heads[arrivalSlot(a + kAhead) + 1]);
+            __builtin_prefetch(nodes + static_cast<std::uint32_t>(movers[a + kAhead]));
+          }
+          const std::uint64_t nextArrival = a < moved && arrivalAt(a) < arrivalsEnd ? arrivalAt(a) : kNever;
+          const std::uint64_t nextLeaver = l < moved && leaverNode(l) < end ? leaverNode(l) : kNever;
+          const auto stop =
+              static_cast<std::uint32_t>(std::min({nextArrival, nextLeaver, std::uint64_t(end)}));
+          std::copy(nodes + read, nodes + stop, out + written);
+          written += stop - read;
+          read = stop;
+          if (nextArrival == stop) {
+            out[written++] = nodes[static_cast<std::uint32_t>(movers[a++])];
+          } else if (nextLeaver == stop) {
+            ++read;
+            ++l;
+          } else {
+            break;
+          }
+        }
       }
-    }
+    });
     nodes_.swap(spare_);
     // Run starts: each shifts by the arrivals into earlier slots less the leavers from earlier slots (a
     // leaver's node lies in the run of its old slot), the shift kept modulo 2^32 like the starts. The net
