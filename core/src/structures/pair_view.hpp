@@ -67,13 +67,6 @@ struct ItemCopy {
   std::vector<float> x, y, r;  ///< centres and radii
   std::vector<ItemId> id;      ///< ids
   HandOverScratch split;       ///< scratch of handOverOwnItems on the calling thread
-  /// Drops every item, keeping the memory.
-  void clear() {
-    x.clear();
-    y.clear();
-    r.clear();
-    id.clear();
-  }
   /// Makes room for exactly `count` items, to be written in place (see writable()).
   void resize(std::uint32_t count) {
     x.resize(count);

@@ -466,39 +466,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
           none, none);
     }
   });
-  // The bucket sort: each chunk of ids counts its items per bucket, then writes their ids at its offsets.
-  const std::size_t ids = itemNode_.size();
-  const std::size_t chunkIds = std::max<std::size_t>(ids / 64, 4096);
-  const std::size_t chunks = (ids + chunkIds - 1) / chunkIds;
-  bucketCursor_.assign(chunks * buckets, 0);
-  workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
-    for (std::size_t c = begin; c < end; ++c) {
-      std::uint32_t* counts = &bucketCursor_[c * buckets];
-      for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
-        if (itemNode_[id] != kNone) ++counts[nodeBucket_[itemNode_[id]]];
-      }
-    }
-  });
-  bucketStart_.resize(buckets + 1);
-  std::uint32_t total = 0;
-  for (std::size_t b = 0; b < buckets; ++b) {
-    bucketStart_[b] = total;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const std::uint32_t n = bucketCursor_[c * buckets + b];
-      bucketCursor_[c * buckets + b] = total;
-      total += n;
-    }
-  }
-  bucketStart_[buckets] = total;
-  byBucket_.resize(total);
-  workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
-    for (std::size_t c = begin; c < end; ++c) {
-      std::uint32_t* cursor = &bucketCursor_[c * buckets];
-      for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
-        if (itemNode_[id] != kNone) byBucket_[cursor[nodeBucket_[itemNode_[id]]]++] = ItemId(id);
-      }
-    }
-  });
+  sortIdsByBucket(workers, buckets);
   viewItems_.resize(count);
   const pair_view::MutableItems items = viewItems_.writable();
   // Puts the items of a bucket in their nodes' slots, in id order within each node; ownAt_ then holds
@@ -548,6 +516,43 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   view_.finish();
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_, pretests_);
+}
+
+// The bucket sort of the hand-over: each chunk of ids (a cut that depends only on the id range) counts its
+// items per bucket, then writes their ids at its offsets, so every bucket lists its ids in id order.
+void QuadtreeFamily::sortIdsByBucket(TaskScheduler& workers, std::size_t buckets) {
+  const std::size_t ids = itemNode_.size();
+  const std::size_t chunkIds = std::max<std::size_t>(ids / 64, 4096);
+  const std::size_t chunks = (ids + chunkIds - 1) / chunkIds;
+  bucketCursor_.assign(chunks * buckets, 0);
+  workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t c = begin; c < end; ++c) {
+      std::uint32_t* counts = &bucketCursor_[c * buckets];
+      for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
+        if (itemNode_[id] != kNone) ++counts[nodeBucket_[itemNode_[id]]];
+      }
+    }
+  });
+  bucketStart_.resize(buckets + 1);
+  std::uint32_t total = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    bucketStart_[b] = total;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::uint32_t n = bucketCursor_[c * buckets + b];
+      bucketCursor_[c * buckets + b] = total;
+      total += n;
+    }
+  }
+  bucketStart_[buckets] = total;
+  byBucket_.resize(total);
+  workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t c = begin; c < end; ++c) {
+      std::uint32_t* cursor = &bucketCursor_[c * buckets];
+      for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
+        if (itemNode_[id] != kNone) byBucket_[cursor[nodeBucket_[itemNode_[id]]]++] = ItemId(id);
+      }
+    }
+  });
 }
 
 int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const {

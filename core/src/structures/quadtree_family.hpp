@@ -202,6 +202,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::uint32_t takeBlock();
   NodeInfo infoOf(std::uint32_t index, int depth) const;
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
+  void sortIdsByBucket(TaskScheduler& workers, std::size_t buckets);
   template <class Meets, class Test>
   void walk(QueryContext& ctx, const Meets& meets, const Test& test) const;
 
