@@ -37,7 +37,7 @@ elif [ "${1:-}" = "--tsan" ]; then
   # The first report stops the program with a non-zero status, so ctest and set -e see it.
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
   ctest --test-dir "$build" --output-on-failure -j "$jobs" \
-    -R '^AllStructures/(Differential|FrameAndQuery)\.|^ParallelSimulation\.|^ThreadPool\.|^PairView\.'
+    -R '^AllStructures/(Differential|FrameAndQuery)\.|^ParallelSimulation\.|^ThreadPool\.|^PairView\.|^OrderedPieces\.'
   # More threads than the tests use, and every structure with queries split over the pool, as users run it.
   "$build/app/spheretest" --headless --structure all --count 3000 --frames 40 --threads 4 --queries circle:200
   # Enough circles that the trees hand their hierarchy to the pair search in many parts.

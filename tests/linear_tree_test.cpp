@@ -13,6 +13,7 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
 #include "structures/linear_tree.hpp"
+#include "structures/ordered_pieces.hpp"
 #include "structures/pair_view.hpp"
 #include "structures/simd_support.hpp"
 
@@ -345,6 +346,29 @@ TEST(PairView, PartsFilledOnWorkersAndGraftedGiveTheViewOfOneHandOver) {
     EXPECT_EQ(graftedWork.tasks, wholeWork.tasks) << "trial " << trial;
     EXPECT_EQ(graftedWork.pretests, wholeWork.pretests) << "trial " << trial;
     EXPECT_EQ(graftedWork.candidates, wholeWork.candidates) << "trial " << trial;
+  }
+}
+
+// What a parallel pass picks out comes in the order one thread would have found it, on any number of workers.
+TEST(OrderedPieces, PickTheSameListInTheSameOrderOnAnyNumberOfWorkers) {
+  ThreadPool pool(3);
+  Rng rng(41);
+  for (const std::size_t count : {std::size_t{0}, std::size_t{5}, std::size_t{1000}, std::size_t{200000}}) {
+    std::vector<std::uint32_t> values(count);
+    for (std::uint32_t& v : values) v = static_cast<std::uint32_t>(rng.below(1000));
+    const auto pick = [&](std::size_t begin, std::size_t end, std::vector<std::uint32_t>& list) {
+      for (std::size_t i = begin; i < end; ++i) {
+        if (values[i] % 7 == 0) list.push_back(static_cast<std::uint32_t>(i));
+      }
+    };
+    std::vector<std::uint32_t> expected;
+    pick(0, count, expected);
+    std::vector<std::uint32_t> serial, pooled;
+    std::vector<std::vector<std::uint32_t>> lists;
+    pieces::collect(serialScheduler(), count, serial, lists, pick);
+    pieces::collect(pool, count, pooled, lists, pick);
+    EXPECT_EQ(serial, expected) << count << " values";
+    EXPECT_EQ(pooled, expected) << count << " values";
   }
 }
 
