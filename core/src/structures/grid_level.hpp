@@ -12,6 +12,7 @@
 
 #include "grid_cell_table.hpp"
 #include "grid_nodes.hpp"
+#include "ordered_pieces.hpp"
 #include "simd_support.hpp"
 #include "spheretest/tasks.hpp"
 
@@ -276,11 +277,10 @@ class CellLists {
     // node order) and as arrivals (new slot high, node low; sorted below, which orders them by slot and,
     // within a slot, by their previous place). On several workers each piece of nodes collects its own,
     // and the pieces are joined in node order: the same lists as one sweep.
-    constexpr std::uint32_t kPieces = 64;
-    const std::uint32_t grain = std::max<std::uint32_t>(1024, (total + kPieces - 1) / kPieces);
-    const std::uint32_t pieces = (total + grain - 1) / grain;
-    pieceLeavers_.resize(pieces);
-    pieceMovers_.resize(pieces);
+    const auto grain = static_cast<std::uint32_t>(pieces::pieceSize(total, 1024));
+    const std::uint32_t pieceCount = (total + grain - 1) / grain;
+    pieceLeavers_.resize(pieceCount);
+    pieceMovers_.resize(pieceCount);
     std::atomic<bool> refused{false};
     scheduler.parallelFor(total, grain, [&](std::size_t begin, std::size_t end, unsigned worker) {
       std::vector<std::uint64_t>& leaving = pieceLeavers_[begin / grain];
@@ -300,7 +300,7 @@ class CellLists {
       }
     });
     if (refused.load()) return -1;
-    for (std::uint32_t piece = 0; piece < pieces; ++piece) {
+    for (std::uint32_t piece = 0; piece < pieceCount; ++piece) {
       leavers_.insert(leavers_.end(), pieceLeavers_[piece].begin(), pieceLeavers_[piece].end());
       movers.insert(movers.end(), pieceMovers_[piece].begin(), pieceMovers_[piece].end());
     }
@@ -346,7 +346,7 @@ class CellLists {
       }
       return low;
     };
-    const std::uint32_t mergeGrain = std::max<std::uint32_t>(4096, (total + kPieces - 1) / kPieces);
+    const auto mergeGrain = static_cast<std::uint32_t>(pieces::pieceSize(total, 4096));
     const std::uint32_t mergePieces = (total + mergeGrain - 1) / mergeGrain;
     scheduler.parallelFor(mergePieces, 1, [&](std::size_t first, std::size_t last, unsigned) {
       for (std::size_t piece = first; piece < last; ++piece) {

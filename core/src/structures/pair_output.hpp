@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "ordered_pieces.hpp"
 #include "spheretest/geometry.hpp"
 #include "spheretest/tasks.hpp"
 
@@ -157,8 +158,7 @@ void scanInPieces(TaskScheduler& scheduler, std::uint32_t units, std::vector<Pai
     totals.pretests += writer.pretests();
     return;
   }
-  constexpr std::uint32_t kPieces = 64;
-  const std::uint32_t grain = std::max<std::uint32_t>(1, (units + kPieces - 1) / kPieces);
+  const std::size_t grain = pieces::pieceSize(units, 1);
   WorkerPairs found(workers);
   std::vector<ScanTotals> counted(workers);
   scheduler.parallelFor(units, grain, [&](std::size_t begin, std::size_t end, unsigned worker) {

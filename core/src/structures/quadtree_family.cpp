@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "bvh_pruning.hpp"
+#include "ordered_pieces.hpp"
 #include "spheretest/assert.hpp"
 #include "walk_stack.hpp"
 
@@ -522,7 +523,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
 // items per bucket, then writes their ids at its offsets, so every bucket lists its ids in id order.
 void QuadtreeFamily::sortIdsByBucket(TaskScheduler& workers, std::size_t buckets) {
   const std::size_t ids = itemNode_.size();
-  const std::size_t chunkIds = std::max<std::size_t>(ids / 64, 4096);
+  const std::size_t chunkIds = pieces::pieceSize(ids, 4096);
   const std::size_t chunks = (ids + chunkIds - 1) / chunkIds;
   bucketCursor_.assign(chunks * buckets, 0);
   workers.parallelFor(chunks, 1, [&](std::size_t begin, std::size_t end, unsigned) {
