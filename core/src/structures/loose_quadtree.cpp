@@ -73,7 +73,7 @@ class LooseQuadtree final : public QuadtreeFamily {
   }
 
   void doUpdate(ItemId id, const Circle&, const Circle& c) override {
-    if (circleFitsInBox(c, nodeBounds(nodes_[nodeOf(id)]))) {
+    if (fitsItsNode(id, c)) {
       ++updatesInPlace_;
       return;
     }
@@ -90,8 +90,7 @@ class LooseQuadtree final : public QuadtreeFamily {
     pieces::collect(scheduler(), ids.size(), leaving_, leavingLists_,
                     [&](std::size_t begin, std::size_t end, std::vector<ItemId>& list) {
                       for (std::size_t i = begin; i < end; ++i) {
-                        if (!circleFitsInBox(circle(ids[i]), nodeBounds(nodes_[nodeOf(ids[i])])))
-                          list.push_back(ids[i]);
+                        if (!fitsItsNode(ids[i], circle(ids[i]))) list.push_back(ids[i]);
                       }
                     });
     updatesInPlace_ += ids.size() - leaving_.size();
@@ -158,6 +157,11 @@ class LooseQuadtree final : public QuadtreeFamily {
     const double ratio = (double(factor_) - 1.0) * side / (2.0 * double(radius));
     if (!(ratio >= 1.0)) return 0;
     return std::min(std::ilogb(ratio), levelLimit_);
+  }
+
+  // Whether a stored circle, now at `c`, still fits the loose bounds of the node holding it: it may stay.
+  bool fitsItsNode(ItemId id, const Circle& c) const {
+    return circleFitsInBox(c, nodeBounds(nodes_[nodeOf(id)]));
   }
 
   void attach(ItemId id, const Circle& c) {

@@ -393,16 +393,14 @@ void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& vis
 
 // The tree is handed to the shared pair view depth first: each node's own items, then its occupied
 // quadrants. The view tests subtrees against each other by the tight bounds of this frame's circles, not
-// by cell + widen, and tests leaves of up to 32 circles in vector lanes. The items are copied in id order
-// (reading the item table and the node of each id forward) into the slots the depth-first order gives their
-// node, rather than by following each node's list: a list's links and circles are spread over the id-ordered
-// arrays, two dependent misses per item once the tree outgrows the cache.
-// The hand-over is cut into parts, each a subtree of at most pair_view::partItems items, that the workers
-// fill at once; the nodes above them are handed over on the calling thread, which grafts each part where its
-// subtree sits. Every walk over the nodes goes depth first in the same order, so the first one can tell
-// every node where its items go. The items reach their slots through a bucket sort by part, in id order (a
-// node's list is scattered over memory; the per-id arrays are read forward), so each part then writes only
-// its own range of the copy.
+// by cell + widen, and tests leaves of up to 32 circles in vector lanes. The hand-over is cut into parts,
+// each a subtree of at most pair_view::partItems items, that the workers fill at once; the nodes above them
+// are handed over on the calling thread, which grafts each part where its subtree sits. Every walk over the
+// nodes goes depth first in the same order, so the first one can tell every node where its items go. The
+// items reach their slots through a bucket sort of the ids by part, in id order, rather than by following
+// each node's list: a list's links and circles are spread over the id-ordered arrays, two dependent misses
+// per item once the tree outgrows the cache, while the per-id arrays are read forward. Each part then
+// writes only its own range of the copy.
 void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   const std::uint32_t count = nodes_[0].subtreeCount;
   if (count < 2) {
