@@ -218,14 +218,15 @@ int run(const Options& options) {
       for (int i = 0; i < options.warmup; ++i) sim.step();
       const QuerySet queries = makeQuerySet(sim, options.queries, options.querySize, options.seed);
       const std::size_t first = results.size();
-      // Alternating: one run per structure covers every thread count (see --alternate).
-      const std::vector<unsigned> rounds =
-          options.alternate ? std::vector<unsigned>{options.threads.front()} : options.threads;
-      for (const unsigned threads : rounds) {
-        plan.threads = threads;
-        plan.alternate = options.alternate ? options.threads : std::vector<unsigned>{};
-        const std::vector<unsigned> covered =
-            options.alternate ? options.threads : std::vector<unsigned>{threads};
+      // The thread counts each run covers: all of them in one run when alternating, else one per run.
+      std::vector<std::vector<unsigned>> runCounts;
+      if (options.alternate)
+        runCounts.push_back(options.threads);
+      else
+        for (const unsigned threads : options.threads) runCounts.push_back({threads});
+      for (const std::vector<unsigned>& covered : runCounts) {
+        plan.threads = covered.front();
+        plan.alternate = covered.size() > 1 ? covered : std::vector<unsigned>{};
         for (const StructureInfo* info : selected) {
           std::vector<RunResult> runs;
           if (std::optional<std::string> reason = predictSkip(

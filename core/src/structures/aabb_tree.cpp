@@ -714,6 +714,7 @@ class AabbTree final : public SpatialIndex {
   // -- pair search -------------------------------------------------------------------------------------
 
   std::uint64_t handOver();
+  void countPartLeaves(TaskScheduler& workers);
 
   // -- state -------------------------------------------------------------------------------------------
 
@@ -922,11 +923,34 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
 // Pairs and view cone
 // ---------------------------------------------------------------------------------------------------------
 
+// Counts the leaves below each part on the workers and turns them into where each part's items begin.
+void AabbTree::countPartLeaves(TaskScheduler& workers) {
+  workers.parallelFor(partRoots_.size(), 16, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    std::vector<std::uint32_t>& stack = parts_.scratch[worker].stack;
+    for (std::size_t p = begin; p < end; ++p) {
+      std::uint32_t leaves = 0;
+      stack.assign(1, partRoots_[p]);
+      while (!stack.empty()) {
+        const Ref r = stack.back();
+        stack.pop_back();
+        if (isLeaf(r)) {
+          ++leaves;
+          continue;
+        }
+        stack.push_back(nodes_[r].child[1]);
+        stack.push_back(nodes_[r].child[0]);
+      }
+      partItems_[p + 1] = leaves;
+    }
+  });
+  for (std::size_t p = 0; p < partRoots_.size(); ++p) partItems_[p + 1] += partItems_[p];
+}
+
 // Walks the tree depth first and hands it to the view as it goes, copying the items' circles in that order;
 // a subtree low enough to hold at most a batch of items becomes one leaf of the view without node steps of
-// its own. Subtrees of at most kPartHeight levels are parts that the workers hand over at once: they are
-// counted first, so that each knows where its items go, and grafted in order while the calling thread hands
-// over the nodes above them. Returns the internal nodes read.
+// its own. Subtrees of at most kPartHeight levels are parts that the workers hand over at once, each into
+// the range of the item arrays its place in the depth-first order gives it, grafted in order while the
+// calling thread hands over the nodes above them. Returns the internal nodes read.
 std::uint64_t AabbTree::handOver() {
   // Parts hold at most 2^13 items, a cut that depends only on the tree.
   constexpr int kPartHeight = 13;
@@ -954,29 +978,13 @@ std::uint64_t AabbTree::handOver() {
   };
   partRoots_.clear();
   walkUpper([](Ref) {}, [] {}, [&](Ref r) { partRoots_.push_back(r); });
-  // Leaves below each part, then where each part's items begin.
+  // Where each part's items begin. Parts filled one after another on one thread find it as they go, each
+  // starting where the one before ended; parts filled at once need their leaves counted first.
   partItems_.resize(partRoots_.size() + 1);
-  workers.parallelFor(partRoots_.size(), 16, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    std::vector<std::uint32_t>& stack = parts_.scratch[worker].stack;
-    for (std::size_t p = begin; p < end; ++p) {
-      std::uint32_t leaves = 0;
-      stack.assign(1, partRoots_[p]);
-      while (!stack.empty()) {
-        const Ref r = stack.back();
-        stack.pop_back();
-        if (isLeaf(r)) {
-          ++leaves;
-          continue;
-        }
-        stack.push_back(nodes_[r].child[1]);
-        stack.push_back(nodes_[r].child[0]);
-      }
-      partItems_[p + 1] = leaves;
-    }
-  });
   partItems_[0] = 0;
-  for (std::size_t p = 0; p < partRoots_.size(); ++p) partItems_[p + 1] += partItems_[p];
-  items_.resize(partItems_.back());
+  const bool countFirst = workers.workerCount() > 1;
+  if (countFirst) countPartLeaves(workers);
+  items_.resize(static_cast<std::uint32_t>(size()));
   const pair_view::MutableItems items = items_.writable();
   std::atomic<std::uint64_t> partNodes{0};
   parts_.build(workers, partRoots_.size(), items_.arrays(),
@@ -1035,6 +1043,7 @@ std::uint64_t AabbTree::handOver() {
                    items.y[k] = c.center.y;
                    items.r[k] = c.radius;
                  }
+                 if (!countFirst) partItems_[p + 1] = at;
                  partNodes.fetch_add(read, std::memory_order_relaxed);
                });
   view_.begin(items_.arrays());
