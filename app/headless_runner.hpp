@@ -24,7 +24,8 @@ struct QueryResult {
   std::uint64_t hits = 0;           ///< total results over all queries
   std::uint64_t hitsChecksum = 0;   ///< order-independent hash of every query's result set
   double nodesVisitedPerQuery = 0;  ///< mean nodes visited
-  double candidatesPerQuery = 0;    ///< mean exact tests
+  double candidatesPerQuery = 0;    ///< mean circles examined (candidate tests)
+  double exactTestsPerQuery = 0;    ///< mean exact predicate evaluations
   double nsPerQuery = 0;            ///< mean wall time
 };
 
@@ -46,7 +47,8 @@ struct StructureResult {
   std::uint64_t pairsLastFrame = 0;   ///< pairs found on the last frame
   double pairsPerFrame = 0;           ///< mean pairs found per frame (a mean, as candidateTestsPerFrame)
   std::uint64_t pairsChecksum = 0;    ///< checksum of every frame's pair set
-  double candidateTestsPerFrame = 0;  ///< mean exact tests in findPairs per frame
+  double candidateTestsPerFrame = 0;  ///< mean circle pairs examined by findPairs per frame
+  double exactTestsPerFrame = 0;      ///< mean exact overlap tests among them per frame
   double nodesVisitedPerFrame = 0;    ///< mean nodes visited in findPairs per frame
   IndexStats stats;                   ///< after the last frame
   Agreement agreement = Agreement::Agrees;  ///< outcome of the check against brute force or the others

@@ -143,7 +143,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
 
   report.line("phase frames");
   struct FrameSamples {
-    std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, simulate;
+    std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, exact, simulate;
   };
   std::vector<FrameSamples> samples(turns.size());
   std::uint64_t pairsChecksum = 0;
@@ -174,13 +174,15 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     mine.pairsCpu.push_back(result.pairsCpuMs);
     mine.frameCpu.push_back(result.updateCpuMs + result.pairsCpuMs);
     mine.candidates.push_back(static_cast<double>(result.pairs.candidates));
+    mine.exact.push_back(static_cast<double>(result.pairs.exactTests));
     report.line("frame " + std::to_string((frame - plan.settle * int(turns.size())) / int(turns.size()) + 1));
   }
   sim.setScheduler(&pool);
   index->setScheduler(&pool);
   for (std::size_t turn = 0; turn < turns.size(); ++turn) {
     // Alternating runs name each count's figures "name@threads".
-    const std::string suffix = plan.alternate.empty() ? "" : "@" + std::to_string(turns[turn]);
+    std::string suffix;
+    if (!plan.alternate.empty()) suffix.append(1, '@').append(std::to_string(turns[turn]));
     const FrameSamples& mine = samples[turn];
     report.samples("update_ms" + suffix, mine.update);
     report.samples("pairs_ms" + suffix, mine.pairs);
@@ -190,6 +192,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     report.samples("frame_cpu_ms" + suffix, mine.frameCpu);
     report.samples("simulate_ms" + suffix, mine.simulate);
     report.samples("candidates_per_frame" + suffix, {summarize(mine.candidates).median});
+    report.samples("exact_tests_per_frame" + suffix, {summarize(mine.exact).median});
   }
   report.line("pairs_last_frame " + std::to_string(pairs.size()));
   report.line("pairs_checksum " + std::to_string(pairsChecksum));
@@ -310,6 +313,8 @@ void applyLine(const std::string& line, RunResult& result, std::vector<RunResult
     in >> result.pairsLastFrame;
   else if (key == "candidates_per_frame")
     in >> result.candidatesPerFrame;
+  else if (key == "exact_tests_per_frame")
+    in >> result.exactTestsPerFrame;
   else if (key == "pairs_checksum")
     in >> result.pairsChecksum;
   else if (key == "query_checksum")
@@ -411,6 +416,7 @@ std::vector<RunResult> runIsolated(const StructureInfo& info, const Simulation& 
       r.frameCpuMs = turns[turn].frameCpuMs;
       r.simulateMs = turns[turn].simulateMs;
       r.candidatesPerFrame = turns[turn].candidatesPerFrame;
+      r.exactTestsPerFrame = turns[turn].exactTestsPerFrame;
       out.push_back(std::move(r));
     }
     return out;

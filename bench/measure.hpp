@@ -70,7 +70,8 @@ struct RunResult {
   std::vector<double> circleMs;      ///< each circle query
   std::vector<double> rayMs;         ///< each ray cast
   double pairsLastFrame = 0.0;       ///< pairs found in the last frame
-  double candidatesPerFrame = 0.0;   ///< median exact pair tests per findPairs
+  double candidatesPerFrame = 0.0;   ///< median circle pairs examined per findPairs
+  double exactTestsPerFrame = 0.0;   ///< median exact overlap tests among them
   std::uint64_t pairsChecksum = 0;   ///< fold of every frame's pair-set hash
   std::uint64_t queryChecksum = 0;   ///< fold of every query's answer
   std::size_t memoryBytes = 0;       ///< stats().memoryBytes after the last frame

@@ -401,7 +401,8 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
          "update_cpu_ms_median,update_cpu_ms_p95,pairs_cpu_ms_median,pairs_cpu_ms_p95,frame_cpu_ms_median,"
          "frame_cpu_ms_p95,pairs_last_frame,candidates_per_frame,"
          "memory_bytes,bytes_per_circle,peak_rss_bytes,peak_above_baseline_bytes,nodes,max_depth,agrees,"
-         "pairs_checksum,query_checksum,wall_s,threads,simulate_ms_median,simulate_ms_p95\n";
+         "pairs_checksum,query_checksum,wall_s,threads,simulate_ms_median,simulate_ms_p95,"
+         "exact_tests_per_frame\n";
   for (const RunResult& r : results) {
     out << r.scene << ',' << r.count << ',' << r.structure << ',' << (r.peer ? 1 : 0) << ','
         << statusName(r.status) << ',' << csvField(r.reason) << ',' << r.frameMs.size();
@@ -415,7 +416,8 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
         << ',' << r.peakAboveBaselineBytes << ',' << r.nodes << ',' << r.maxDepth << ','
         << (r.agrees ? (*r.agrees ? "yes" : "NO") : "n/a") << ',' << r.pairsChecksum << ',' << r.queryChecksum
         << ',' << number(r.wallSeconds, 4) << ',' << r.threads << ','
-        << number(summarize(r.simulateMs).median) << ',' << number(summarize(r.simulateMs).p95) << '\n';
+        << number(summarize(r.simulateMs).median) << ',' << number(summarize(r.simulateMs).p95) << ','
+        << number(r.exactTestsPerFrame) << '\n';
   }
   out.commit();
 }
@@ -467,6 +469,7 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
     }
     out << ", \"pairs_last_frame\": " << number(r.pairsLastFrame)
         << ", \"candidates_per_frame\": " << number(r.candidatesPerFrame)
+        << ", \"exact_tests_per_frame\": " << number(r.exactTestsPerFrame)
         << ", \"memory_bytes\": " << r.memoryBytes
         << ", \"bytes_per_circle\": " << number(r.count ? double(r.memoryBytes) / double(r.count) : 0.0, 6)
         << ", \"peak_rss_bytes\": " << r.peakRssBytes
@@ -547,13 +550,14 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
              "query, "
              "median / p95):\n\n"
           << "| structure | build ms | update ms | pairs ms | point us | circle us | ray us | bytes/circle | "
-             "peak MB | pairs tested/frame |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+             "peak MB | pairs examined/frame | exact tests/frame |\n"
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
       for (const std::string& name : names) {
         const RunResult* r = findRun(results, scenes.front(), n, name);
         if (!r) continue;
         out << "| " << structureLabel(*r) << " |";
         if (r->status != RunStatus::Ok) {
-          out << ' ' << statusName(r->status) << " | | | | | | | | |\n";
+          out << ' ' << statusName(r->status) << " | | | | | | | | | |\n";
           continue;
         }
         auto pair = [](const std::vector<double>& samples, double scale) {
@@ -564,7 +568,7 @@ void writeSummary(const std::string& path, const MachineInfo& machine, const Opt
             << pair(r->pairsCpuMs, 1) << " | " << pair(r->pointMs, 1000) << " | " << pair(r->circleMs, 1000)
             << " | " << pair(r->rayMs, 1000) << " | " << readable(double(r->memoryBytes) / double(r->count))
             << " | " << readable(double(r->peakAboveBaselineBytes) / (1024.0 * 1024.0)) << " | "
-            << readable(r->candidatesPerFrame) << " |\n";
+            << readable(r->candidatesPerFrame) << " | " << readable(r->exactTestsPerFrame) << " |\n";
       }
       out << '\n';
     }

@@ -126,6 +126,21 @@ struct PathFinder : Members::visitor_const {
   }
 };
 
+// The rtree checks a value's predicates in order and stops at the first that fails, so a predicate that
+// always holds, placed first, sees every value whose box a query compares: the circles it examined.
+struct CountExamined {
+  std::uint64_t* count;
+  bool operator()(const Value&) const {
+    ++*count;
+    return true;
+  }
+};
+
+/// The predicate that counts the values a query examines into `count`.
+auto examined(std::uint64_t& count) {
+  return bgi::satisfies(CountExamined{&count});
+}
+
 class BoostRtree final : public SpatialIndex {
  public:
   BoostRtree() : SpatialIndex("boost-rtree") {
@@ -253,7 +268,6 @@ class BoostRtree final : public SpatialIndex {
     coverSegment(segment, segmentCoverPieces(segment, chunk), [&](const Box& piece) {
       queryValues(ctx, piece, [&](ItemId id) {
         if (!seen.insert(id)) return;
-        ++ctx.counters.candidates;
         float t = 0.0f;
         const bool hit = segmentHitsCircle(segment, circle(id), t);
         ctx.candidate(id, hit);
@@ -267,11 +281,12 @@ class BoostRtree final : public SpatialIndex {
     for (const Value& value : tree_) {
       const ItemId a = value.second;
       const Circle ca = circle(a);
-      tree_.query(bgi::intersects(value.first), boost::make_function_output_iterator([&](const Value& found) {
+      tree_.query(examined(counters_.candidates) && bgi::intersects(value.first),
+                  boost::make_function_output_iterator([&](const Value& found) {
                     ++counters_.nodesVisited;
                     const ItemId b = found.second;
                     if (b <= a) return;  // each pair once, from its smaller id
-                    ++counters_.candidates;
+                    ++counters_.exactTests;
                     if (circlesOverlap(ca, circle(b))) out.push_back({a, b});
                   }));
     }
@@ -333,7 +348,8 @@ class BoostRtree final : public SpatialIndex {
 
   template <class IdFn>
   void queryValues(QueryContext& ctx, const Box& box, IdFn&& onValue) const {
-    tree_.query(bgi::intersects(toBoost(box)), boost::make_function_output_iterator([&](const Value& found) {
+    tree_.query(examined(ctx.counters.candidates) && bgi::intersects(toBoost(box)),
+                boost::make_function_output_iterator([&](const Value& found) {
                   ++ctx.counters.nodesVisited;
                   if (ctx.tracing()) {
                     NodeInfo info;
@@ -346,7 +362,6 @@ class BoostRtree final : public SpatialIndex {
   }
 
   static void testItem(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++ctx.counters.candidates;
     ctx.candidate(id, hit);
     if (hit) out.push_back(id);
   }

@@ -257,13 +257,14 @@ class Box2dTree final : public SpatialIndex {
     for (std::uint32_t c = 0; c < contacts_.size(); ++c) {
       const Contact& contact = contacts_[c];
       if (contact.proxy[0] == kNoProxy) continue;
+      ++counters_.candidates;
       if (!b2TestOverlap(tree_->GetFatAABB(contact.proxy[0]), tree_->GetFatAABB(contact.proxy[1]))) {
         destroyContact(c);
         continue;
       }
       const ItemId a = itemOf(contact.proxy[0]);
       const ItemId b = itemOf(contact.proxy[1]);
-      ++counters_.candidates;
+      ++counters_.exactTests;
       if (circlesOverlap(circle(a), circle(b))) out.push_back(makePair(a, b));
     }
   }
@@ -475,7 +476,10 @@ class Box2dTree final : public SpatialIndex {
         if (!partners_.contains(static_cast<std::uint32_t>(other))) createContact(query, other);
       });
     }
+    // Every leaf the tree reported is a pair whose fat boxes were compared. Box2D's walk does not report the
+    // leaves it rejects, so the pairs examined are counted from below.
     counters_.nodesVisited += ctx.counters.nodesVisited;
+    counters_.candidates += ctx.counters.nodesVisited;
     for (const ProxyId proxy : moveBuffer_) {
       if (proxy == kNoProxy) continue;
       tree_->ClearMoved(proxy);

@@ -86,6 +86,30 @@ TEST_P(FrameAndQuery, ConstQueriesFromTwoThreadsMatchPlainCallsAndBruteForce) {
     EXPECT_EQ(recorded, want) << what;
     EXPECT_EQ(threaded[i].counters.nodesVisited, plain[i].counters.nodesVisited) << what;
     EXPECT_EQ(threaded[i].counters.candidates, plain[i].counters.candidates) << what;
+    EXPECT_EQ(threaded[i].counters.exactTests, plain[i].counters.exactTests) << what;
+    // A query examines at least the circles it tests exactly, and tests every circle it reports, except
+    // the circles of a node wholly inside the query, which some structures accept untested.
+    EXPECT_GE(threaded[i].counters.candidates, threaded[i].counters.exactTests) << what;
+  }
+}
+
+// The figure that tells structures apart: every circle pair the pair search examined, by distance or by
+// bounds. Brute force examines them all; every structure examines at least the pairs it finds, tests at
+// least those exactly, and no more than it examined.
+TEST_P(FrameAndQuery, ThePairSearchCountsThePairsItExaminedAndTheExactTestsAmongThem) {
+  Simulation sim("spheretest", SceneConfig{}, 3000, 21);
+  std::unique_ptr<SpatialIndex> subject = allStructures().create(GetParam());
+  subject->setWorldHint(sim.world());
+  subject->build(sim.items());
+  std::vector<Pair> pairs;
+  for (int f = 0; f < 3; ++f) {
+    const FrameResult frame = stepFrame(sim, *subject, pairs);
+    EXPECT_GE(frame.pairs.exactTests, pairs.size()) << "frame " << f;
+    EXPECT_GE(frame.pairs.candidates, frame.pairs.exactTests) << "frame " << f;
+    if (GetParam() == "brute") {
+      const std::uint64_t n = sim.circles().size();
+      EXPECT_EQ(frame.pairs.candidates, n * (n - 1) / 2) << "frame " << f;
+    }
   }
 }
 
@@ -180,6 +204,30 @@ TEST(ConeQueries, PruneWithTheConeNotItsBoundingCircle) {
         << name << ": " << inCone.counters.candidates << " cone tests against " << inDisc.counters.candidates
         << " for its disc";
   }
+}
+
+// The pairs examined differ from structure to structure on one scene (each prunes its own way), and each is
+// well below brute force's n(n-1)/2: the figure measures the structure, not the answer.
+TEST(PairsExamined, DifferBetweenStructuresOnOneScene) {
+  std::vector<std::uint64_t> examined;
+  std::uint64_t pairsFound = 0;
+  for (const char* name : {"grid", "quadtree", "sphere-tree", "aabb-tree", "loose-quadtree"}) {
+    Simulation sim("spheretest", SceneConfig{}, 3000, 21);
+    std::unique_ptr<SpatialIndex> subject = allStructures().create(name);
+    subject->setWorldHint(sim.world());
+    subject->build(sim.items());
+    std::vector<Pair> pairs;
+    const FrameResult frame = stepFrame(sim, *subject, pairs);
+    if (pairsFound == 0) pairsFound = pairs.size();
+    EXPECT_EQ(pairs.size(), pairsFound) << name;
+    EXPECT_GT(frame.pairs.candidates, 2 * pairs.size()) << name << ": the examined pairs are not the answer";
+    EXPECT_LT(frame.pairs.candidates, 3000u * 2999u / 2u / 10u) << name;
+    examined.push_back(frame.pairs.candidates);
+  }
+  std::vector<std::uint64_t> distinct = examined;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  EXPECT_EQ(distinct.size(), examined.size()) << "each structure examines its own number of pairs";
 }
 
 TEST(QueryShapeNames, RoundTripAndRejectUnknownNames) {

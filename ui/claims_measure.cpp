@@ -564,8 +564,8 @@ std::vector<std::string> findings(const CollisionChecks& r) {
   });
   if (anyGrid) {
     lines.push_back(
-        "The grids count only the exact tests left after a cheaper float pre-test of each neighbour; the "
-        "pre-tests themselves are their last_pairs_pretests figure in the Stats panel.");
+        "A check is a pair of circles examined, by distance or by bounds, in a vector lane or one by one: "
+        "the grids' cheap float pre-test of each neighbour counts, not only the exact tests after it.");
   }
   if (r.smallBrute > 0) {
     lines.push_back(format(

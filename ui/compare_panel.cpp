@@ -188,14 +188,14 @@ class ComparePanel final : public DemoPart {
       ChartBar c;
       c.label = row.name;
       c.highlight = t.highlight;
-      c.segments = {double(row.pairTests), double(row.pairPretests)};
+      // The bar is every pair examined; its first part the exact tests among them.
+      const std::uint64_t exact = std::min(row.pairExactTests, row.pairTests);
+      c.segments = {double(exact), double(row.pairTests - exact)};
       c.colours = {row.agrees ? kTestsColour : kWrongColour, kPretestColour};
       c.valueText = row.pairsRan ? groupedNumber(row.pairTests) : row.note;
-      if (row.pairsRan && row.pairPretests > 0) {
-        c.valueText.append(" (").append(groupedNumber(row.pairPretests)).append(" pre)");
-        c.tooltip = row.name + ": " + groupedNumber(row.pairPretests) +
-                    " float pre-tests, several lanes at a time, let " + groupedNumber(row.pairTests) +
-                    " pairs through to the exact test";
+      if (row.pairsRan) {
+        c.tooltip = row.name + ": " + groupedNumber(row.pairTests) + " circle pairs examined, " +
+                    groupedNumber(exact) + " of them tested exactly";
       }
       tests.push_back(c);
     }
@@ -208,10 +208,10 @@ class ComparePanel final : public DemoPart {
       ImGui::TextDisabled("(side by side: log lengths do not add)");
     }
     barChart("ms", time, logScale_, 130.0f);
-    chartHeading("tests of the pair search: exact circle-circle tests, and the cheap pre-tests before them");
-    colourSwatch(kTestsColour, "exact tests");
+    chartHeading("circle pairs the pair search examined (by distance or by bounds, in lanes or one by one)");
+    colourSwatch(kTestsColour, "tested exactly");
     ImGui::SameLine();
-    colourSwatch(kPretestColour, "pre-tests (a bounds check in float, many at once)");
+    colourSwatch(kPretestColour, "rejected by a cheaper float check first");
     barChart("tests", tests, logScale_, 130.0f, false);
   }
 

@@ -11,20 +11,6 @@ namespace st::ui {
 // CompareBench
 // ---------------------------------------------------------------------------------------------------------
 
-namespace {
-
-/// The float pre-tests the last pair search ran ahead of its exact tests, as the structure reports them.
-std::uint64_t pairPretestsOf(const SpatialIndex& index) {
-  ExtraCounters extra;
-  index.extra(extra);
-  for (const auto& [name, value] : extra) {
-    if (name == "last_pairs_pretests") return static_cast<std::uint64_t>(value);
-  }
-  return 0;
-}
-
-}  // namespace
-
 CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
   const std::uint64_t start = nowNanoseconds();
   CompareResult result;
@@ -74,15 +60,16 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
           index.findPairs(pairs);
           row.pairsMs = millisecondsSince(p);
           row.pairTests = index.lastCounters().candidates;
+          row.pairExactTests = index.lastCounters().exactTests;
         }
       } else {
         const FrameResult frame = advanceStructure(index, movedIds, movedCircles, pairs, searchPairs);
         row.updateMs = frame.updateMs;
         row.pairsMs = frame.pairsMs;
         row.pairTests = frame.pairs.candidates;
+        row.pairExactTests = frame.pairs.exactTests;
       }
       if (searchPairs) {
-        row.pairPretests = pairPretestsOf(index);
         row.pairs = pairs.size();
         row.pairHash = pairSetHash(pairs);
         row.pairsRan = true;

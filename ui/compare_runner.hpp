@@ -35,21 +35,19 @@ struct CompareRow {
   bool built = false;     ///< built from scratch for this snapshot (else brought along by an update batch)
   double updateMs = 0.0;  ///< build or update batch + maintain
   double pairsMs = 0.0;   ///< findPairs
-  std::uint64_t pairTests = 0;   ///< exact tests of findPairs
-  std::uint64_t pairs = 0;       ///< pairs found
-  std::uint64_t pairHash = 0;    ///< pairSetHash of the pairs
-  bool pairsRan = false;         ///< findPairs ran
-  bool agrees = true;            ///< found the reference's pair set
-  double queryUs = 0.0;          ///< the query, microseconds
-  std::uint64_t queryNodes = 0;  ///< nodes it visited
-  std::uint64_t queryTests = 0;  ///< exact tests it made
-  std::uint64_t queryHits = 0;   ///< results
-  bool queryRan = false;         ///< the query ran
-  std::size_t nodes = 0;         ///< stats().nodes
-  std::size_t memoryBytes = 0;   ///< stats().memoryBytes
-
-  /// Cheap pre-tests findPairs ran ahead of its exact tests, as the structure reports them (0: none).
-  std::uint64_t pairPretests = 0;
+  std::uint64_t pairTests = 0;       ///< circle pairs findPairs examined (its candidate tests)
+  std::uint64_t pairs = 0;           ///< pairs found
+  std::uint64_t pairHash = 0;        ///< pairSetHash of the pairs
+  bool pairsRan = false;             ///< findPairs ran
+  bool agrees = true;                ///< found the reference's pair set
+  double queryUs = 0.0;              ///< the query, microseconds
+  std::uint64_t queryNodes = 0;      ///< nodes it visited
+  std::uint64_t queryTests = 0;      ///< circles it examined
+  std::uint64_t queryHits = 0;       ///< results
+  bool queryRan = false;             ///< the query ran
+  std::size_t nodes = 0;             ///< stats().nodes
+  std::size_t memoryBytes = 0;       ///< stats().memoryBytes
+  std::uint64_t pairExactTests = 0;  ///< exact overlap tests among the pairs examined
 };
 
 /// Every structure's figures on one snapshot.

@@ -237,7 +237,7 @@ class SplitView final : public DemoPart {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", side.error.c_str());
     } else {
       const TraceProgress p = progressAt(side.trace, side.trace.events.size());
-      ImGui::Text("%s hits, %s candidate tests, %.1f us", groupedNumber(side.answer.count()).c_str(),
+      ImGui::Text("%s hits, %s circles examined, %.1f us", groupedNumber(side.answer.count()).c_str(),
                   groupedNumber(side.counters.candidates).c_str(), side.microseconds);
       ImGui::TextDisabled("nodes visited %s, pruned %zu", groupedNumber(side.counters.nodesVisited).c_str(),
                           p.pruned);
@@ -341,7 +341,7 @@ class SplitView final : public DemoPart {
     if (ta > 0 && tb > 0) {
       const bool leftFewer = ta <= tb;
       std::snprintf(text, sizeof text,
-                    "Same %zu answers; %s makes %.1fx fewer exact tests than %s (%.0f vs %.0f).",
+                    "Same %zu answers; %s examines %.1fx fewer circles than %s (%.0f vs %.0f).",
                     a.answer.count(), (leftFewer ? a : b).name.c_str(), leftFewer ? tb / ta : ta / tb,
                     (leftFewer ? b : a).name.c_str(), leftFewer ? ta : tb, leftFewer ? tb : ta);
     } else {

@@ -166,8 +166,9 @@ class QueryTool final : public DemoPart {
     const std::size_t found = q.mode == QueryShape::Segment ? q.rayHits.size() : q.hits.size();
     ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(),
                 q.mode == QueryShape::Cone ? "visible" : "hits", q.microseconds);
-    ImGui::Text("nodes visited %s, candidate tests %s", groupedNumber(q.counters.nodesVisited).c_str(),
-                groupedNumber(q.counters.candidates).c_str());
+    ImGui::Text("nodes visited %s, circles examined %s (%s exact tests)",
+                groupedNumber(q.counters.nodesVisited).c_str(), groupedNumber(q.counters.candidates).c_str(),
+                groupedNumber(q.counters.exactTests).c_str());
     if (q.mode == QueryShape::Cone) drawConeEvents(q);
     drawHitList(ctx.model, q);
   }

@@ -71,14 +71,18 @@ class StatsPanel final : public DemoPart {
     if (model.pairsCurrent() || !model.pairs().empty()) {
       const QueryCounters& pc = model.pairCounters();
       row("pairs", groupedNumber(model.pairs().size()), "overlapping pairs this frame (touching counts)");
-      row("pair tests", groupedNumber(pc.candidates), "exact circle-circle tests in findPairs this frame");
-      row("brute n(n-1)/2", number(bruteTests), "what testing every pair costs");
+      row("pairs examined", groupedNumber(pc.candidates),
+          "circle pairs whose distance or bounds the pair search compared this frame, in a vector lane or "
+          "one by one");
+      row("exact tests", groupedNumber(pc.exactTests),
+          "of those, the pairs tested exactly (a cheaper float check let them through, or there is none)");
+      row("brute n(n-1)/2", number(bruteTests), "what examining every pair costs");
       if (pc.candidates > 0) {
         char ratio[64];
         std::snprintf(ratio, sizeof ratio, "%.3g%%", 100.0 * double(pc.candidates) / bruteTests);
-        row("tests / brute", ratio, "pair tests as a share of n(n-1)/2");
+        row("examined / brute", ratio, "pairs examined as a share of n(n-1)/2");
         std::snprintf(ratio, sizeof ratio, "%.0fx", bruteTests / double(pc.candidates));
-        row("fewer tests than brute", ratio);
+        row("fewer than brute", ratio, "n(n-1)/2 over the pairs examined");
       }
       row("pair nodes visited", groupedNumber(pc.nodesVisited));
     } else {
@@ -86,10 +90,13 @@ class StatsPanel final : public DemoPart {
     }
     const QueryCounters& uc = model.updateCounters();
     row("update nodes visited", groupedNumber(uc.nodesVisited), "updateBatch + maintain, this frame");
-    row("update tests", groupedNumber(uc.candidates), "exact tests during update + maintain, this frame");
+    row("update tests", groupedNumber(uc.candidates),
+        "circles examined during update + maintain, this frame");
     if (model.query.mode != std::nullopt) {
       row("query nodes visited", groupedNumber(model.query.counters.nodesVisited), "the Query panel's query");
-      row("query tests", groupedNumber(model.query.counters.candidates));
+      row("query circles examined", groupedNumber(model.query.counters.candidates),
+          "circles whose distance or bounds the query compared");
+      row("query exact tests", groupedNumber(model.query.counters.exactTests));
     }
     for (const auto& [name, value] : extra_) row(name.c_str(), number(value), "structure-specific figure");
     ImGui::EndTable();

@@ -147,6 +147,7 @@ std::string statsCsv(const DemoModel& model, const CompareResult* comparison) {
   if (model.pairsCurrent() || !model.pairs().empty()) {
     csv.row("frame", name, "pairs", double(model.pairs().size()));
     csv.row("frame", name, "pair_tests", double(model.pairCounters().candidates));
+    csv.row("frame", name, "pair_exact_tests", double(model.pairCounters().exactTests));
     csv.row("frame", name, "pair_nodes_visited", double(model.pairCounters().nodesVisited));
   }
   csv.row("frame", name, "brute_pair_tests", n * (n > 0 ? n - 1 : 0) / 2.0);
@@ -159,6 +160,7 @@ std::string statsCsv(const DemoModel& model, const CompareResult* comparison) {
     csv.row("query", name, "hits", double(q.mode == QueryShape::Segment ? q.rayHits.size() : q.hits.size()));
     csv.row("query", name, "nodes_visited", double(q.counters.nodesVisited));
     csv.row("query", name, "candidate_tests", double(q.counters.candidates));
+    csv.row("query", name, "exact_tests", double(q.counters.exactTests));
     csv.row("query", name, "microseconds", q.microseconds);
   }
 

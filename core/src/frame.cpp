@@ -18,6 +18,7 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
 void addCounters(QueryCounters& sum, const QueryCounters& more) {
   sum.nodesVisited += more.nodesVisited;
   sum.candidates += more.candidates;
+  sum.exactTests += more.exactTests;
 }
 
 struct ShapeName {

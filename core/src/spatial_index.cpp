@@ -419,6 +419,7 @@ void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visib
   visibleNow.clear();
   for (ItemId id : candidates) {
     ++ctx.counters.candidates;
+    ++ctx.counters.exactTests;
     if (circleOverlapsCone(circles_[id], cone)) visibleNow.push_back(id);
   }
   std::sort(visibleNow.begin(), visibleNow.end());

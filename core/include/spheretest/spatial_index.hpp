@@ -41,9 +41,15 @@ struct Item {
 };
 
 /// Work done by the last call (query, pair search or update batch).
+///
+/// `candidates` is the figure that tells structures apart: what the call examined, circle by circle (a
+/// query) or pair by pair (the pair search), whether by distance or by bounds, in a vector lane or in
+/// scalar code. Brute force's pair search examines n(n-1)/2 pairs. `exactTests` counts the exact
+/// predicate evaluations among them: those that passed a cheaper pre-test, or every one where there is none.
 struct QueryCounters {
   std::uint64_t nodesVisited = 0;  ///< nodes (cells, tree nodes) the call touched
-  std::uint64_t candidates = 0;    ///< exact predicate evaluations (candidate tests)
+  std::uint64_t candidates = 0;    ///< circles or circle pairs examined (candidate tests)
+  std::uint64_t exactTests = 0;    ///< exact predicate evaluations among the candidates
 };
 
 /// Size of a structure.
@@ -148,9 +154,14 @@ struct QueryContext {
   void prune(const NodeInfo& node, const char* test) const {
     if (trace) trace->events.push_back({TraceEventKind::PruneNode, node, 0, test});
   }
-  /// Records an exact test of an item and its outcome.
-  void candidate(ItemId id, bool hit) const {
+  /// Counts an exact test of an item and records its outcome.
+  void candidate(ItemId id, bool hit) {
+    ++counters.exactTests;
     if (trace) trace->events.push_back({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
+  }
+  /// Records an item accepted without a test (its whole node was inside the query).
+  void acceptUntested(ItemId id) const {
+    if (trace) trace->events.push_back({TraceEventKind::Hit, {}, id, ""});
   }
 };
 

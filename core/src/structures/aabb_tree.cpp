@@ -158,7 +158,6 @@ class AabbTree final : public SpatialIndex {
     out.push_back({"rebuilds", double(rebuilds_)});
     out.push_back({"quality_rebuilds", double(qualityRebuilds_)});
     out.push_back({"relayouts", double(relayouts_)});
-    out.push_back({"last_pairs_pretests", double(pretests_)});
   }
 
  protected:
@@ -649,14 +648,16 @@ class AabbTree final : public SpatialIndex {
     while (!stack.empty()) {
       const StackEntry e = stack.pop();
       ++ctx.counters.nodesVisited;
+      // A leaf's box is its own circle's fat box: testing it examines the circle.
+      const bool leaf = isLeaf(e.node);
+      ctx.counters.candidates += leaf ? 1 : 0;
       if (!overlaps(boxOf(e.node))) {
         if (ctx.tracing()) ctx.prune(nodeInfo(e.node, static_cast<int>(e.depth)), pruneTest);
         continue;
       }
       if (ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
-      if (isLeaf(e.node)) {
+      if (leaf) {
         const ItemId id = itemOf(e.node);
-        ++ctx.counters.candidates;
         const bool hit = exact(id);
         ctx.candidate(id, hit);
         if (hit) out.push_back(id);
@@ -680,6 +681,8 @@ class AabbTree final : public SpatialIndex {
     while (!stack.empty()) {
       const StackEntry e = stack.pop();
       ++ctx.counters.nodesVisited;
+      const bool leaf = isLeaf(e.node);
+      ctx.counters.candidates += leaf ? 1 : 0;
       double entry = 0.0;
       if (!bvh::segmentEntersBox(segment, boxOf(e.node), entry) ||
           (best && *best && entry > double(std::nextafter((*best)->t, 2.0f)))) {
@@ -687,9 +690,8 @@ class AabbTree final : public SpatialIndex {
         continue;
       }
       if (ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
-      if (isLeaf(e.node)) {
+      if (leaf) {
         const ItemId id = itemOf(e.node);
-        ++ctx.counters.candidates;
         float t = 0.0f;
         const bool hit = segmentHitsCircle(segment, circle(id), t);
         ctx.candidate(id, hit);
@@ -735,7 +737,6 @@ class AabbTree final : public SpatialIndex {
   std::uint64_t qualityRebuilds_ = 0;
 
   std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0, relayouts_ = 0;
-  std::uint64_t pretests_ = 0;
 
   std::vector<std::uint64_t> order_;                    // a batch's escapes keyed by Morton code
   std::vector<std::vector<std::uint64_t>> orderLists_;  // each piece's escapes, joined into order_
@@ -1064,7 +1065,7 @@ std::uint64_t AabbTree::handOver() {
 void AabbTree::doFindPairs(std::vector<Pair>& out) {
   if (root_ == kNull) return;
   counters_.nodesVisited += handOver();
-  pair_view::findPairsInto(view_, out, scheduler(), scratch_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, scheduler(), scratch_, counters_);
 }
 
 // Boxes are classified by their circumscribed circle; a wholly visible subtree adds its items untested.
@@ -1081,6 +1082,7 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
       const ItemId id = itemOf(e.node);
       if (!e.inside) {
         ++ctx.counters.candidates;
+        ++ctx.counters.exactTests;
         if (!circleOverlapsCone(circle(id), cone)) continue;
       }
       visibleNow.push_back(id);

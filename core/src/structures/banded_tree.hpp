@@ -234,7 +234,6 @@ class BandedTree : public SpatialIndex {
       out.emplace_back("update_same_node_share", double(updatesSameNode_) / double(updates_));
       out.emplace_back("update_nodes_walked_mean", double(updateSteps_) / double(updates_));
     }
-    out.emplace_back("last_pairs_pretests", double(pretests_));
     pointLevels_.report("point_query", out);
   }
 
@@ -364,7 +363,7 @@ class BandedTree : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override {
     if (!hasRoot_) return;
     counters_.nodesVisited += dir_.fillView(view_, items_);
-    pair_view::findPairsInto(view_, out, scheduler(), walk_, counters_, pretests_);
+    pair_view::findPairsInto(view_, out, scheduler(), walk_, counters_);
   }
 
   // -- validation -----------------------------------------------------------------------------------------
@@ -593,7 +592,6 @@ class BandedTree : public SpatialIndex {
   std::vector<std::uint32_t> removed_;
   pair_view::PairView view_;
   std::vector<pair_view::WalkScratch> walk_;  // one per worker
-  std::uint64_t pretests_ = 0;
   std::uint64_t rootGrowths_ = 0;
   std::uint64_t updates_ = 0;
   std::uint64_t updatesSameNode_ = 0;

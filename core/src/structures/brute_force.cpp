@@ -88,7 +88,9 @@ class BruteForce final : public SpatialIndex {
   // 64 pieces the workers still even out.
   void doFindPairs(std::vector<Pair>& out) override {
     const std::size_t n = dense_.size();
+    // Every pair is tested exactly: all n(n-1)/2 are both examined and exact tests.
     counters_.candidates += n < 2 ? 0 : n * (n - 1) / 2;
+    counters_.exactTests += n < 2 ? 0 : n * (n - 1) / 2;
     pairs::ScanTotals totals;
     pairs::scanInPieces(scheduler(), static_cast<std::uint32_t>(n), out, totals,
                         [&](pairs::PairWriter& writer, std::uint64_t&, std::uint64_t&, std::uint32_t begin,

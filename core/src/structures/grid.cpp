@@ -92,7 +92,6 @@ class HashedGrid final : public SpatialIndex {
     out.push_back({"hash_load", table.capacity() ? cells / double(table.capacity()) : 0.0});
     out.push_back({"hash_scrambled", table.scrambled() ? 1.0 : 0.0});
     out.push_back({"sorted_layout", lists_.sorted() ? 1.0 : 0.0});
-    out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"vector_lanes", double(vectorLanes())});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"last_batch_refiled", lastBatchRefiled_ ? 1.0 : 0.0});
@@ -293,9 +292,8 @@ class HashedGrid final : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override {
     pairs::ScanTotals totals;
     gridPairs(scheduler(), lists_, std::min(reach_, kMaxReach), vectorLanes(), out, totals);
-    counters_.candidates += totals.candidates;
-    counters_.nodesVisited += totals.visited;
     PairWriter writer(out);
+    std::uint64_t direct = 0;  // oversize pairs, tested exactly without a pre-test
     // Oversize items: against the cells their circle reaches, then against each other.
     const NodeArray& nodes = lists_.nodes();
     for (ItemId id : oversize_) {
@@ -305,14 +303,14 @@ class HashedGrid final : public SpatialIndex {
       visitRange(range, [&](std::uint32_t slot) {
         ++counters_.nodesVisited;
         lists_.forEachInCell(slot, [&](std::uint32_t n) {
-          ++counters_.candidates;
+          ++direct;
           if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
         });
       });
     }
     oversizePairs(
-        oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
-    lastPretests_ = totals.pretests + writer.pretests();
+        oversize_, [&](ItemId id) { return circle(id); }, writer, direct);
+    addScanTotals(counters_, totals, direct);
   }
 
   // -- validation ---------------------------------------------------------------------------------------
@@ -595,8 +593,6 @@ class HashedGrid final : public SpatialIndex {
   bool lastBatchRefiled_ = false;
   std::vector<std::uint64_t> movers_;  // refile's scratch
   std::uint64_t refileBatches_ = 0;
-  std::uint64_t lastPretests_ =
-      0;  // float pre-tests of the last pair search (its candidates are the survivors)
   std::size_t lastBatchCellChanges_ = 0;
   std::uint64_t rebuildBatches_ = 0;
   std::uint64_t incrementalBatches_ = 0;

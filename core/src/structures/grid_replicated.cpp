@@ -85,7 +85,6 @@ class ReplicatedGrid final : public SpatialIndex {
     out.push_back({"max_copies_per_cell", double(maxPerCell)});
     out.push_back({"oversize_items", double(oversize_.size())});
     out.push_back({"hash_slots", double(table.capacity())});
-    out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
     occupied_.report(out);
@@ -275,9 +274,8 @@ class ReplicatedGrid final : public SpatialIndex {
             }
           }
         });
-    counters_.candidates += totals.candidates;
-    counters_.nodesVisited += totals.visited;
     PairWriter writer(out);
+    std::uint64_t direct = 0;  // oversize pairs, tested exactly without a pre-test
     // Oversize items against the copies in the cells their bounds cover (once per item, by the same
     // first-shared-cell rule), then against each other.
     for (ItemId id : oversize_) {
@@ -290,14 +288,14 @@ class ReplicatedGrid final : public SpatialIndex {
           std::int32_t x0 = 0, y0 = 0;
           firstCellOf(nodes[n].circle, x0, y0);
           if (std::max(x0, range.x0) != cx || std::max(y0, range.y0) != cy) return;
-          ++counters_.candidates;
+          ++direct;
           if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
         });
       });
     }
     oversizePairs(
-        oversize_, [&](ItemId id) { return circle(id); }, writer, counters_.candidates);
-    lastPretests_ = totals.pretests + writer.pretests();
+        oversize_, [&](ItemId id) { return circle(id); }, writer, direct);
+    addScanTotals(counters_, totals, direct);
   }
 
   // -- validation ---------------------------------------------------------------------------------------
@@ -564,8 +562,6 @@ class ReplicatedGrid final : public SpatialIndex {
   std::uint32_t windowWidth_ = 0;
   std::uint32_t windowHeight_ = 0;
   bool lastBatchRebuilt_ = false;
-  std::uint64_t lastPretests_ =
-      0;  // float pre-tests of the last pair search (its candidates are the survivors)
 };
 
 }  // namespace

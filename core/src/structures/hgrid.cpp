@@ -95,7 +95,6 @@ class HierarchicalGrid final : public SpatialIndex {
       out.push_back({"level" + std::to_string(k) + "_items", double(level.lists.liveNodes())});
       out.push_back({"level" + std::to_string(k) + "_cells", double(level.lists.table().used())});
     }
-    out.push_back({"last_pairs_pretests", double(lastPretests_)});
     out.push_back({"vector_lanes", double(vectorLanes())});
     out.push_back({"last_pairs_cross_level_cells", double(lastCrossCells_)});
     out.push_back({"last_pairs_cross_level_candidates", double(lastCrossCandidates_)});
@@ -277,7 +276,6 @@ class HierarchicalGrid final : public SpatialIndex {
       const int reach = std::min(level.shape.map.reachFor(2.0 * level.maxRadius), kMaxReach);
       gridPairs(scheduler(), level.lists, reach, vectorLanes(), out, totals);
     }
-    const std::uint64_t candidates = totals.candidates, visited = totals.visited;
     // Each level against every coarser one, cell by cell: the coarse cells within reach of a fine cell.
     pairs::ScanTotals cross;
     for (std::size_t fine = 0; fine < levels_.size(); ++fine) {
@@ -290,12 +288,10 @@ class HierarchicalGrid final : public SpatialIndex {
                 std::uint32_t end) { crossLevelPairs(f, c, w, tested, cells, begin, end); });
       }
     }
-    const std::uint64_t crossCandidates = cross.candidates, crossCells = cross.visited;
-    lastCrossCandidates_ = crossCandidates;
-    lastCrossCells_ = crossCells;
-    lastPretests_ = totals.pretests + cross.pretests;
-    counters_.candidates += candidates + crossCandidates;
-    counters_.nodesVisited += visited + crossCells;
+    lastCrossCandidates_ = cross.pretests;
+    lastCrossCells_ = cross.visited;
+    addScanTotals(counters_, totals);
+    addScanTotals(counters_, cross);
   }
 
   // -- validation ---------------------------------------------------------------------------------------
@@ -606,8 +602,6 @@ class HierarchicalGrid final : public SpatialIndex {
   std::vector<Moving> moving_;
   std::uint64_t lastCrossCandidates_ = 0;
   std::uint64_t lastCrossCells_ = 0;
-  std::uint64_t lastPretests_ =
-      0;  // float pre-tests of the last pair search (its candidates are the survivors)
   bool lastBatchRebuilt_ = false;
 };
 

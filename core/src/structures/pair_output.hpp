@@ -9,6 +9,7 @@
 
 #include "ordered_pieces.hpp"
 #include "spheretest/geometry.hpp"
+#include "spheretest/spatial_index.hpp"
 #include "spheretest/tasks.hpp"
 
 namespace st::pairs {
@@ -94,6 +95,14 @@ struct ScanTotals {
   std::uint64_t visited = 0;     ///< cells (or other units) the scan read
   std::uint64_t pretests = 0;    ///< pairs the float pre-test looked at
 };
+
+/// Folds a scan's totals into the counters of a pair search: every pair the pre-test looked at was examined,
+/// and its survivors were tested exactly. `direct` pairs were tested exactly with no pre-test.
+inline void addScanTotals(QueryCounters& counters, const ScanTotals& totals, std::uint64_t direct = 0) {
+  counters.nodesVisited += totals.visited;
+  counters.candidates += totals.pretests + direct;
+  counters.exactTests += totals.candidates + direct;
+}
 
 /// The pairs each worker of a parallel search found: one writer per worker for the whole search, into a
 /// buffer that belongs to the worker's thread and lives as long as it, so that a search every frame neither

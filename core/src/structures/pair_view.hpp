@@ -107,7 +107,7 @@ static_assert(sizeof(ViewNode) == 32, "view nodes are read in pairs by the walk:
 struct PairWork {
   std::uint64_t tasks = 0;       ///< node pairs (and nodes against themselves) the walk examined
   std::uint64_t pretests = 0;    ///< circle pairs the float pre-test looked at
-  std::uint64_t candidates = 0;  ///< circle pairs tested exactly
+  std::uint64_t candidates = 0;  ///< circle pairs tested exactly (those the pre-test let through)
 };
 
 /// Items picked from a leaf, as parallel arrays with room for a full vector beyond the last one.
@@ -270,15 +270,15 @@ inline std::uint32_t partItems(std::size_t itemCount) {
 }
 
 /// Runs the view's pair search into `out` on the scheduler's workers and folds its work into the counters
-/// of the call; `scratch` holds one WalkScratch per worker.
+/// of the call: every pair the pre-test looked at is a candidate, the survivors are its exact tests.
+/// `scratch` holds one WalkScratch per worker.
 inline void findPairsInto(const PairView& view, std::vector<Pair>& out, TaskScheduler& scheduler,
-                          std::vector<WalkScratch>& scratch, QueryCounters& counters,
-                          std::uint64_t& pretests) {
+                          std::vector<WalkScratch>& scratch, QueryCounters& counters) {
   PairWork work;
   view.findPairs(scheduler, out, work, scratch);
   counters.nodesVisited += work.tasks;
-  counters.candidates += work.candidates;
-  pretests = work.pretests;
+  counters.candidates += work.pretests;
+  counters.exactTests += work.candidates;
 }
 
 /// Bytes held by per-worker scratch.

@@ -403,10 +403,7 @@ void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& vis
 // writes only its own range of the copy.
 void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   const std::uint32_t count = nodes_[0].subtreeCount;
-  if (count < 2) {
-    pretests_ = 0;
-    return;
-  }
+  if (count < 2) return;
   TaskScheduler& workers = scheduler();
   const std::uint32_t partLimit = pair_view::partItems(count);
   // Walks the subtree of `root` depth first, cut at parts when `cut`: enter(n) and leave(n) for each node
@@ -514,7 +511,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       [&](std::uint32_t) { view_.graft(parts_.views[nextPart++]); });
   view_.finish();
   counters_.nodesVisited += read;
-  pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
 }
 
 // The bucket sort of the hand-over: each chunk of ids (a cut that depends only on the id range) counts its
@@ -609,7 +606,6 @@ void QuadtreeFamily::extra(ExtraCounters& out) const {
     out.emplace_back("last_query_widened_nodes", double(lastQueryDetail().widenedNodes));
     out.emplace_back("last_query_widened_candidates", double(lastQueryDetail().widenedCandidates));
   }
-  out.emplace_back("last_pairs_pretests", double(pretests_));
   std::array<std::uint64_t, kDepthSlots> itemsAtDepth{};
   int deepest = -1;
   visitNodes([&](const NodeInfo& info) {

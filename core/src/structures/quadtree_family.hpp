@@ -225,8 +225,7 @@ class QuadtreeFamily : public SpatialIndex {
   pair_view::PairView view_;                      // the tree as the pair search reads it
   pair_view::ItemCopy viewItems_;                 // the items in the view's depth-first order
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
-  std::uint64_t pretests_ = 0;                  // last pair search: circle pairs the float pre-test looked at
-  std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
+  std::vector<std::uint32_t> collapsePending_;    // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
 };
 

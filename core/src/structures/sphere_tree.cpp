@@ -155,7 +155,6 @@ void SphereTree::extra(ExtraCounters& out) const {
   out.push_back({"items_per_leaf", leafSpheres == 0 ? 0.0 : double(itemsInLeaves) / double(leafSpheres)});
   out.push_back({"root_children", double(rootChildren)});
   out.push_back({"slice_repacks", double(repacks_)});
-  out.push_back({"last_pairs_pretests", double(pretests_)});
 }
 
 NodeInfo SphereTree::nodeInfo(std::uint32_t n, int depth) const {

@@ -303,7 +303,6 @@ class SphereTree final : public SpatialIndex {
   pair_view::PairView view_;
   pair_view::ItemCopy viewItems_;
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
-  std::uint64_t pretests_ = 0;
 };
 
 }  // namespace st::sphere_tree

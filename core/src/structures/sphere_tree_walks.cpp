@@ -50,7 +50,7 @@ void SphereTree::walk(QueryContext& ctx, const Disc& around, Classify&& classify
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
       const ItemSlot& s = slots_[node.itemBegin + k];
       if (e.inside) {
-        ctx.candidate(s.id, true);
+        ctx.acceptUntested(s.id);
         out.push_back(s.id);
         continue;
       }
@@ -283,7 +283,7 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
   view_.leaveNode(at);
   view_.finish();
   counters_.nodesVisited += read.load();
-  pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_, pretests_);
+  pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -330,6 +330,7 @@ void SphereTree::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, 
       bool visible = state == kVisible;
       if (state == kPartial) {
         ++counters_.candidates;
+        ++counters_.exactTests;
         visible = circleOverlapsCone({{s.x, s.y}, s.r}, cone);
       }
       if (visible != bool(itemState_[s.id] & kItemVisible)) {
