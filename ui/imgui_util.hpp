@@ -15,6 +15,12 @@ inline ImVec4 toImVec4(std::uint32_t c) {
   return ImGui::ColorConvertU32ToFloat4(static_cast<ImU32>(c));
 }
 
+/// Sets the UI scale (View > UI scale) that `scaled` applies; the window sets it whenever it changes.
+void setUiScale(float scale);
+
+/// `pixels` at the UI scale: the panels' fixed widths and heights are written for scale 1.
+float scaled(float pixels);
+
 /// A small colour square followed by a label on the same line.
 void colourSwatch(std::uint32_t colour, const char* label);
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "ui/imgui_util.hpp"
+
 namespace st::ui {
 namespace {
 
@@ -99,14 +101,16 @@ void chartHeading(const char* text) {
 void lineChart(const char* id, const std::vector<double>& xs, const std::vector<ChartSeries>& series,
                const LineChartAxes& axes, ImVec2 size) {
   ImGui::PushID(id);
-  if (size.x <= 0.0f) size.x = ImGui::GetContentRegionAvail().x;
+  // The sizes and margins are written for UI scale 1.
+  size.y = scaled(size.y);
+  size.x = size.x <= 0.0f ? ImGui::GetContentRegionAvail().x : scaled(size.x);
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("chart", size);
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* draw = ImGui::GetWindowDrawList();
 
-  const float left = 52.0f, right = 10.0f, top = line + 4.0f, bottom = 2.0f * line + 6.0f;
+  const float left = scaled(52.0f), right = scaled(10.0f), top = line + 4.0f, bottom = 2.0f * line + 6.0f;
   const ImVec2 p0(origin.x + left, origin.y + top);
   const ImVec2 p1(origin.x + size.x - right, origin.y + size.y - bottom);
   draw->AddRectFilled(p0, p1, kPlotBg);
@@ -222,7 +226,8 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
   const float laneHeight = lanes == 1 ? line - 2.0f : std::max(5.0f, (line + 2.0f) / float(lanes));
   const float rowHeight = std::max(line + 4.0f, laneHeight * float(lanes) + 6.0f);
   const float width = ImGui::GetContentRegionAvail().x;
-  const float valueWidth = 110.0f;
+  const float valueWidth = scaled(110.0f);
+  labelWidth = scaled(labelWidth);  // written for UI scale 1
   const float barSpace = std::max(width - labelWidth - valueWidth, 40.0f);
   double largest = 0.0, smallest = std::numeric_limits<double>::max();
   auto consider = [&](double v) {
