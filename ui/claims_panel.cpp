@@ -123,9 +123,9 @@ class ClaimsPanel final : public DemoPart {
   PanelPlacement placement() const override { return {0.5f, 0.0f, -370.0f, 30.0f, 740.0f, 740.0f}; }
 
   void update(DemoContext& ctx) override {
-    if (!requestRead_) {
-      requestRead_ = true;
-      // A start-up request measures at once, on this thread, so that a screenshot shows the result.
+    if (teachRequestsChanged(requestsSeen_)) {
+      // A start-up request (or a lesson step's) measures at once, on this thread, so that a screenshot shows
+      // the result.
       if (const std::string id = teachRequest("claim"); findClaim(id)) {
         selected_ = id;
         running_ = id;
@@ -407,7 +407,7 @@ class ClaimsPanel final : public DemoPart {
   std::string selected_ = "seed-003";
   std::string running_;
   std::uint64_t startedAt_ = 0;
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
 };
 
 const PartRegistrar registrar{

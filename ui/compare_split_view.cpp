@@ -44,7 +44,7 @@ class SplitView final : public DemoPart {
 
   // -- per frame ------------------------------------------------------------------------------------------
   void update(DemoContext& ctx) override {
-    if (!requestRead_) readRequest(ctx);
+    if (teachRequestsChanged(requestsSeen_)) readRequest(ctx);
     if (!ctx.isShown(teach_names::kSplit)) return;
     for (Side& side : sides_) refresh(side, ctx.model);
   }
@@ -82,7 +82,6 @@ class SplitView final : public DemoPart {
   };
 
   void readRequest(DemoContext& ctx) {
-    requestRead_ = true;
     sides_[0].followCurrent = true;
     const std::string left = teachRequest("split_left");
     if (!left.empty() && ctx.model.registry().find(left)) {
@@ -91,7 +90,7 @@ class SplitView final : public DemoPart {
     }
     const std::string right = teachRequest("split");
     sides_[1].name = !right.empty() && ctx.model.registry().find(right) ? right : "brute";
-    if (teachRequest("split_view") == "world") aroundQuery_ = false;
+    aroundQuery_ = teachRequest("split_view") != "world";
   }
 
   /// The structure a side shows, brought up to the current circles.
@@ -146,7 +145,7 @@ class SplitView final : public DemoPart {
       Side& side = sides_[s];
       ImGui::PushID(s);
       if (s == 1) ImGui::SameLine();
-      ImGui::SetNextItemWidth(200.0f);
+      ImGui::SetNextItemWidth(scaled(200.0f));
       const std::string label = side.followCurrent ? side.name + " (window's)" : side.name;
       if (ImGui::BeginCombo(s == 0 ? "left" : "right", label.c_str())) {
         if (ImGui::Selectable("the window's structure", side.followCurrent)) side.followCurrent = true;
@@ -164,7 +163,7 @@ class SplitView final : public DemoPart {
     ImGui::Checkbox("around the query", &aroundQuery_);
     if (aroundQuery_) {
       ImGui::SameLine();
-      ImGui::SetNextItemWidth(110.0f);
+      ImGui::SetNextItemWidth(scaled(110.0f));
       ImGui::SliderFloat("##zoom", &zoom_, 1.2f, 20.0f, "%.1fx query", ImGuiSliderFlags_Logarithmic);
     }
     ImGui::SameLine();
@@ -356,7 +355,7 @@ class SplitView final : public DemoPart {
     }
   }
 
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
   bool aroundQuery_ = true;
   float zoom_ = 3.0f;
   Side sides_[2];
