@@ -45,6 +45,7 @@ constexpr int kDefaultHeight = 800;
 constexpr float kMinUiScale = 0.75f;
 constexpr float kMaxUiScale = 3.0f;
 constexpr float kUiScales[] = {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+constexpr float kLessonWidth = 400.0f;  // the lesson panel's width at scale 1 (its placement's)
 
 // ---------------------------------------------------------------------------------------------------------
 // SDL window and GL context, released in the right order whatever happens in between
@@ -620,15 +621,17 @@ void WindowApp::handleKey(const SDL_Keysym& key) {
     case SDLK_ESCAPE:
       view_.present = false;
       break;
-    // A presenter's remote sends Page Down / Page Up.
+    // A presenter's remote sends Page Down / Page Up. The arrows step a panel that has the focus (Step
+    // through) rather than the lesson.
     case SDLK_PAGEDOWN:
-    case SDLK_RIGHT:
-      ui::teachBoard().lessonMove = +1;
-      break;
     case SDLK_PAGEUP:
-    case SDLK_LEFT:
-      ui::teachBoard().lessonMove = -1;
+    case SDLK_RIGHT:
+    case SDLK_LEFT: {
+      const bool arrow = key.sym == SDLK_RIGHT || key.sym == SDLK_LEFT;
+      if (arrow && ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow)) break;
+      ui::teachBoard().lessonMove = key.sym == SDLK_PAGEDOWN || key.sym == SDLK_RIGHT ? +1 : -1;
       break;
+    }
     case SDLK_F12:
       view_.screenshotRequested = true;
       break;
@@ -738,6 +741,19 @@ void WindowApp::drawPanels() {
   const bool layoutOthers = layoutAll || view_.layoutPanels;
   relayoutPanels_ = view_.layoutPanels = false;
   float areaX0 = 0.0f, areaX1 = display.x;  // where panels go: beside the lesson's, when it is open
+  // A lesson step's panels keep their width where the window allows: the lesson's column gives way, down to
+  // three quarters of its own (a large UI scale leaves little room beside it).
+  float lessonWidth = 0.0f;
+  if (layoutOthers && !view_.present) {
+    float widest = 0.0f;
+    for (const ui::PartSlot& slot : parts_) {
+      if (slot.info->category == ui::PartCategory::Panel && slot.shown &&
+          slot.info->name != ui::teach_names::kLesson)
+        widest = std::max(widest, slot.part->placement().width * scale);
+    }
+    const float natural = kLessonWidth * scale;
+    lessonWidth = std::clamp(display.x - widest - 30.0f, 0.75f * natural, natural);
+  }
   for (ui::PartSlot& slot : parts_) {
     if (slot.info->category != ui::PartCategory::Panel || !slot.shown) continue;
     const bool lesson = slot.info->name == ui::teach_names::kLesson;
@@ -759,7 +775,8 @@ void WindowApp::drawPanels() {
       // Places and sizes grow with the UI scale, within the window (and beside the lesson's panel).
       const ui::PanelPlacement p = slot.part->placement();
       const float x0 = lesson ? 0.0f : areaX0, x1 = lesson ? display.x : areaX1;
-      const ImVec2 size(std::max(std::min(p.width * scale, x1 - x0 - 10.0f), 100.0f),
+      const float width = lesson && lessonWidth > 0.0f ? lessonWidth : p.width * scale;
+      const ImVec2 size(std::max(std::min(width, x1 - x0 - 10.0f), 100.0f),
                         std::min(p.height * scale, display.y - top - 5.0f));
       const float x =
           std::clamp(x0 + p.anchorX * (x1 - x0) + p.offsetX * scale, x0, std::max(x1 - size.x, x0));
@@ -768,7 +785,7 @@ void WindowApp::drawPanels() {
       const ImGuiCond placing =
           (lesson ? layoutAll : layoutOthers) ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
       ImGui::SetNextWindowPos(ImVec2(x, y), placing);
-      ImGui::SetNextWindowSize(size, placing);
+      ImGui::SetNextWindowSize(size, lesson && lessonWidth > 0.0f ? ImGuiCond_Always : placing);
       if (ImGui::Begin(slot.info->name.c_str(), &slot.shown)) slot.part->drawPanel(ctx_);
     }
     ImVec2 pos = ImGui::GetWindowPos();

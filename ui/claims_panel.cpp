@@ -154,11 +154,20 @@ class ClaimsPanel final : public DemoPart {
       if (isSelected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
       char label[200];
       std::snprintf(label, sizeof label, "%s  %s", claim.id, claim.title);
-      if (ImGui::Button(label, ImVec2(-1.0f, 0.0f))) {
+      // Too narrow a panel for the whole label: the button names the claim, its title wraps beside it.
+      const bool fits = ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x <=
+                        ImGui::GetContentRegionAvail().x;
+      if (ImGui::Button(fits ? label : claim.id, ImVec2(fits ? -1.0f : 0.0f, 0.0f))) {
         selected_ = claim.id;
         start(claim.id, ctx.model);
       }
       if (isSelected) ImGui::PopStyleColor();
+      if (!fits) {
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        wrappedText(claim.title);
+        ImGui::EndGroup();
+      }
       ImGui::PopID();
     }
     const Claim* claim = findClaim(selected_);

@@ -42,8 +42,9 @@ class HelpPanel final : public DemoPart {
         if (slot.info->name == teach_names::kStartHere) slot.shown = true;
       }
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("step-by-step views that show what each structure does");
+    const char* lessonsHint = "step-by-step views that show what each structure does";
+    if (fitsOnLine(ImGui::CalcTextSize(lessonsHint).x)) ImGui::SameLine();
+    ImGui::TextDisabled("%s", lessonsHint);
     if (ImGui::CollapsingHeader("keys and mouse", ImGuiTreeNodeFlags_DefaultOpen)) {
       // The keys take what they need; what they do fills the rest and wraps, so no line runs past the panel.
       if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

@@ -75,10 +75,12 @@ void wrappedText(std::string_view text) {
 }
 
 bool buttonFitsOnLine(const char* label) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float width = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * style.FramePadding.x;
+  return fitsOnLine(ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+}
+
+bool fitsOnLine(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  return ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right;
+  return ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right;
 }
 
 void helpMarker(const char* text) {

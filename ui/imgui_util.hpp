@@ -40,6 +40,10 @@ void wrappedText(std::string_view text);
 /// calls ImGui::SameLine() when it does (a row of buttons then wraps rather than being cut).
 bool buttonFitsOnLine(const char* label);
 
+/// Whether an item `width` pixels wide still fits on the current line after the last item (then the caller
+/// calls ImGui::SameLine(); else the item starts a new line rather than being cut at the panel's edge).
+bool fitsOnLine(float width);
+
 /// A "(?)" marker that shows `text` as a tooltip.
 void helpMarker(const char* text);
 

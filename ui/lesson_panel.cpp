@@ -75,6 +75,7 @@ class LessonPanel final : public DemoPart {
  public:
   // A column down the left edge (as tall as the window allows): the world goes to its right, and the
   // panels a step opens are laid out beside it.
+  // (The window narrows it, down to three quarters, where a step's panels need the room: kLessonWidth.)
   PanelPlacement placement() const override { return {0.0f, 0.0f, 10.0f, 30.0f, 400.0f, 4000.0f}; }
 
   void update(DemoContext& ctx) override {
@@ -215,7 +216,9 @@ class LessonPanel final : public DemoPart {
     if (ImGui::Button("lessons")) openList(ctx);
     if (buttonFitsOnLine("present (F5)")) ImGui::SameLine();
     if (ImGui::Button("present (F5)")) ctx.view.present = true;
-    ImGui::TextDisabled("Page Down / Page Up (or the arrows) step through it too.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText("Page Down / Page Up (or the arrows) step through it too.");
+    ImGui::PopStyleColor();
   }
 
   static void openList(DemoContext& ctx) {

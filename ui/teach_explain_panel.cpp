@@ -41,7 +41,7 @@ class ExplainPanel final : public DemoPart {
   void drawPanel(DemoContext& ctx) override {
     DemoModel& model = ctx.model;
     const auto& all = model.registry().all();
-    ImGui::SetNextItemWidth(-150.0f);
+    ImGui::SetNextItemWidth(-scaled(150.0f));
     if (ImGui::BeginCombo("##explained", shown_.c_str())) {
       for (const StructureInfo& info : all) {
         if (ImGui::Selectable(info.name.c_str(), info.name == shown_)) {

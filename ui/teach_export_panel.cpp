@@ -45,7 +45,7 @@ class ExportPanel final : public DemoPart {
         "the Compare panel has run.");
     ImGui::Checkbox("include the Compare panel's figures", &includeComparison_);
     if (!teachBoard().comparison) {
-      ImGui::SameLine();
+      if (fitsOnLine(ImGui::CalcTextSize("(none yet)").x)) ImGui::SameLine();
       ImGui::TextDisabled("(none yet)");
     }
     if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
