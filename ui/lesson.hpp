@@ -130,7 +130,7 @@ class LessonCursor {
   std::size_t index() const { return index_; }
   /// Steps in the lesson.
   std::size_t steps() const { return steps_; }
-  /// Whether there is a step before / after this one.
+  /// Whether there is a step before this one.
   bool hasBack() const { return index_ > 0; }
   /// Whether there is a step after this one.
   bool hasNext() const { return index_ + 1 < steps_; }

@@ -132,9 +132,6 @@ class LessonPanel final : public DemoPart {
     drawButtons(ctx);
   }
 
-  /// The lesson shown, if any (for tests).
-  const Lesson* lesson() const { return lesson_ ? &*lesson_ : nullptr; }
-
  private:
   void open(DemoContext& ctx, const std::string& path, std::size_t step) {
     try {
