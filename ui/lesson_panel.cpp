@@ -204,7 +204,7 @@ class LessonPanel final : public DemoPart {
         std::string names;
         for (const std::string& name : panels) names += (names.empty() ? "" : ", ") + name;
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        wrappedText("This step's " + names + " show beside the world in the normal view (F5).");
+        wrappedText("In the normal view (F5) this step also opens " + names + ".");
         ImGui::PopStyleColor();
       }
       return;
