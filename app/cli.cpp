@@ -12,6 +12,8 @@
 #include "spheretest/atomic_file.hpp"
 #include "spheretest/tasks.hpp"
 #include "spheretest/version.hpp"
+#include "ui/lesson.hpp"
+#include "ui/teach_links.hpp"
 
 namespace st::app {
 namespace {
@@ -139,6 +141,26 @@ void printScenarios(std::ostream& out) {
   }
 }
 
+// --lesson NAME|FILE [--step N]: the lesson must load, and the step must be one of its steps.
+void resolveLesson(RunConfig& config, const std::string& lesson, const std::string& stepText) {
+  try {
+    const std::string path = ui::findLesson(lesson, ui::lessonsDirectory());
+    const ui::Lesson loaded = ui::loadLesson(path, ui::lessonVocabulary(appRegistry()));
+    config.lessonPath = path;
+    if (!stepText.empty()) {
+      const long long steps = static_cast<long long>(loaded.steps.size());
+      long long step = 0;
+      if (!parseInteger(stepText, step) || step < 1 || step > steps) {
+        throw InvalidInput("--step must be from 1 to " + std::to_string(steps) + ", the steps of lesson " +
+                           loaded.name + " (got '" + stepText + "')");
+      }
+      config.lessonStep = static_cast<std::size_t>(step - 1);
+    }
+  } catch (const ui::LessonError& error) {
+    throw InvalidInput(std::string("--lesson: ") + error.what());
+  }
+}
+
 }  // namespace
 
 void applySetting(RunConfig& config, const std::string& setting) {
@@ -183,6 +205,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
   std::string threadsText;
   std::string soakText, switchEveryText;
+  std::string lessonText, stepText;
+  bool present = false;
   std::vector<std::string> settings;
   bool headless = false, listStructures = false, listScenarios = false, countGiven = false;
   // Value names say what each option takes; CLI11 would print TEXT for all of them.
@@ -242,6 +266,13 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.add_option("--switch-every", switchEveryText,
                  "Seconds between structure switches in --soak (default 1)")
       ->type_name("SECONDS");
+  cli.add_option("--lesson", lessonText,
+                 "Window: open a lesson, by name (one of assets/lessons) or file; its steps set up the view")
+      ->type_name("NAME|FILE");
+  cli.add_option("--step", stepText, "With --lesson: the step to open it at, from 1 (default 1)")
+      ->type_name("N");
+  cli.add_flag("--present", present,
+               "Window: open in the presentation view (the world and the lesson's text; F5 leaves it)");
   cli.add_flag("--list-structures", listStructures, "List structures and their parameters");
   cli.add_flag("--list-scenarios", listScenarios, "List scenarios and scene parameters");
   try {
@@ -300,6 +331,13 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       throw InvalidInput("--soak runs the window: it excludes --headless and --screenshot");
     }
     config.headless = headless;
+    if ((!lessonText.empty() || present) && (headless || config.soakSeconds > 0)) {
+      throw InvalidInput(std::string(lessonText.empty() ? "--present" : "--lesson") +
+                         " opens the window: it excludes --headless and --soak");
+    }
+    if (!stepText.empty() && lessonText.empty()) throw InvalidInput("--step needs --lesson");
+    if (!lessonText.empty()) resolveLesson(config, lessonText, stepText);
+    config.present = present;
     if (!report.empty()) {
       // Checked now, so that a long run never ends in a report that cannot be written.
       if (const std::string why = whyNotWritable(report); !why.empty())

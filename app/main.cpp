@@ -59,8 +59,12 @@ int main(int argc, char** argv) {
       if (displayAvailable()) {
         if (const std::optional<int> code = st::app::runWindowApp(config)) return *code;
       }
-      if (config.screenshotPath || config.soakSeconds > 0) {
-        std::cerr << "spheretest: error: " << (config.soakSeconds > 0 ? "--soak" : "--screenshot")
+      if (config.screenshotPath || config.soakSeconds > 0 || config.lessonPath || config.present) {
+        const char* option = config.soakSeconds > 0 ? "--soak"
+                             : config.lessonPath    ? "--lesson"
+                             : config.present       ? "--present"
+                                                    : "--screenshot";
+        std::cerr << "spheretest: error: " << option
                   << " needs a display (try xvfb-run or SDL_VIDEODRIVER=offscreen)\n";
         return st::app::kExitBadInput;
       }

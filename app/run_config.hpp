@@ -31,10 +31,13 @@ struct RunConfig {
   SceneConfig scene;                                            ///< --set scene.<key>=<value>
   std::optional<QueryShape> queryKind;                          ///< --queries kind (none: no queries)
   int queryCount = 0;                                           ///< --queries count
-  float querySize = 0.0f;          ///< --query-size (0: a size derived from the scene)
-  std::optional<Box> queryRegion;  ///< --query-region
-  double soakSeconds = 0;          ///< --soak: window long run switching structures (0: off)
-  double switchEverySeconds = 1;   ///< --switch-every: interval between switches in a soak run
+  float querySize = 0.0f;                 ///< --query-size (0: a size derived from the scene)
+  std::optional<Box> queryRegion;         ///< --query-region
+  double soakSeconds = 0;                 ///< --soak: window long run switching structures (0: off)
+  double switchEverySeconds = 1;          ///< --switch-every: interval between switches in a soak run
+  std::optional<std::string> lessonPath;  ///< --lesson, as the file it names (checked to load)
+  std::size_t lessonStep = 0;             ///< --step, 0-based
+  bool present = false;                   ///< --present: open in the presentation view
 };
 
 /// The registry the app uses: core structures, then the peers.

@@ -8,9 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,7 @@
 #include "soak.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
+#include "ui/imgui_util.hpp"
 #include "ui/settings.hpp"
 #include "ui/teach_links.hpp"
 
@@ -38,6 +42,10 @@ using ui::Phase;
 
 constexpr int kDefaultWidth = 1280;
 constexpr int kDefaultHeight = 800;
+constexpr float kMinUiScale = 0.75f;
+constexpr float kMaxUiScale = 3.0f;
+constexpr float kUiScales[] = {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+constexpr float kLessonWidth = 400.0f;  // the lesson panel's width at scale 1 (its placement's)
 
 // ---------------------------------------------------------------------------------------------------------
 // SDL window and GL context, released in the right order whatever happens in between
@@ -122,11 +130,12 @@ std::string pickStartStructure(const RunConfig& config) {
 class WindowApp {
  public:
   WindowApp(const RunConfig& config, SdlWindow& sdl, ui::DemoModel& model, bool persist,
-            std::string settingsDir)
+            std::string settingsDir, bool firstStart)
       : config_(config),
         sdl_(sdl),
         model_(model),
         persist_(persist),
+        firstStart_(firstStart),
         settingsDir_(std::move(settingsDir)),
         parts_(ui::createParts()),
         ctx_{model_, camera_, view_, parts_} {}
@@ -148,8 +157,13 @@ class WindowApp {
   void drawWorld();
   void drawUi();
   void drawMenuBar();
+  /// Draws the open panels (in the presentation view, only the lesson's, beside the world).
+  void drawPanels();
+  /// Loads the fonts at the view's UI scale and scales the style; the panels go back to their places.
+  void applyUiScale();
   void syncViewport();
-  /// Fits the world into the part of the window the panels leave free (all of it before they are drawn).
+  /// Fits the world (or the part a lesson step asked for) into the part of the window the panels leave free
+  /// (all of it before they are drawn).
   void fitWorld();
   std::string takeScreenshot(const std::string& path);
 
@@ -157,6 +171,7 @@ class WindowApp {
   SdlWindow& sdl_;
   ui::DemoModel& model_;
   bool persist_;
+  bool firstStart_;  // no settings were saved yet: the lessons are offered
   std::string settingsDir_;
   std::string iniPath_;
   render::Camera camera_;
@@ -172,8 +187,15 @@ class WindowApp {
       uiRects_;  // last frame's panels and menu bar: min x, min y, max x, max y (window points)
   int drawableWidth_ = kDefaultWidth;
   int drawableHeight_ = kDefaultHeight;
-  float pixelRatio_ = 1.0f;  // drawable pixels per window point (2 on high-DPI displays)
-  bool fitted_ = true;       // the view still shows the fitted world, so it refits on resize
+  float pixelRatio_ = 1.0f;       // drawable pixels per window point (2 on high-DPI displays)
+  bool fitted_ = true;            // the view still shows the fitted world, so it refits on resize
+  std::optional<Box> fitTarget_;  // what fitting shows: the world, or the part a lesson step asked for
+  int fitAfterUiFrames_ = 0;      // fit again after this many frames' panels are drawn (their places changed)
+  bool presentShown_ = false;     // the presentation view was drawn last frame
+  ImGuiStyle baseStyle_;          // the style at scale 1
+  float appliedScale_ = 0.0f;     // the UI scale the fonts and style were made for
+  float defaultScale_ = 1.0f;     // the scale the display's DPI gives (only another is saved)
+  bool relayoutPanels_ = false;   // put every panel back at its scaled place and size on the next frame
   bool appliedVsync_ = false;
   render::CircleMode defaultCircleMode_ = render::CircleMode::Pulled;
   std::uint64_t titleGeneration_ = ~std::uint64_t{0};
@@ -207,21 +229,18 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
   style.GrabRounding = 3.0f;
   style.Colors[ImGuiCol_WindowBg].w = 0.92f;
 
-  // High-DPI: the UI grows with the display's DPI unless a scale was saved; screenshots stay at 1.
-  float scale = 1.0f;
+  baseStyle_ = style;
+
+  // High-DPI: the UI grows with the display's DPI unless a scale was saved (View > UI scale); screenshots
+  // stay at 1 unless $SPHERETEST_UI_SCALE asks for another.
   float ddpi = 0.0f;
-  if (persist_ && SDL_GetDisplayDPI(0, &ddpi, nullptr, nullptr) == 0 && ddpi > 120.0f) scale = ddpi / 96.0f;
-  scale = std::clamp(static_cast<float>(settings.getNumber("ui.scale", scale)), 0.75f, 3.0f);
-  style.ScaleAllSizes(scale);
-  const char* fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  std::error_code ignored;
-  if (std::filesystem::exists(fontPath, ignored)) {
-    io.Fonts->AddFontFromFileTTF(fontPath, std::round(15.0f * scale));
-  } else {
-    ImFontConfig font;
-    font.SizePixels = std::round(13.0f * scale);
-    io.Fonts->AddFontDefault(&font);
-  }
+  if (persist_ && SDL_GetDisplayDPI(0, &ddpi, nullptr, nullptr) == 0 && ddpi > 120.0f)
+    defaultScale_ = ddpi / 96.0f;
+  double scale = settings.getNumber("ui.scale", defaultScale_);
+  if (const char* wanted = std::getenv("SPHERETEST_UI_SCALE")) scale = std::strtod(wanted, nullptr);
+  view_.uiScale =
+      std::clamp(static_cast<float>(std::isfinite(scale) ? scale : 1.0), kMinUiScale, kMaxUiScale);
+  applyUiScale();
 
   if (!ImGui_ImplSDL2_InitForOpenGL(sdl_.window, sdl_.context)) return "ImGui SDL backend failed";
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
@@ -252,6 +271,15 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
     slot.part->loadSettings(section);
   }
   ui::applyOpenPanelsFromEnvironment(parts_);
+  if (config_.lessonPath) {
+    ui::teachBoard().lessonToOpen = *config_.lessonPath;
+    ui::teachBoard().lessonStep = config_.lessonStep;
+  } else if (firstStart_) {
+    for (ui::PartSlot& slot : parts_) {
+      if (slot.info->name == ui::teach_names::kStartHere) slot.shown = true;
+    }
+  }
+  view_.present = config_.present;
   applyRunConfigQuery();
   syncViewport();
   camera_.fit(model_.simulation().world());
@@ -282,6 +310,11 @@ void WindowApp::saveSettings() const {
     settings.erase("view.circle_mode");
   }
   settings.setNumber("view.min_circle_px", view_.minCirclePx);
+  if (view_.uiScale != defaultScale_) {
+    settings.setNumber("ui.scale", view_.uiScale);
+  } else {
+    settings.erase("ui.scale");
+  }
   settings.setNumber("sim.speed", model_.speed);
   for (const ui::PartSlot& slot : parts_) {
     ui::SettingsSection section(settings, partPrefix(*slot.info));
@@ -295,15 +328,11 @@ void WindowApp::applyRunConfigQuery() {
   // --queries KIND:COUNT picks the query the window starts with; --query-size and --query-region shape it.
   ui::QueryState& q = model_.query;
   if (!config_.queryKind) return;
-  q.mode = config_.queryKind;
   const Box region = config_.queryRegion.value_or(model_.simulation().queryRegion());
-  q.anchor = {0.5f * (region.min.x + region.max.x), 0.5f * (region.min.y + region.max.y)};
   const float side = std::max(region.max.x - region.min.x, region.max.y - region.min.y);
-  const float size = config_.querySize > 0.0f ? config_.querySize : 0.07f * side;
-  q.radius = size;
-  q.halfExtent = {size, size};
-  q.target = {q.anchor.x + size, q.anchor.y};
-  q.placed = true;
+  ui::placeQuery(q, config_.queryKind,
+                 {0.5f * (region.min.x + region.max.x), 0.5f * (region.min.y + region.max.y)},
+                 config_.querySize > 0.0f ? config_.querySize : 0.07f * side);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -328,7 +357,14 @@ int WindowApp::run() {
       if (!view_.vsync || SDL_GL_SetSwapInterval(-1) != 0) SDL_GL_SetSwapInterval(view_.vsync ? 1 : 0);
       appliedVsync_ = view_.vsync;
     }
+    if (view_.uiScale != appliedScale_) applyUiScale();
+    if (view_.present != presentShown_) {
+      presentShown_ = view_.present;
+      fitAfterUiFrames_ = 2;  // the panels this frame draws, then the next frame's, settle where they go
+    }
     if (view_.fitRequested) {
+      fitTarget_ = view_.fitBox;
+      view_.fitBox.reset();
       fitWorld();
       view_.fitRequested = false;
       fitted_ = true;
@@ -358,6 +394,11 @@ int WindowApp::run() {
 
     // The panels' places are known once they have been drawn: a view nobody moved fits the free part.
     if (frame == 0 && fitted_) fitWorld();
+    if (fitAfterUiFrames_ > 0) {
+      --fitAfterUiFrames_;
+      fitWorld();
+      fitted_ = true;
+    }
     ++frame;
     if (screenshotRun && frame >= frameLimit) {
       const std::string error = takeScreenshot(*config_.screenshotPath);
@@ -418,7 +459,7 @@ void WindowApp::fitWorld() {
   std::vector<render::ScreenRect> panels;
   for (const ImVec4& r : uiRects_)
     panels.push_back({r.x * pixelRatio_, r.y * pixelRatio_, r.z * pixelRatio_, r.w * pixelRatio_});
-  const Box world = model_.simulation().world();
+  const Box world = fitTarget_.value_or(model_.simulation().world());
   const render::ScreenRect area = render::freeAreaFor({0.0f, 0.0f, camera_.width(), camera_.height()}, panels,
                                                       world.max.x - world.min.x, world.max.y - world.min.y);
   camera_.fitInto(world, area.x0, area.y0, area.x1, area.y1);
@@ -574,6 +615,23 @@ void WindowApp::handleKey(const SDL_Keysym& key) {
     case SDLK_F1:
       view_.hideUi = !view_.hideUi;
       break;
+    case SDLK_F5:
+      view_.present = !view_.present;
+      break;
+    case SDLK_ESCAPE:
+      view_.present = false;
+      break;
+    // A presenter's remote sends Page Down / Page Up. The arrows step a panel that has the focus (Step
+    // through) rather than the lesson.
+    case SDLK_PAGEDOWN:
+    case SDLK_PAGEUP:
+    case SDLK_RIGHT:
+    case SDLK_LEFT: {
+      const bool arrow = key.sym == SDLK_RIGHT || key.sym == SDLK_LEFT;
+      if (arrow && ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow)) break;
+      ui::teachBoard().lessonMove = key.sym == SDLK_PAGEDOWN || key.sym == SDLK_RIGHT ? +1 : -1;
+      break;
+    }
     case SDLK_F12:
       view_.screenshotRequested = true;
       break;
@@ -662,29 +720,8 @@ void WindowApp::drawUi() {
   ImGui::NewFrame();
   uiRects_.clear();
   if (!view_.hideUi) {
-    drawMenuBar();
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    for (ui::PartSlot& slot : parts_) {
-      if (slot.info->category != ui::PartCategory::Panel || !slot.shown) continue;
-      const ui::PanelPlacement p = slot.part->placement();
-      ImGui::SetNextWindowPos(ImVec2(std::max(0.0f, p.anchorX * display.x + p.offsetX),
-                                     std::max(0.0f, p.anchorY * display.y + p.offsetY)),
-                              ImGuiCond_FirstUseEver);
-      ImGui::SetNextWindowSize(ImVec2(p.width, p.height), ImGuiCond_FirstUseEver);
-      if (ImGui::Begin(slot.info->name.c_str(), &slot.shown)) slot.part->drawPanel(ctx_);
-      ImVec2 pos = ImGui::GetWindowPos();
-      const ImVec2 size = ImGui::GetWindowSize();
-      // After the window shrank (or a layout saved on a larger screen), keep a grabbable part of every panel
-      // on screen.
-      const ImVec2 reachable(std::max(0.0f, std::min(pos.x, display.x - std::min(size.x, 120.0f))),
-                             std::max(0.0f, std::min(pos.y, display.y - ImGui::GetFrameHeight())));
-      if (reachable.x != pos.x || reachable.y != pos.y) {
-        ImGui::SetWindowPos(reachable);
-        pos = reachable;
-      }
-      uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
-      ImGui::End();
-    }
+    if (!view_.present) drawMenuBar();
+    drawPanels();
     for (ui::PartSlot& slot : parts_) {
       if (slot.info->category == ui::PartCategory::Overlay && !slot.shown) continue;
       slot.part->drawScreen(ctx_);
@@ -692,6 +729,115 @@ void WindowApp::drawUi() {
   }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void WindowApp::drawPanels() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float scale = view_.uiScale;
+  const float top = view_.present ? 0.0f : ImGui::GetFrameHeight();
+  // A new UI scale puts every panel back at its (scaled) place; a lesson step every panel but the lesson's,
+  // which stays where the user put it.
+  const bool layoutAll = relayoutPanels_;
+  const bool layoutOthers = layoutAll || view_.layoutPanels;
+  relayoutPanels_ = view_.layoutPanels = false;
+  float areaX0 = 0.0f, areaX1 = display.x;  // where panels go: beside the lesson's, when it is open
+  // A lesson step's panels keep their width where the window allows: the lesson's column gives way, down to
+  // three quarters of its own (a large UI scale leaves little room beside it).
+  float lessonWidth = 0.0f;
+  if (layoutOthers && !view_.present) {
+    float widest = 0.0f;
+    for (const ui::PartSlot& slot : parts_) {
+      if (slot.info->category == ui::PartCategory::Panel && slot.shown &&
+          slot.info->name != ui::teach_names::kLesson)
+        widest = std::max(widest, slot.part->placement().width * scale);
+    }
+    const float natural = kLessonWidth * scale;
+    lessonWidth = std::clamp(display.x - widest - 30.0f, 0.75f * natural, natural);
+  }
+  for (ui::PartSlot& slot : parts_) {
+    if (slot.info->category != ui::PartCategory::Panel || !slot.shown) continue;
+    const bool lesson = slot.info->name == ui::teach_names::kLesson;
+    if (view_.present && !lesson) continue;
+    if (view_.present) {
+      // The world is square: on a wide window the text takes the strip beside it (at least a third of the
+      // width), on a tall one the strip below it, so it never covers the world's middle.
+      const bool wide = display.x >= display.y * 1.2f;
+      const ImVec2 size = wide ? ImVec2(std::max(display.x - display.y, display.x * 0.34f), display.y)
+                               : ImVec2(display.x, std::max(display.y - display.x, display.y * 0.3f));
+      ImGui::SetNextWindowPos(ImVec2(display.x - size.x, display.y - size.y));
+      ImGui::SetNextWindowSize(size);
+      // A window of its own name, so the presentation never moves the panel of the normal layout.
+      constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove |
+                                          ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                          ImGuiWindowFlags_NoSavedSettings;
+      if (ImGui::Begin("Lesson##presentation", nullptr, kFlags)) slot.part->drawPanel(ctx_);
+    } else {
+      // Places and sizes grow with the UI scale, within the window (and beside the lesson's panel).
+      const ui::PanelPlacement p = slot.part->placement();
+      const float x0 = lesson ? 0.0f : areaX0, x1 = lesson ? display.x : areaX1;
+      const float width = lesson && lessonWidth > 0.0f ? lessonWidth : p.width * scale;
+      const ImVec2 size(std::max(std::min(width, x1 - x0 - 10.0f), 100.0f),
+                        std::min(p.height * scale, display.y - top - 5.0f));
+      const float x =
+          std::clamp(x0 + p.anchorX * (x1 - x0) + p.offsetX * scale, x0, std::max(x1 - size.x, x0));
+      const float y =
+          std::clamp(p.anchorY * display.y + p.offsetY * scale, top, std::max(display.y - size.y, top));
+      const ImGuiCond placing =
+          (lesson ? layoutAll : layoutOthers) ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+      ImGui::SetNextWindowPos(ImVec2(x, y), placing);
+      ImGui::SetNextWindowSize(size, lesson && lessonWidth > 0.0f ? ImGuiCond_Always : placing);
+      if (ImGui::Begin(slot.info->name.c_str(), &slot.shown)) slot.part->drawPanel(ctx_);
+    }
+    ImVec2 pos = ImGui::GetWindowPos();
+    const ImVec2 size = ImGui::GetWindowSize();
+    // After the window shrank (or a layout saved on a larger screen), keep a grabbable part of every panel
+    // on screen.
+    const ImVec2 reachable(std::max(0.0f, std::min(pos.x, display.x - std::min(size.x, 120.0f))),
+                           std::max(0.0f, std::min(pos.y, display.y - ImGui::GetFrameHeight())));
+    if (reachable.x != pos.x || reachable.y != pos.y) {
+      ImGui::SetWindowPos(reachable);
+      pos = reachable;
+    }
+    uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+    ImGui::End();
+    if (lesson && !view_.present) {
+      if (pos.x + 0.5f * size.x < 0.5f * display.x) {
+        areaX0 = std::min(pos.x + size.x, display.x * 0.6f);
+      } else {
+        areaX1 = std::max(pos.x, display.x * 0.4f);
+      }
+    }
+  }
+}
+
+void WindowApp::applyUiScale() {
+  ImGuiIO& io = ImGui::GetIO();
+  const float scale = view_.uiScale;
+  io.Fonts->Clear();
+  // The second font is the larger one a lesson's title and the presentation view's text use.
+  const char* fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  std::error_code ignored;
+  for (const float size : {15.0f, 22.0f}) {
+    if (std::filesystem::exists(fontPath, ignored)) {
+      io.Fonts->AddFontFromFileTTF(fontPath, std::round(size * scale));
+    } else {
+      ImFontConfig font;
+      font.SizePixels = std::round(size * 13.0f / 15.0f * scale);
+      io.Fonts->AddFontDefault(&font);
+    }
+  }
+  ImGui::GetStyle() = baseStyle_;
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  ui::setUiScale(scale);
+  if (appliedScale_ > 0.0f) {
+    // The backend made the texture of the old atlas; it makes the new one now (before the next frame).
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    fontFilterSet_ = false;
+    relayoutPanels_ = true;
+    fitAfterUiFrames_ = 2;
+  }
+  appliedScale_ = scale;
 }
 
 void WindowApp::drawMenuBar() {
@@ -722,6 +868,18 @@ void WindowApp::drawMenuBar() {
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("fit world", "F")) view_.fitRequested = true;
     ImGui::MenuItem("hide panels", "F1", &view_.hideUi);
+    ImGui::MenuItem("presentation view", "F5", &view_.present);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The world fills the window beside the lesson's text; every other panel is hidden.");
+    if (ImGui::BeginMenu("UI scale")) {
+      for (const float option : kUiScales) {
+        char label[16];
+        std::snprintf(label, sizeof label, "%gx", double(option));
+        if (ImGui::MenuItem(label, nullptr, view_.uiScale == option)) view_.uiScale = option;
+      }
+      ImGui::TextDisabled("text and panels; 2x reads from the back of a room");
+      ImGui::EndMenu();
+    }
     if (ImGui::MenuItem("screenshot", "F12")) view_.screenshotRequested = true;
     ImGui::Separator();
     ImGui::MenuItem("pause", "space", &model_.paused);
@@ -742,6 +900,8 @@ void WindowApp::drawMenuBar() {
     for (ui::PartSlot& slot : parts_) {
       if (slot.info->name == "Help")
         ImGui::MenuItem("keys, colours, panels and overlays", nullptr, &slot.shown);
+      if (slot.info->name == ui::teach_names::kStartHere)
+        ImGui::MenuItem("lessons (Start here)", nullptr, &slot.shown);
     }
     ImGui::TextDisabled("F1 hides every panel");
     ImGui::EndMenu();
@@ -754,7 +914,8 @@ void WindowApp::drawMenuBar() {
                 recent.frameMs > 0.0f ? 1000.0 / double(recent.frameMs) : 0.0,
                 model_.paused ? " | paused" : "");
   const float width = ImGui::CalcTextSize(status).x;
-  ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - 16.0f, ImGui::GetCursorPosX() + 20.0f));
+  const float margin = ImGui::GetFontSize();
+  ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - margin, ImGui::GetCursorPosX() + margin));
   ImGui::TextUnformatted(status);
   uiRects_.emplace_back(0.0f, 0.0f, ImGui::GetWindowWidth(), ImGui::GetWindowHeight());
   ImGui::EndMainMenuBar();
@@ -773,14 +934,19 @@ std::optional<int> runWindowApp(const RunConfig& config) {
   const std::string settingsDir = persist ? ui::settingsDirectory() : "";
   const bool canPersist = persist && !settingsDir.empty();
   ui::Settings settings;
+  std::error_code absent;
+  const bool firstStart = canPersist && !std::filesystem::exists(settingsDir + "/settings.ini", absent);
   if (canPersist) settings.load(settingsDir + "/settings.ini");
 
-  const int width = config.screenshotPath
-                        ? kDefaultWidth
-                        : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
-  const int height = config.screenshotPath
-                         ? kDefaultHeight
-                         : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
+  int width = config.screenshotPath ? kDefaultWidth
+                                    : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
+  int height = config.screenshotPath ? kDefaultHeight
+                                     : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
+  // A screenshot of another size (a projector's 1920x1080): $SPHERETEST_WINDOW_SIZE=WIDTHxHEIGHT.
+  if (const char* size = std::getenv("SPHERETEST_WINDOW_SIZE"); size != nullptr && config.screenshotPath) {
+    int w = 0, h = 0;
+    if (std::sscanf(size, "%dx%d", &w, &h) == 2) width = w, height = h;
+  }
   SdlWindow sdl;
   if (!sdl.open(std::clamp(width, 320, 16384), std::clamp(height, 240, 16384),
                 settings.getBool("window.maximized", false))) {
@@ -803,7 +969,7 @@ std::optional<int> runWindowApp(const RunConfig& config) {
   model.setThreads(config.threads);
 
   ImGuiSession imgui;
-  WindowApp app(config, sdl, model, canPersist, settingsDir);
+  WindowApp app(config, sdl, model, canPersist, settingsDir, firstStart);
   if (const std::string error = app.init(imgui, settings); !error.empty()) {
     std::cerr << "spheretest: window: " << error << "\n";
     return 1;

@@ -498,3 +498,64 @@ TEST(CliFigures, StructureSpecificFiguresAreAnAlignedTableWithUnits) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// Lessons
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(CliLesson, AShippedLessonAndItsStepsAreCheckedBeforeTheWindowOpens) {
+  // Without a display the window cannot open: a lesson is then an error, never the headless report.
+  const Outcome o = run("--lesson grid --step 2");
+  EXPECT_EQ(o.exitCode, 2) << o.output;
+  EXPECT_NE(o.output.find("--lesson needs a display"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("structure"), std::string::npos) << "no report: " << o.output;
+}
+
+TEST(CliLesson, AStepOutOfRangeNamesTheLessonsSteps) {
+  for (const char* bad : {"0", "99", "two", "-1"}) {
+    const Outcome o = run(std::string("--lesson grid --step ") + bad);
+    EXPECT_EQ(o.exitCode, 2) << bad << ": " << o.output;
+    EXPECT_NE(o.output.find("--step must be from 1 to "), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("lesson grid"), std::string::npos) << o.output;
+    EXPECT_EQ(lineCount(o.output), 1) << o.output;
+  }
+  EXPECT_EQ(run("--step 2").exitCode, 2);
+  EXPECT_NE(run("--step 2").output.find("--step needs --lesson"), std::string::npos);
+}
+
+TEST(CliLesson, AnUnknownLessonListsTheShippedOnes) {
+  const Outcome o = run("--lesson nosuch");
+  EXPECT_EQ(o.exitCode, 2) << o.output;
+  EXPECT_NE(o.output.find("no lesson 'nosuch'"), std::string::npos) << o.output;
+  for (const char* name : {"brute-force", "grid", "quadtree", "many-sizes", "sphere-tree"})
+    EXPECT_NE(o.output.find(name), std::string::npos) << name << ": " << o.output;
+  EXPECT_EQ(lineCount(o.output), 1) << o.output;
+}
+
+TEST(CliLesson, ABrokenLessonFileExitsTwoNamingTheFileStepAndKey) {
+  const std::filesystem::path path = tempFile("broken.lesson",
+                                              "title = Broken\n"
+                                              "[step]\ntitle = one\ntext = fine\n"
+                                              "[step]\ntitle = two\ntext = fine\n"
+                                              "[step]\ntitle = three\ncount = lots\ntext = never shown\n");
+  const Outcome o = run("--lesson " + path.string());
+  EXPECT_EQ(o.exitCode, 2) << o.output;
+  EXPECT_NE(o.output.find(path.string() +
+                          ": step 3: count: expected a whole number from 1 to 10,000,000, got 'lots'"),
+            std::string::npos)
+      << o.output;
+  EXPECT_EQ(lineCount(o.output), 1) << o.output;
+  std::filesystem::remove(path);
+}
+
+TEST(CliLesson, LessonsAndThePresentationViewNeedTheWindow) {
+  for (const char* arguments :
+       {"--lesson grid --headless", "--present --headless", "--lesson grid --soak 5"}) {
+    const Outcome o = run(arguments);
+    EXPECT_EQ(o.exitCode, 2) << arguments << ": " << o.output;
+    EXPECT_NE(o.output.find("opens the window"), std::string::npos) << o.output;
+  }
+  const Outcome help = run("--help");
+  for (const char* option : {"--lesson NAME|FILE", "--step N", "--present"})
+    EXPECT_NE(help.output.find(option), std::string::npos) << option;
+}

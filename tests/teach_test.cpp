@@ -533,7 +533,7 @@ TEST(Parts, TheTeachingPanelsAreRegisteredClosedByDefault) {
 }
 
 TEST(Parts, StepThroughReplaysOverTheWorldAndGivesTheOverlaysBackWhenClosed) {
-  setenv("SPHERETEST_TEACH", "step=6", 1);
+  postTeachRequests("step=6");
   auto model = makeModel(1000, "quadtree");
   render::Camera camera;
   camera.setViewport(1280, 800);
@@ -549,7 +549,7 @@ TEST(Parts, StepThroughReplaysOverTheWorldAndGivesTheOverlaysBackWhenClosed) {
   FrameRecord record;
   model->advance(record);
   for (PartSlot& s : parts) s.part->update(ctx);
-  unsetenv("SPHERETEST_TEACH");
+  postTeachRequests("");
 
   EXPECT_TRUE(model->paused) << "stepping pauses the simulation";
   for (const char* overlay : {part_names::kQueryTrace, part_names::kCandidates, "Structure nodes"}) {
@@ -570,7 +570,7 @@ TEST(Parts, StepThroughReplaysOverTheWorldAndGivesTheOverlaysBackWhenClosed) {
 }
 
 TEST(Parts, ComparePanelMeasuresEveryStructureAndHandsTheResultToTheExport) {
-  setenv("SPHERETEST_TEACH", "compare_wait=1", 1);
+  postTeachRequests("compare_wait=1");
   auto model = makeModel(800, "grid");
   render::Camera camera;
   ViewOptions view;
@@ -583,7 +583,7 @@ TEST(Parts, ComparePanelMeasuresEveryStructureAndHandsTheResultToTheExport) {
   FrameRecord record;
   model->advance(record);
   for (PartSlot& s : parts) s.part->update(ctx);
-  unsetenv("SPHERETEST_TEACH");
+  postTeachRequests("");
   ASSERT_TRUE(teachBoard().comparison.has_value());
   const CompareResult& r = *teachBoard().comparison;
   EXPECT_EQ(r.count, 800u);

@@ -123,9 +123,9 @@ class ClaimsPanel final : public DemoPart {
   PanelPlacement placement() const override { return {0.5f, 0.0f, -370.0f, 30.0f, 740.0f, 740.0f}; }
 
   void update(DemoContext& ctx) override {
-    if (!requestRead_) {
-      requestRead_ = true;
-      // A start-up request measures at once, on this thread, so that a screenshot shows the result.
+    if (teachRequestsChanged(requestsSeen_)) {
+      // A start-up request (or a lesson step's) measures at once, on this thread, so that a screenshot shows
+      // the result.
       if (const std::string id = teachRequest("claim"); findClaim(id)) {
         selected_ = id;
         running_ = id;
@@ -154,11 +154,20 @@ class ClaimsPanel final : public DemoPart {
       if (isSelected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
       char label[200];
       std::snprintf(label, sizeof label, "%s  %s", claim.id, claim.title);
-      if (ImGui::Button(label, ImVec2(-1.0f, 0.0f))) {
+      // Too narrow a panel for the whole label: the button names the claim, its title wraps beside it.
+      const bool fits = ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x <=
+                        ImGui::GetContentRegionAvail().x;
+      if (ImGui::Button(fits ? label : claim.id, ImVec2(fits ? -1.0f : 0.0f, 0.0f))) {
         selected_ = claim.id;
         start(claim.id, ctx.model);
       }
       if (isSelected) ImGui::PopStyleColor();
+      if (!fits) {
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        wrappedText(claim.title);
+        ImGui::EndGroup();
+      }
       ImGui::PopID();
     }
     const Claim* claim = findClaim(selected_);
@@ -407,7 +416,7 @@ class ClaimsPanel final : public DemoPart {
   std::string selected_ = "seed-003";
   std::string running_;
   std::uint64_t startedAt_ = 0;
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
 };
 
 const PartRegistrar registrar{

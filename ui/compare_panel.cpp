@@ -62,11 +62,10 @@ class ComparePanel final : public DemoPart {
   PanelPlacement placement() const override { return {0.5f, 0.0f, -300.0f, 30.0f, 600.0f, 560.0f}; }
 
   void update(DemoContext& ctx) override {
-    if (!requestRead_) {
-      requestRead_ = true;
-      if (teachRequest("compare") == "query") showQuery_ = true;
+    if (teachRequestsChanged(requestsSeen_)) {
+      showQuery_ = teachRequest("compare") == "query";
       if (teachRequest("compare_wait") == "1") waitForFirst_ = true;
-      if (teachRequest("compare_log") == "1") logScale_ = true;
+      logScale_ = teachRequest("compare_log") == "1";
     }
     if (!ctx.isShown(teach_names::kCompare)) return;
     if (!worker_) {
@@ -293,7 +292,7 @@ class ComparePanel final : public DemoPart {
   bool runOnce_ = false;
   bool logScale_ = false;
   bool showQuery_ = false;
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
   bool waitForFirst_ = false;
 };
 

@@ -44,7 +44,7 @@ class SplitView final : public DemoPart {
 
   // -- per frame ------------------------------------------------------------------------------------------
   void update(DemoContext& ctx) override {
-    if (!requestRead_) readRequest(ctx);
+    if (teachRequestsChanged(requestsSeen_)) readRequest(ctx);
     if (!ctx.isShown(teach_names::kSplit)) return;
     for (Side& side : sides_) refresh(side, ctx.model);
   }
@@ -53,8 +53,10 @@ class SplitView final : public DemoPart {
     DemoModel& model = ctx.model;
     drawHeader(model);
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const float lines = ImGui::GetTextLineHeightWithSpacing() * 4.3f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // Two lines under each side and the verdict, which takes two lines on a narrow panel.
+    const bool narrow = avail.x < ImGui::GetFontSize() * 50.0f;
+    const float lines = ImGui::GetTextLineHeightWithSpacing() * (narrow ? 5.3f : 4.3f);
     const ImVec2 canvas(std::max((avail.x - spacing) * 0.5f, 80.0f), std::max(avail.y - lines, 80.0f));
     const Box view = viewBox(model);
     for (int s = 0; s < 2; ++s) {
@@ -82,7 +84,6 @@ class SplitView final : public DemoPart {
   };
 
   void readRequest(DemoContext& ctx) {
-    requestRead_ = true;
     sides_[0].followCurrent = true;
     const std::string left = teachRequest("split_left");
     if (!left.empty() && ctx.model.registry().find(left)) {
@@ -91,7 +92,7 @@ class SplitView final : public DemoPart {
     }
     const std::string right = teachRequest("split");
     sides_[1].name = !right.empty() && ctx.model.registry().find(right) ? right : "brute";
-    if (teachRequest("split_view") == "world") aroundQuery_ = false;
+    aroundQuery_ = teachRequest("split_view") != "world";
   }
 
   /// The structure a side shows, brought up to the current circles.
@@ -145,8 +146,9 @@ class SplitView final : public DemoPart {
     for (int s = 0; s < 2; ++s) {
       Side& side = sides_[s];
       ImGui::PushID(s);
-      if (s == 1) ImGui::SameLine();
-      ImGui::SetNextItemWidth(200.0f);
+      // On a narrow panel (a large UI scale beside a lesson) the header's items go on to a new line.
+      if (s == 1 && fitsOnLine(scaled(200.0f) + ImGui::CalcTextSize("right").x)) ImGui::SameLine();
+      ImGui::SetNextItemWidth(scaled(200.0f));
       const std::string label = side.followCurrent ? side.name + " (window's)" : side.name;
       if (ImGui::BeginCombo(s == 0 ? "left" : "right", label.c_str())) {
         if (ImGui::Selectable("the window's structure", side.followCurrent)) side.followCurrent = true;
@@ -160,14 +162,15 @@ class SplitView final : public DemoPart {
       }
       ImGui::PopID();
     }
-    ImGui::SameLine();
+    if (fitsOnLine(ImGui::CalcTextSize("around the query").x + ImGui::GetFrameHeight())) ImGui::SameLine();
     ImGui::Checkbox("around the query", &aroundQuery_);
     if (aroundQuery_) {
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(110.0f);
+      if (fitsOnLine(scaled(110.0f))) ImGui::SameLine();
+      ImGui::SetNextItemWidth(scaled(110.0f));
       ImGui::SliderFloat("##zoom", &zoom_, 1.2f, 20.0f, "%.1fx query", ImGuiSliderFlags_Logarithmic);
     }
-    ImGui::SameLine();
+    const std::string query = std::string("query: ") + queryModeName(model.query.mode) + " (?)";
+    if (fitsOnLine(ImGui::CalcTextSize(query.c_str()).x)) ImGui::SameLine();
     ImGui::TextDisabled("query: %s", queryModeName(model.query.mode));
     helpMarker(
         "Both sides answer the Query panel's query on the same circles (a cone is walked as its bounding "
@@ -352,11 +355,11 @@ class SplitView final : public DemoPart {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "The two answers differ: %zu vs %zu results.",
                          a.answer.count(), b.answer.count());
     } else {
-      ImGui::TextUnformatted(text);
+      wrappedText(text);
     }
   }
 
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
   bool aroundQuery_ = true;
   float zoom_ = 3.0f;
   Side sides_[2];

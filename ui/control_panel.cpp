@@ -77,7 +77,7 @@ class ControlPanel final : public DemoPart {
     const std::vector<ParamInfo>& params = model.structure().params();
     if (params.empty()) return;
     if (!ImGui::CollapsingHeader("parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    ImGui::PushItemWidth(-140.0f);
+    ImGui::PushItemWidth(-scaled(140.0f));
     for (const ParamInfo& p : params) {
       const double current = model.structure().param(p.key);
       bool changed = false;
@@ -113,7 +113,7 @@ class ControlPanel final : public DemoPart {
   // -- scene ---------------------------------------------------------------------------------------------
   void drawScene(DemoModel& model) {
     if (!ImGui::CollapsingHeader("scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    ImGui::PushItemWidth(-140.0f);
+    ImGui::PushItemWidth(-scaled(140.0f));
     if (ImGui::BeginCombo("scenario", pending_.scenario.c_str())) {
       for (const ScenarioInfo& s : scenarios()) {
         if (ImGui::Selectable(s.name.c_str(), s.name == pending_.scenario)) pending_.scenario = s.name;
@@ -165,10 +165,10 @@ class ControlPanel final : public DemoPart {
       model.paused = true;
       model.requestStep();
     }
-    ImGui::SetNextItemWidth(-140.0f);
+    ImGui::SetNextItemWidth(-scaled(140.0f));
     ImGui::SliderFloat("steps per frame", &model.speed, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     int threads = static_cast<int>(model.threads());
-    ImGui::SetNextItemWidth(-140.0f);
+    ImGui::SetNextItemWidth(-scaled(140.0f));
     if (ImGui::SliderInt("threads", &threads, 1,
                          static_cast<int>(std::max(hardwareThreads(), model.threads())))) {
       model.setThreads(static_cast<unsigned>(std::max(threads, 1)));
@@ -190,7 +190,7 @@ class ControlPanel final : public DemoPart {
     if (!ImGui::CollapsingHeader("display")) return;
     ImGui::Checkbox("vsync", &view.vsync);
     int mode = static_cast<int>(view.circleMode);
-    ImGui::SetNextItemWidth(-140.0f);
+    ImGui::SetNextItemWidth(-scaled(140.0f));
     if (ImGui::BeginCombo("circles as", render::circleModeName(view.circleMode))) {
       for (int m = 0; m < render::kCircleModeCount; ++m) {
         if (ImGui::Selectable(render::circleModeName(render::CircleMode(m)), m == mode))
@@ -204,7 +204,7 @@ class ControlPanel final : public DemoPart {
         "at a time). GL_POINTS is cheap but cuts circles larger than the driver's largest point size. "
         "Drawing the "
         "small ones on the CPU is much the fastest on a software rasterizer such as llvmpipe.");
-    ImGui::SetNextItemWidth(-140.0f);
+    ImGui::SetNextItemWidth(-scaled(140.0f));
     ImGui::SliderFloat("min radius px", &view.minCirclePx, 0.3f, 4.0f, "%.1f");
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("GL: %s%s", view.glRenderer.c_str(), view.softwareGl ? " (software)" : "");

@@ -16,6 +16,15 @@ double millisecondsSince(std::uint64_t startNanoseconds) {
   return double(nowNanoseconds() - startNanoseconds) * 1e-6;
 }
 
+void placeQuery(QueryState& q, QueryMode mode, Vec2 anchor, float size, std::optional<Vec2> target) {
+  q.mode = mode;
+  q.anchor = anchor;
+  q.radius = size;
+  q.halfExtent = {size, size};
+  q.target = target.value_or(Vec2{anchor.x + size, anchor.y});
+  q.placed = true;
+}
+
 DemoModel::DemoModel(const StructureRegistry& registry, StructureFactory factory,
                      std::unique_ptr<Simulation> simulation, SceneSetup setup, const std::string& structure)
     : registry_(registry),

@@ -61,6 +61,12 @@ struct QueryState {
   std::string error;            ///< why the query was rejected, if it was
 };
 
+/// Sets the query's shape and places it at `anchor` with `size` (a circle's radius, a box's half side, a
+/// ray's length, a cone's reach); a ray or cone points at `target` when one is given, else along +x for
+/// `size`.
+void placeQuery(QueryState& q, QueryMode mode, Vec2 anchor, float size,
+                std::optional<Vec2> target = std::nullopt);
+
 /// Creates a structure by registry name with the command line's parameters applied.
 using StructureFactory = std::function<std::unique_ptr<SpatialIndex>(const std::string& name)>;
 

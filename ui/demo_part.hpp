@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,7 +43,11 @@ struct ViewOptions {
   bool softwareGl = false;           ///< the renderer is a software rasterizer
   float minCirclePx = 0.8f;          ///< smallest drawn circle radius, pixels
   bool hideUi = false;               ///< F1: only the world is drawn
+  bool present = false;              ///< F5: the presentation view (the world and the lesson's text)
+  float uiScale = 1.0f;              ///< font and panel scale; the app applies a change before the next frame
+  bool layoutPanels = false;         ///< put the open panels back at their places, beside the lesson's
   bool fitRequested = false;         ///< fit the world into the window on the next frame
+  std::optional<Box> fitBox;         ///< with fitRequested: fit this part of the world instead
   bool screenshotRequested = false;  ///< save a screenshot at the end of this frame
   std::string status;                ///< one line for the menu bar (e.g. where a screenshot went)
 };

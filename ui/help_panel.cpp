@@ -5,6 +5,7 @@
 #include "render/palette.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
+#include "ui/teach_links.hpp"
 
 namespace st::ui {
 namespace {
@@ -19,6 +20,9 @@ constexpr const char* kKeys[][2] = {
     {"[  ]", "previous / next structure"},
     {"F", "fit the world into the window"},
     {"F1", "hide / show the panels"},
+    {"F5", "presentation view: the world and the lesson's text only (Esc leaves it)"},
+    {"Page Down, right arrow", "the lesson's next step"},
+    {"Page Up, left arrow", "the lesson's step before"},
     {"F12", "save a screenshot (PNG in the current directory)"},
     {"left drag", "pan; with a query picked: place and size the query"},
     {"right / middle drag", "pan"},
@@ -33,6 +37,14 @@ class HelpPanel final : public DemoPart {
   PanelPlacement placement() const override { return {0.5f, 0.0f, -270.0f, 50.0f, 540.0f, 540.0f}; }
 
   void drawPanel(DemoContext& ctx) override {
+    if (ImGui::Button("Start here: the lessons")) {
+      for (PartSlot& slot : ctx.parts) {
+        if (slot.info->name == teach_names::kStartHere) slot.shown = true;
+      }
+    }
+    const char* lessonsHint = "step-by-step views that show what each structure does";
+    if (fitsOnLine(ImGui::CalcTextSize(lessonsHint).x)) ImGui::SameLine();
+    ImGui::TextDisabled("%s", lessonsHint);
     if (ImGui::CollapsingHeader("keys and mouse", ImGuiTreeNodeFlags_DefaultOpen)) {
       // The keys take what they need; what they do fills the rest and wraps, so no line runs past the panel.
       if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
@@ -83,7 +95,7 @@ class HelpPanel final : public DemoPart {
       if (g % 8 != 0) ImGui::SameLine(0.0f, 2.0f);
       ImGui::PushID(g);
       ImGui::ColorButton("group", toImVec4(render::groupColour(g)), ImGuiColorEditFlags_NoTooltip,
-                         ImVec2(14, 14));
+                         ImVec2(scaled(14.0f), scaled(14.0f)));
       ImGui::PopID();
       if (g == 7) {
         ImGui::SameLine();

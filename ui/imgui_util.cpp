@@ -11,6 +11,17 @@
 #include "ui/asset_location.hpp"
 
 namespace st::ui {
+namespace {
+float gUiScale = 1.0f;
+}  // namespace
+
+void setUiScale(float scale) {
+  gUiScale = scale;
+}
+
+float scaled(float pixels) {
+  return pixels * gUiScale;
+}
 
 void colourSwatch(std::uint32_t colour, const char* label) {
   const float size = ImGui::GetTextLineHeight();
@@ -28,7 +39,7 @@ void depthSwatches(int levels) {
     if (d > 0) ImGui::SameLine(0.0f, 2.0f);
     ImGui::PushID(d);
     ImGui::ColorButton("depth", toImVec4(render::depthColour(d, 255)), ImGuiColorEditFlags_NoTooltip,
-                       ImVec2(14, 14));
+                       ImVec2(scaled(14.0f), scaled(14.0f)));
     ImGui::PopID();
   }
 }
@@ -64,10 +75,12 @@ void wrappedText(std::string_view text) {
 }
 
 bool buttonFitsOnLine(const char* label) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float width = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * style.FramePadding.x;
+  return fitsOnLine(ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+}
+
+bool fitsOnLine(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  return ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right;
+  return ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right;
 }
 
 void helpMarker(const char* text) {

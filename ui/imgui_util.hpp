@@ -15,6 +15,12 @@ inline ImVec4 toImVec4(std::uint32_t c) {
   return ImGui::ColorConvertU32ToFloat4(static_cast<ImU32>(c));
 }
 
+/// Sets the UI scale (View > UI scale) that `scaled` applies; the window sets it whenever it changes.
+void setUiScale(float scale);
+
+/// `pixels` at the UI scale: the panels' fixed widths and heights are written for scale 1.
+float scaled(float pixels);
+
 /// A small colour square followed by a label on the same line.
 void colourSwatch(std::uint32_t colour, const char* label);
 
@@ -33,6 +39,10 @@ void wrappedText(std::string_view text);
 /// Whether a button labelled `label` still fits on the current line after the last item; the caller
 /// calls ImGui::SameLine() when it does (a row of buttons then wraps rather than being cut).
 bool buttonFitsOnLine(const char* label);
+
+/// Whether an item `width` pixels wide still fits on the current line after the last item (then the caller
+/// calls ImGui::SameLine(); else the item starts a new line rather than being cut at the panel's edge).
+bool fitsOnLine(float width);
 
 /// A "(?)" marker that shows `text` as a tooltip.
 void helpMarker(const char* text);

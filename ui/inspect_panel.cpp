@@ -68,7 +68,7 @@ class InspectPanel final : public DemoPart {
       generation_ = model.generation();
       node_.reset();
     }
-    if (!requestRead_) readRequest(ctx);
+    if (teachRequestsChanged(requestsSeen_)) readRequest(ctx);
     details_.reset();
     if (circle_) details_ = describeCircle(model.structure(), model.simulation(), *circle_);
     if (hovering_) updateHover(ctx);
@@ -165,7 +165,6 @@ class InspectPanel final : public DemoPart {
 
  private:
   void readRequest(DemoContext& ctx) {
-    requestRead_ = true;
     if (const std::string id = teachRequest("inspect"); !id.empty()) {
       circle_ = static_cast<ItemId>(std::strtoul(id.c_str(), nullptr, 10));
     } else if (const std::string at = teachRequest("inspect_at"); !at.empty()) {
@@ -292,7 +291,7 @@ class InspectPanel final : public DemoPart {
     return text;
   }
 
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
   std::optional<ItemId> circle_;
   std::optional<CircleDetails> details_;
   std::optional<NodeInfo> node_;

@@ -92,7 +92,7 @@ class NodesOverlay final : public DemoPart {
   }
 
   void drawPanel(DemoContext&) override {
-    ImGui::SetNextItemWidth(160.0f);
+    ImGui::SetNextItemWidth(scaled(160.0f));
     if (oneLevel_) {
       ImGui::SliderInt("level shown", &minDepth_, 0, std::max(deepestSeen_, 1));
     } else {
@@ -102,7 +102,7 @@ class NodesOverlay final : public DemoPart {
     ImGui::SameLine();
     ImGui::TextDisabled("(deepest now: %d)", deepestSeen_);
     ImGui::Checkbox("translucent fill (overlaps show darker)", &fill_);
-    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SetNextItemWidth(scaled(120.0f));
     ImGui::SliderFloat("smallest drawn (px)", &minNodePx_, 1.0f, 32.0f, "%.0f");
     ImGui::Checkbox("smaller ones as grey patches", &showPatches_);
     ImGui::TextDisabled("%zu drawn; %zu smaller%s", drawn_, small_,

@@ -251,7 +251,7 @@ class QueryTool final : public DemoPart {
   void drawShapeControls(QueryState& q, const Simulation& sim) {
     const float side = worldSide(sim);
     const float speed = side * 0.002f;
-    ImGui::PushItemWidth(-90.0f);
+    ImGui::PushItemWidth(-scaled(90.0f));
     ImGui::DragFloat2("position", &q.anchor.x, speed, 0.0f, 0.0f, "%.1f");
     switch (q.mode.value_or(QueryShape::Point)) {
       case QueryShape::Circle:

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "ui/imgui_util.hpp"
+
 namespace st::ui {
 namespace {
 
@@ -88,7 +90,9 @@ Scale scaleOf(double lo, double hi, bool log, bool fromZero) {
 
 void chartHeading(const char* text) {
   ImGui::Spacing();
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", text);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1.0f, 1.0f));
+  wrappedText(text);  // a narrow panel wraps it rather than cutting it
+  ImGui::PopStyleColor();
   ImGui::Separator();
 }
 
@@ -99,14 +103,16 @@ void chartHeading(const char* text) {
 void lineChart(const char* id, const std::vector<double>& xs, const std::vector<ChartSeries>& series,
                const LineChartAxes& axes, ImVec2 size) {
   ImGui::PushID(id);
-  if (size.x <= 0.0f) size.x = ImGui::GetContentRegionAvail().x;
+  // The sizes and margins are written for UI scale 1.
+  size.y = scaled(size.y);
+  size.x = size.x <= 0.0f ? ImGui::GetContentRegionAvail().x : scaled(size.x);
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("chart", size);
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* draw = ImGui::GetWindowDrawList();
 
-  const float left = 52.0f, right = 10.0f, top = line + 4.0f, bottom = 2.0f * line + 6.0f;
+  const float left = scaled(52.0f), right = scaled(10.0f), top = line + 4.0f, bottom = 2.0f * line + 6.0f;
   const ImVec2 p0(origin.x + left, origin.y + top);
   const ImVec2 p1(origin.x + size.x - right, origin.y + size.y - bottom);
   draw->AddRectFilled(p0, p1, kPlotBg);
@@ -168,26 +174,31 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
     }
     const ImU32 colour = static_cast<ImU32>(s.colour);
     if (s.ringsOnly) {
-      for (const ImVec2& p : points) draw->AddCircle(p, 6.0f, colour, 16, 2.0f);
+      for (const ImVec2& p : points) draw->AddCircle(p, scaled(6.0f), colour, 16, scaled(2.0f));
       continue;
     }
-    if (points.size() > 1) draw->AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, 2.0f);
+    if (points.size() > 1)
+      draw->AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, scaled(2.0f));
     if (points.size() < 80) {
-      for (const ImVec2& p : points) draw->AddCircleFilled(p, 3.0f, colour);
+      for (const ImVec2& p : points) draw->AddCircleFilled(p, scaled(3.0f), colour);
     }
   }
 
   // Legend across the top of the plot, wrapping onto more rows when it does not fit.
-  float lx = p0.x + 6.0f, ly = p0.y + 2.0f;
+  // The swatch and the gaps follow the font, so the legend keeps its proportions at any UI scale.
+  const float swatch = line * 0.65f, gap = line * 0.3f;
+  const float legendX = p0.x + line * 0.4f;
+  float lx = legendX, ly = p0.y + 2.0f;
   for (const ChartSeries& s : series) {
     const float w = ImGui::CalcTextSize(s.label.c_str()).x;
-    if (lx > p0.x + 6.0f && lx + w + 14.0f > p1.x) {
-      lx = p0.x + 6.0f;
+    if (lx > legendX && lx + swatch + gap + w > p1.x) {
+      lx = legendX;
       ly += line + 2.0f;
     }
-    draw->AddRectFilled(ImVec2(lx, ly + 3.0f), ImVec2(lx + 10.0f, ly + 13.0f), static_cast<ImU32>(s.colour));
-    draw->AddText(ImVec2(lx + 14.0f, ly), kLabel, s.label.c_str());
-    lx += w + 30.0f;
+    const float sy0 = ly + 0.5f * (line - swatch);
+    draw->AddRectFilled(ImVec2(lx, sy0), ImVec2(lx + swatch, sy0 + swatch), static_cast<ImU32>(s.colour));
+    draw->AddText(ImVec2(lx + swatch + gap, ly), kLabel, s.label.c_str());
+    lx += swatch + gap + w + 2.0f * line;
   }
 
   if (hovered && !xs.empty()) {
@@ -222,7 +233,8 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
   const float laneHeight = lanes == 1 ? line - 2.0f : std::max(5.0f, (line + 2.0f) / float(lanes));
   const float rowHeight = std::max(line + 4.0f, laneHeight * float(lanes) + 6.0f);
   const float width = ImGui::GetContentRegionAvail().x;
-  const float valueWidth = 110.0f;
+  const float valueWidth = scaled(110.0f);
+  labelWidth = scaled(labelWidth);  // written for UI scale 1
   const float barSpace = std::max(width - labelWidth - valueWidth, 40.0f);
   double largest = 0.0, smallest = std::numeric_limits<double>::max();
   auto consider = [&](double v) {

@@ -34,13 +34,14 @@ class ExplainPanel final : public DemoPart {
 
   void update(DemoContext& ctx) override {
     if (!loaded_) load(ctx.model.registry());
+    if (teachRequestsChanged(requestsSeen_)) readRequest(ctx.model.registry());
     if (followCurrent_ || shown_.empty()) shown_ = ctx.model.structure().name();
   }
 
   void drawPanel(DemoContext& ctx) override {
     DemoModel& model = ctx.model;
     const auto& all = model.registry().all();
-    ImGui::SetNextItemWidth(-150.0f);
+    ImGui::SetNextItemWidth(-scaled(150.0f));
     if (ImGui::BeginCombo("##explained", shown_.c_str())) {
       for (const StructureInfo& info : all) {
         if (ImGui::Selectable(info.name.c_str(), info.name == shown_)) {
@@ -70,10 +71,12 @@ class ExplainPanel final : public DemoPart {
     for (const StructureInfo& info : registry.all()) {
       texts_[info.name] = parseExplanation(loadAssetText(explanationPath(info.name)));
     }
-    if (const std::string wanted = teachRequest("explain"); !wanted.empty() && registry.find(wanted)) {
-      shown_ = wanted;
-      followCurrent_ = false;
-    }
+  }
+
+  void readRequest(const StructureRegistry& registry) {
+    const std::string wanted = teachRequest("explain");
+    followCurrent_ = wanted.empty() || registry.find(wanted) == nullptr;
+    if (!followCurrent_) shown_ = wanted;
   }
 
   void drawText(const StructureInfo& info, DemoModel& model) {
@@ -167,6 +170,7 @@ class ExplainPanel final : public DemoPart {
   }
 
   bool loaded_ = false;
+  std::uint64_t requestsSeen_ = 0;
   bool followCurrent_ = true;
   std::string shown_;
   std::map<std::string, std::vector<TextBlock>> texts_;

@@ -28,8 +28,7 @@ class ExportPanel final : public DemoPart {
 
   void update(DemoContext& ctx) override {
     // A start-up request writes once, after the first frame's pair search, for scripts and tests.
-    if (requestRead_) return;
-    requestRead_ = true;
+    if (!teachRequestsChanged(requestsSeen_)) return;
     if (const std::string path = teachRequest("export_csv"); !path.empty()) write(ctx, path);
   }
 
@@ -46,7 +45,7 @@ class ExportPanel final : public DemoPart {
         "the Compare panel has run.");
     ImGui::Checkbox("include the Compare panel's figures", &includeComparison_);
     if (!teachBoard().comparison) {
-      ImGui::SameLine();
+      if (fitsOnLine(ImGui::CalcTextSize("(none yet)").x)) ImGui::SameLine();
       ImGui::TextDisabled("(none yet)");
     }
     if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
@@ -71,7 +70,7 @@ class ExportPanel final : public DemoPart {
     preview_ = csv;
   }
 
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
   bool includeComparison_ = true;
   std::string message_;
   std::string preview_;

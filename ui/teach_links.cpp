@@ -6,8 +6,20 @@
 namespace st::ui {
 
 TeachBoard& teachBoard() {
-  static TeachBoard board;
+  static TeachBoard board = [] {
+    TeachBoard b;
+    if (const char* requests = std::getenv("SPHERETEST_TEACH")) b.requests = requests;
+    return b;
+  }();
   return board;
+}
+
+LessonVocabulary lessonVocabulary(const StructureRegistry& registry) {
+  LessonVocabulary vocabulary;
+  vocabulary.structures = &registry;
+  for (const PartInfo& info : registeredParts())
+    (info.category == PartCategory::Panel ? vocabulary.panels : vocabulary.overlays).push_back(info.name);
+  return vocabulary;
 }
 
 std::vector<std::string> splitList(std::string_view text, char separator) {
@@ -62,8 +74,20 @@ std::string requestValue(std::string_view requests, std::string_view key) {
 }
 
 std::string teachRequest(std::string_view key) {
-  const char* requests = std::getenv("SPHERETEST_TEACH");
-  return requests == nullptr ? "" : requestValue(requests, key);
+  return requestValue(teachBoard().requests, key);
+}
+
+void postTeachRequests(std::string requests) {
+  TeachBoard& board = teachBoard();
+  board.requests = std::move(requests);
+  ++board.requestsGeneration;
+}
+
+bool teachRequestsChanged(std::uint64_t& seen) {
+  const std::uint64_t now = teachBoard().requestsGeneration;
+  if (seen == now) return false;
+  seen = now;
+  return true;
 }
 
 }  // namespace st::ui

@@ -56,7 +56,7 @@ class StepPanel final : public DemoPart {
 
   // -- per frame ------------------------------------------------------------------------------------------
   void update(DemoContext& ctx) override {
-    if (!requestRead_) readRequest(ctx);
+    if (teachRequestsChanged(requestsSeen_)) readRequest(ctx);
     if (!active_) return;
     // Closing the panel ends the replay, so the overlays it hid come back.
     if (!ctx.isShown(teach_names::kStep)) {
@@ -237,7 +237,6 @@ class StepPanel final : public DemoPart {
   }
 
   void readRequest(DemoContext& ctx) {
-    requestRead_ = true;
     const std::string steps = teachRequest("step");
     if (steps.empty()) return;
     start(ctx);
@@ -496,7 +495,7 @@ class StepPanel final : public DemoPart {
     }
   }
 
-  bool requestRead_ = false;
+  std::uint64_t requestsSeen_ = 0;
   bool active_ = false;
   bool stale_ = false;
   QueryTrace trace_;

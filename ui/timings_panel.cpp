@@ -24,7 +24,7 @@ float niceCeiling(float value) {
 
 class TimingsPanel final : public DemoPart {
  public:
-  PanelPlacement placement() const override { return {0.5f, 1.0f, -290.0f, -200.0f, 550.0f, 190.0f}; }
+  PanelPlacement placement() const override { return {0.5f, 1.0f, -290.0f, -220.0f, 550.0f, 210.0f}; }
 
   void drawPanel(DemoContext& ctx) override {
     const FrameTimings& timings = ctx.model.timings;
@@ -33,7 +33,10 @@ class TimingsPanel final : public DemoPart {
     ImGui::Text("%.1f fps   frame %.2f ms   (mean of the last 60 frames)", double(fps),
                 double(recent.frameMs));
 
-    const float legendWidth = 190.0f;
+    // The legend's widest row, a swatch and the gaps, in the current font (it grows with the UI scale).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float legendWidth = ImGui::CalcTextSize("structure update  000.00").x + ImGui::GetTextLineHeight() +
+                              3.0f * style.ItemSpacing.x + style.ScrollbarSize;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 plotSize(std::max(avail.x - legendWidth, 100.0f), std::max(avail.y, 60.0f));
     drawPlot(timings, plotSize);

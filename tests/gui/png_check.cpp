@@ -7,6 +7,10 @@
 //
 // With --same it instead checks that two screenshots are the same picture below a number of top rows (the
 // menu bar, whose frame rate differs from run to run): the window drawn on different numbers of threads.
+//
+// With --share it checks which share of a rectangle of the picture has one colour (within a few levels):
+// e.g. that the presentation view leaves the world's middle free of any panel's background and draws no
+// menu bar, while the normal view of the same lesson step does cover it.
 
 #include <algorithm>
 #include <cstdint>
@@ -39,8 +43,34 @@ struct Image {
 int usage() {
   std::fprintf(stderr,
                "usage: png_check FILE WIDTH HEIGHT MIN_COLOURS [BRUTE_FILE MIN_NODE_PIXELS]\n"
-               "       png_check --same FILE_A FILE_B TOP_ROWS_TO_SKIP\n");
+               "       png_check --same FILE_A FILE_B TOP_ROWS_TO_SKIP\n"
+               "       png_check --share FILE X0 Y0 X1 Y1 R,G,B MIN_PERCENT MAX_PERCENT\n");
   return 2;
+}
+
+// Whether the share of pixels of colour `rgb` (each channel within 3) in [x0, x1) x [y0, y1) lies within
+// [minPercent, maxPercent]; prints it.
+int colourShare(const char* path, int x0, int y0, int x1, int y1, const char* rgb, double minPercent,
+                double maxPercent) {
+  const Image image(path);
+  int r = 0, g = 0, b = 0;
+  if (image.rgb == nullptr || std::sscanf(rgb, "%d,%d,%d", &r, &g, &b) != 3 || x0 < 0 || y0 < 0 ||
+      x1 > image.width || y1 > image.height || x0 >= x1 || y0 >= y1) {
+    std::printf("%s: missing, not a PNG, or the region or colour is wrong\n", path);
+    return 1;
+  }
+  long matching = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* p = image.at(x, y);
+      if (std::abs(p[0] - r) <= 3 && std::abs(p[1] - g) <= 3 && std::abs(p[2] - b) <= 3) ++matching;
+    }
+  }
+  const double percent = 100.0 * double(matching) / (double(x1 - x0) * double(y1 - y0));
+  const bool ok = percent >= minPercent && percent <= maxPercent;
+  std::printf("%s: %.1f%% of %d..%d x %d..%d is %s (wanted %g..%g%%)%s\n", path, percent, x0, x1, y0, y1, rgb,
+              minPercent, maxPercent, ok ? "" : ": FAIL");
+  return ok ? 0 : 1;
 }
 
 // Whether two screenshots hold the same pixels below their first `skipRows` rows; prints what differs.
@@ -75,6 +105,10 @@ int comparePictures(const char* pathA, const char* pathB, int skipRows) {
 int main(int argc, char** argv) {
   if (argc == 5 && std::string_view(argv[1]) == "--same")
     return comparePictures(argv[2], argv[3], std::atoi(argv[4]));
+  if (argc == 10 && std::string_view(argv[1]) == "--share") {
+    return colourShare(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]),
+                       std::atoi(argv[6]), argv[7], std::atof(argv[8]), std::atof(argv[9]));
+  }
   if (argc != 5 && argc != 7) return usage();
   const char* path = argv[1];
   const int wantWidth = std::atoi(argv[2]);
