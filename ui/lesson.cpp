@@ -588,18 +588,20 @@ constexpr LessonFigureInfo kFigures[] = {
     {"structure", "the structure's name"},
     {"moved", "circles moved in the last step"},
     {"pairs", "overlapping pairs this frame"},
-    {"pair_tests", "exact circle-circle tests of this frame's pair search"},
-    {"brute_tests", "what testing every pair costs: n(n-1)/2"},
-    {"tests_share", "pair tests as a share of brute force's (use {tests_share%})"},
-    {"fewer_tests", "how many times fewer tests than brute force"},
+    {"pair_tests", "circle pairs this frame's pair search examined (by distance or by bounds)"},
+    {"pair_exact_tests", "the exact tests among them"},
+    {"brute_tests", "what examining every pair costs: n(n-1)/2"},
+    {"tests_share", "pairs examined as a share of brute force's (use {tests_share%})"},
+    {"fewer_tests", "how many times fewer pairs examined than brute force"},
     {"pair_nodes", "nodes (cells) the pair search visited this frame"},
     {"update_nodes", "nodes the update of the moved circles visited this frame"},
-    {"update_tests", "exact tests during this frame's update"},
+    {"update_tests", "circles examined during this frame's update"},
     {"nodes", "nodes or occupied cells of the structure"},
     {"depth", "the structure's deepest level"},
     {"memory_kib", "memory the structure holds, KiB"},
     {"query_hits", "circles the query found"},
-    {"query_tests", "exact tests the query made"},
+    {"query_tests", "circles the query examined (by distance or by bounds)"},
+    {"query_exact_tests", "the exact tests among them"},
     {"query_nodes", "nodes (cells) the query visited"},
     {"pairs_ms", "milliseconds of this frame's pair search (mean of the last frames)"},
     {"update_ms", "milliseconds of this frame's update (mean of the last frames)"},
@@ -641,6 +643,7 @@ LessonFigures measureLessonFigures(const DemoModel& model, const ExtraCounters& 
     const QueryCounters& pc = model.pairCounters();
     v["pairs"] = double(model.pairs().size());
     v["pair_tests"] = double(pc.candidates);
+    v["pair_exact_tests"] = double(pc.exactTests);
     v["pair_nodes"] = double(pc.nodesVisited);
     if (brute > 0) v["tests_share"] = double(pc.candidates) / brute;
     if (pc.candidates > 0) v["fewer_tests"] = brute / double(pc.candidates);
@@ -654,6 +657,7 @@ LessonFigures measureLessonFigures(const DemoModel& model, const ExtraCounters& 
   if (model.query.mode) {
     v["query_hits"] = double(model.query.hits.size() + model.query.rayHits.size());
     v["query_tests"] = double(model.query.counters.candidates);
+    v["query_exact_tests"] = double(model.query.counters.exactTests);
     v["query_nodes"] = double(model.query.counters.nodesVisited);
   }
   const FrameRecord recent = model.timings.average(30);
