@@ -59,8 +59,11 @@ int main(int argc, char** argv) {
       if (displayAvailable()) {
         if (const std::optional<int> code = st::app::runWindowApp(config)) return *code;
       }
-      if (config.screenshotPath || config.soakSeconds > 0) {
-        std::cerr << "spheretest: error: " << (config.soakSeconds > 0 ? "--soak" : "--screenshot")
+      if (config.scripted() || config.soakSeconds > 0) {
+        const char* option = config.soakSeconds > 0 ? "--soak"
+                             : config.recordPath    ? "--record"
+                                                    : "--screenshot";
+        std::cerr << "spheretest: error: " << option
                   << " needs a display (try xvfb-run or SDL_VIDEODRIVER=offscreen)\n";
         return st::app::kExitBadInput;
       }
