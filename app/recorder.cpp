@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <deque>
+#include <exception>
 #include <iostream>
 #include <mutex>
 #include <utility>
@@ -68,7 +69,7 @@ struct Recorder::Shared {
       lock.unlock();
       try {
         writer->addFrame(frame);
-      } catch (const clip::ClipError& failure) {
+      } catch (const std::exception& failure) {  // a ClipError, or out of memory
         lock.lock();
         error = failure.what();
         done = true;
@@ -84,7 +85,7 @@ struct Recorder::Shared {
     std::string failed;
     try {
       writer->finish();
-    } catch (const clip::ClipError& failure) {
+    } catch (const std::exception& failure) {
       failed = failure.what();
     }
     lock.lock();
@@ -97,14 +98,20 @@ struct Recorder::Shared {
 Recorder::Recorder() : shared_(std::make_unique<Shared>()) {}
 
 Recorder::~Recorder() {
-  if (worker_.joinable()) {
-    {
-      const std::lock_guard lock(shared_->mutex);
-      shared_->abandon = true;
-    }
-    shared_->changed.notify_all();
-    worker_.join();
+  if (!worker_.joinable()) return;
+  if (fromMenu_) {
+    // The window was closed while a clip from the menu was being made: the frames so far are kept.
+    stop();
+    join();
+    std::cerr << "spheretest: " << resultLine() << "\n";
+    return;
   }
+  {
+    const std::lock_guard lock(shared_->mutex);
+    shared_->abandon = true;
+  }
+  shared_->changed.notify_all();
+  worker_.join();
 }
 
 std::string Recorder::start(const std::string& path, int frames, double fps, int width, int height) {
@@ -131,6 +138,7 @@ std::string Recorder::start(const std::string& path, int frames, double fps, int
   total_ = frames;
   startFrame_ = ImGui::GetFrameCount();
   capturing_ = true;
+  fromMenu_ = false;
   worker_ = std::thread([shared = shared_.get()] { shared->encodeAll(); });
   return "";
 }
@@ -319,6 +327,7 @@ void Recorder::drawMenu(int width, int height) {
     std::strftime(name, sizeof name, "spheretest-%Y%m%d-%H%M%S", std::localtime(&now));
     const std::string path = std::string(name) + clip::extensionOf(format);
     failedStart_ = start(path, seconds_ * fps, fps, width, height);
+    fromMenu_ = failedStart_.empty();
   }
 }
 
@@ -334,7 +343,7 @@ std::optional<int> RecordRun::beforeFrame(int frame, int width, int height) {
           recorder_.start(*config_.recordPath, config_.frames, config_.recordFps, width, height);
       !error.empty()) {
     std::cerr << "spheretest: error: --record: " << error << "\n";
-    return 2;
+    return 1;
   }
   return std::nullopt;
 }

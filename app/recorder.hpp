@@ -25,7 +25,8 @@ namespace st::app {
 class Recorder {
  public:
   Recorder();
-  /// Abandons a clip still in progress: nothing is left at its path.
+  /// Ends a clip still in progress: one started from the menu keeps the frames so far (and says where it
+  /// went on stderr); one from the command line is abandoned, leaving nothing at its path.
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -78,6 +79,7 @@ class Recorder {
   std::string stopReason_;
   std::string failedStart_;  // why the menu's last start failed, for takeResult()
   bool capturing_ = false;
+  bool fromMenu_ = false;   // started from the Record menu rather than by --record
   int startFrame_ = 0;      // ImGui's frame count when the clip was started
   int menuOpenFrame_ = -1;  // the last frame the Record menu was open in
   int width_ = 0;
