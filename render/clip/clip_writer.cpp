@@ -90,6 +90,13 @@ ClipSize clipSizeFor(ClipFormat format, int width, int height) {
 
 namespace detail {
 
+const std::uint8_t* ScalerInput::copy(std::span<const std::uint8_t> rgb, std::size_t rowBytes) {
+  // A spare row and 64 bytes more (FFmpeg's padding for codec input) cover the widest read past the end.
+  bytes_.resize(rgb.size() + rowBytes + 64);
+  std::copy(rgb.begin(), rgb.end(), bytes_.begin());
+  return bytes_.data();
+}
+
 TemporaryFile::~TemporaryFile() {
   if (committed_) return;
   std::error_code ignored;

@@ -67,7 +67,7 @@ class GifWriter final : public ClipWriter {
     const std::size_t frameBytes =
         std::size_t(info_.frameSize.width) * std::size_t(info_.frameSize.height) * 3;
     if (rgb.size() != frameBytes) throw ClipError("a frame of the wrong size for '" + path_ + "'");
-    const std::uint8_t* pixels = scale(rgb.data());
+    const std::uint8_t* pixels = scale(rgb);
     if (frames_ == 0) {
       makePalette(pixels);
       writeHeader();
@@ -91,9 +91,9 @@ class GifWriter final : public ClipWriter {
  private:
   std::size_t pixelCount() const { return std::size_t(info_.size.width) * std::size_t(info_.size.height); }
 
-  const std::uint8_t* scale(const std::uint8_t* rgb) {
-    if (scaler_ == nullptr) return rgb;
-    const std::uint8_t* const source[1] = {rgb};
+  const std::uint8_t* scale(std::span<const std::uint8_t> rgb) {
+    if (scaler_ == nullptr) return rgb.data();
+    const std::uint8_t* const source[1] = {input_.copy(rgb, std::size_t(info_.frameSize.width) * 3)};
     const int sourceStride[1] = {info_.frameSize.width * 3};
     std::uint8_t* const target[1] = {scaled_.data()};
     const int targetStride[1] = {info_.size.width * 3};
@@ -232,6 +232,7 @@ class GifWriter final : public ClipWriter {
   std::unique_ptr<GifFileType, GifCloser> gif_;
   std::unique_ptr<SwsContext, ScalerFree> scaler_;
   int delay_ = 5;  // hundredths of a second
+  ScalerInput input_;
   std::vector<std::uint8_t> scaled_;
   std::vector<GifColorType> palette_;
   std::vector<std::int16_t> lookup_;

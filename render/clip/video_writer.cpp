@@ -89,7 +89,7 @@ class VideoWriter final : public ClipWriter {
     c.width = info.size.width;
     c.height = info.size.height;
     c.pix_fmt = AV_PIX_FMT_YUV420P;
-    c.framerate = av_d2q(info.fps, 100000);
+    c.framerate = av_d2q(info.fps, 60000);  // MPEG-4 part 2 takes time bases up to 65535
     c.time_base = av_inv_q(c.framerate);
     c.gop_size = std::max(1, static_cast<int>(std::lround(2.0 * info.fps)));  // a key frame every 2 s
     c.color_range = AVCOL_RANGE_MPEG;
@@ -148,7 +148,7 @@ class VideoWriter final : public ClipWriter {
         std::size_t(info_.frameSize.width) * std::size_t(info_.frameSize.height) * 3;
     if (rgb.size() != frameBytes) fail("a frame of the wrong size");
     check(av_frame_make_writable(frame_.get()), "frame");
-    const std::uint8_t* const source[1] = {rgb.data()};
+    const std::uint8_t* const source[1] = {input_.copy(rgb, std::size_t(info_.frameSize.width) * 3)};
     const int sourceStride[1] = {info_.frameSize.width * 3};
     sws_scale(scaler_.get(), source, sourceStride, 0, info_.frameSize.height, frame_->data, frame_->linesize);
     frame_->pts = frames_;
@@ -193,6 +193,7 @@ class VideoWriter final : public ClipWriter {
   std::unique_ptr<AVFrame, FrameFree> frame_;
   std::unique_ptr<AVPacket, PacketFree> packet_;
   std::unique_ptr<SwsContext, ScalerFree> scaler_;
+  ScalerInput input_;
   AVStream* stream_ = nullptr;  // owned by format_
 };
 

@@ -1,9 +1,13 @@
 #pragma once
 /// \file The writers behind openClip(), one per library (private to the clip library).
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "render/clip/clip_writer.hpp"
 
@@ -25,6 +29,17 @@ class TemporaryFile {
  private:
   std::string path_;
   bool committed_ = false;
+};
+
+/// A frame copied to where libswscale may read it: its vector code reads a little past the end of the
+/// last row, which must not run off the end of an allocation (it does under ThreadSanitizer's allocator).
+class ScalerInput {
+ public:
+  /// Copies `rgb` (rows of `rowBytes` bytes) and returns the copy, followed by a spare row.
+  const std::uint8_t* copy(std::span<const std::uint8_t> rgb, std::size_t rowBytes);
+
+ private:
+  std::vector<std::uint8_t> bytes_;
 };
 
 /// A GIF written with giflib to `temporary`, renamed over `path` by finish().
