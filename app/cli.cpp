@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "render/clip/clip_writer.hpp"
 #include "spheretest/atomic_file.hpp"
 #include "spheretest/tasks.hpp"
 #include "spheretest/version.hpp"
@@ -115,6 +116,30 @@ void parseQueryRegion(RunConfig& config, const std::string& text) {
   config.queryRegion = Box{{float(v[0]), float(v[1])}, {float(v[2]), float(v[3])}};
 }
 
+// Everything a clip needs is checked here, so that a recording never fails after its first frame for a
+// reason known before it.
+void parseRecord(RunConfig& config, const std::string& path, const std::string& fpsText, bool headless,
+                 bool screenshot) {
+  if (headless || screenshot || config.soakSeconds > 0)
+    throw InvalidInput("--record records the window: it excludes --headless, --screenshot and --soak");
+  if (const std::string why = clip::whyNotRecordable(path); !why.empty())
+    throw InvalidInput("--record: cannot record '" + path + "': " + why);
+  const clip::ClipFormat format = *clip::formatForPath(path);
+  const clip::FpsRange range = clip::fpsRange(format);
+  config.recordFps = range.defaultFps;
+  if (!fpsText.empty()) {
+    double fps = 0;
+    if (!parseNumber(fpsText, fps) || fps < range.min || fps > range.max) {
+      std::ostringstream message;
+      message << "--record-fps must be a number in " << range.min << ".." << range.max << " for "
+              << clip::formatName(format) << " (got '" << fpsText << "')";
+      throw InvalidInput(message.str());
+    }
+    config.recordFps = fps;
+  }
+  config.recordPath = path;
+}
+
 void printStructures(std::ostream& out) {
   out << "Structures (--structure NAME[,NAME...] or all; parameters via --set NAME.KEY=VALUE):\n";
   for (const StructureInfo& info : appRegistry().all()) {
@@ -204,7 +229,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
   std::string threadsText;
-  std::string soakText, switchEveryText;
+  std::string soakText, switchEveryText, record, recordFpsText;
   std::string lessonText, stepText;
   bool present = false;
   std::vector<std::string> settings;
@@ -238,8 +263,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
                      std::to_string(hardwareThreads()) + "); results are the same for any count")
       ->type_name("N");
   cli.add_option("--frames", framesText,
-                 "Frames to run headless or before --screenshot, 1..1000000 (default 300); the window "
-                 "otherwise runs until closed")
+                 "Frames to run headless, before --screenshot or to --record, 1..1000000 (default 300); the "
+                 "window otherwise runs until closed")
       ->type_name("N");
   cli.add_flag("--headless", headless, "No window: run the frames and print the report");
   cli.add_option("--report", report, "Headless: also write the report as JSON to this file (checked first)")
@@ -259,6 +284,14 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
       ->type_name("X0,Y0,X1,Y1");
   cli.add_option("--screenshot", screenshot, "Window: render --frames frames, save the window as PNG, exit")
       ->type_name("FILE");
+  cli.add_option("--record", record,
+                 "Window: record --frames frames (after two that place the panels) as a clip and exit; .gif, "
+                 ".mp4 or .webm (checked first)")
+      ->type_name("FILE");
+  cli.add_option("--record-fps", recordFpsText,
+                 "Frames per second the --record clip plays at (GIF 1..50, default 20; video 1..120, default "
+                 "30); every frame is one step of 1/60 s")
+      ->type_name("F");
   cli.add_option("--soak", soakText,
                  "Window long run: switch structures for this many seconds, each switch checked (exit 3 on a "
                  "failure)")
@@ -330,6 +363,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
     if (config.soakSeconds > 0 && (headless || !screenshot.empty())) {
       throw InvalidInput("--soak runs the window: it excludes --headless and --screenshot");
     }
+    if (!record.empty())
+      parseRecord(config, record, recordFpsText, headless, !screenshot.empty());
+    else if (!recordFpsText.empty())
+      throw InvalidInput("--record-fps needs --record FILE");
     config.headless = headless;
     if ((!lessonText.empty() || present) && (headless || config.soakSeconds > 0)) {
       throw InvalidInput(std::string(lessonText.empty() ? "--present" : "--lesson") +

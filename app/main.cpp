@@ -59,8 +59,9 @@ int main(int argc, char** argv) {
       if (displayAvailable()) {
         if (const std::optional<int> code = st::app::runWindowApp(config)) return *code;
       }
-      if (config.screenshotPath || config.soakSeconds > 0 || config.lessonPath || config.present) {
+      if (config.scripted() || config.soakSeconds > 0 || config.lessonPath || config.present) {
         const char* option = config.soakSeconds > 0 ? "--soak"
+                             : config.recordPath    ? "--record"
                              : config.lessonPath    ? "--lesson"
                              : config.present       ? "--present"
                                                     : "--screenshot";

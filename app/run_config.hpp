@@ -27,6 +27,8 @@ struct RunConfig {
   bool headless = false;                      ///< --headless
   std::optional<std::string> reportPath;      ///< --report
   std::optional<std::string> screenshotPath;  ///< --screenshot
+  std::optional<std::string> recordPath;      ///< --record: a clip of --frames frames
+  double recordFps = 0;                       ///< --record-fps (0: the clip format's default)
   std::vector<std::pair<std::string, double>> structureParams;  ///< --set <structure>.<key>=<value>
   SceneConfig scene;                                            ///< --set scene.<key>=<value>
   std::optional<QueryShape> queryKind;                          ///< --queries kind (none: no queries)
@@ -38,6 +40,10 @@ struct RunConfig {
   std::optional<std::string> lessonPath;  ///< --lesson, as the file it names (checked to load)
   std::size_t lessonStep = 0;             ///< --step, 0-based
   bool present = false;                   ///< --present: open in the presentation view
+
+  /// A window run the command line alone drives (--screenshot, --record): the default size, no settings
+  /// read or written, no pointer input, no vsync, so that the same seed draws the same frames.
+  bool scripted() const { return screenshotPath.has_value() || recordPath.has_value(); }
 };
 
 /// The registry the app uses: core structures, then the peers.

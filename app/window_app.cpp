@@ -21,6 +21,7 @@
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
 
+#include "recorder.hpp"
 #include "render/camera.hpp"
 #include "render/circle_renderer.hpp"
 #include "render/free_area.hpp"
@@ -178,6 +179,7 @@ class WindowApp {
   ui::ViewOptions view_;
   std::vector<ui::PartSlot> parts_;
   ui::DemoContext ctx_;
+  Recorder recorder_;
   render::CircleRenderer circles_;
   render::ShapeRenderer shapes_;
   ui::WorldCanvas canvas_;
@@ -219,9 +221,9 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
   } else {
     io.IniFilename = nullptr;  // tests and screenshots never read or write the layout
   }
-  // A screenshot shows the window as nobody's pointer left it: wherever the display's pointer happens to
-  // be (the middle of a virtual screen), ImGui sees none, so no hover highlight or tooltip is captured.
-  if (config_.screenshotPath) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
+  // A screenshot or clip shows the window as nobody's pointer left it: wherever the display's pointer happens
+  // to be (the middle of a virtual screen), ImGui sees none, so no hover highlight or tooltip is captured.
+  if (config_.scripted()) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 5.0f;
@@ -252,7 +254,7 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
   if (std::string error = circles_.init(); !error.empty()) return error;
   if (std::string error = shapes_.init(); !error.empty()) return error;
 
-  view_.vsync = settings.getBool("view.vsync", true) && !config_.screenshotPath;
+  view_.vsync = settings.getBool("view.vsync", true) && !config_.scripted();
   const char* renderer = reinterpret_cast<const char*>(render::gl::GetString(GL_RENDERER));
   view_.glRenderer = renderer != nullptr ? renderer : "unknown";
   view_.softwareGl = view_.glRenderer.find("llvmpipe") != std::string::npos ||
@@ -348,6 +350,8 @@ int WindowApp::run() {
   const std::uint64_t runStart = frameStart;
   std::optional<SoakMonitor> soak;
   if (config_.soakSeconds > 0) soak.emplace(config_.soakSeconds, config_.switchEverySeconds);
+  std::optional<RecordRun> recordRun;
+  if (config_.recordPath) recordRun.emplace(config_, recorder_);
   while (!quit) {
     SDL_Event event;
     while (SDL_PollEvent(&event)) handleEvent(event, quit);
@@ -379,6 +383,10 @@ int WindowApp::run() {
       const std::string title = "spheretest - " + model_.structure().name() + ", " +
                                 std::to_string(model_.simulation().circles().size()) + " circles";
       SDL_SetWindowTitle(sdl_.window, title.c_str());
+    }
+    if (recordRun) {
+      if (const std::optional<int> code = recordRun->beforeFrame(frame, drawableWidth_, drawableHeight_))
+        return *code;
     }
     std::uint64_t start = ui::nowNanoseconds();
     for (ui::PartSlot& slot : parts_) slot.part->update(ctx_);
@@ -420,6 +428,10 @@ int WindowApp::run() {
     if (soak) {
       if (const std::optional<int> code = soak->afterFrame(model_)) return *code;
     }
+    if (recordRun) {
+      if (const std::optional<int> code = recordRun->afterFrame()) return *code;
+    }
+    if (std::optional<std::string> result = recorder_.takeResult()) view_.status = std::move(*result);
     if (view_.screenshotRequested) {
       view_.screenshotRequested = false;
       const std::string path = timestampedScreenshotName();
@@ -501,10 +513,10 @@ bool WindowApp::dispatchMouse(const ui::WorldMouse& mouse) {
 void WindowApp::handleEvent(const SDL_Event& event, bool& quit) {
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
-  // A screenshot run takes no pointer input (see init): the display's pointer is nobody's.
+  // A screenshot or clip run takes no pointer input (see init): the display's pointer is nobody's.
   const bool mouseEvent = event.type == SDL_MOUSEBUTTONDOWN || event.type == SDL_MOUSEBUTTONUP ||
                           event.type == SDL_MOUSEMOTION || event.type == SDL_MOUSEWHEEL;
-  if (mouseEvent && config_.screenshotPath) return;
+  if (mouseEvent && config_.scripted()) return;
   switch (event.type) {
     case SDL_QUIT:
       quit = true;
@@ -727,8 +739,9 @@ void WindowApp::drawUi() {
       slot.part->drawScreen(ctx_);
     }
   }
+  recorder_.drawProgress();
   ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  recorder_.renderUi(ImGui::GetDrawData(), drawableWidth_, drawableHeight_);
 }
 
 void WindowApp::drawPanels() {
@@ -896,6 +909,10 @@ void WindowApp::drawMenuBar() {
     }
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Record")) {
+    recorder_.drawMenu(drawableWidth_, drawableHeight_);
+    ImGui::EndMenu();
+  }
   if (ImGui::BeginMenu("Help")) {
     for (ui::PartSlot& slot : parts_) {
       if (slot.info->name == "Help")
@@ -908,11 +925,14 @@ void WindowApp::drawMenuBar() {
   }
   const ui::FrameRecord recent = model_.timings.average(30);
   char status[256];
-  std::snprintf(status, sizeof status, "%s%s%s | %zu circles | %.0f fps%s", view_.status.c_str(),
+  // A clip leaves the frame rate out: it changes from run to run, and the same seed must give the same clip.
+  char fps[32] = "";
+  if (!recorder_.capturing())
+    std::snprintf(fps, sizeof fps, " | %.0f fps",
+                  recent.frameMs > 0.0f ? 1000.0 / double(recent.frameMs) : 0.0);
+  std::snprintf(status, sizeof status, "%s%s%s | %zu circles%s%s", view_.status.c_str(),
                 view_.status.empty() ? "" : " | ", model_.structure().name().c_str(),
-                model_.simulation().circles().size(),
-                recent.frameMs > 0.0f ? 1000.0 / double(recent.frameMs) : 0.0,
-                model_.paused ? " | paused" : "");
+                model_.simulation().circles().size(), fps, model_.paused ? " | paused" : "");
   const float width = ImGui::CalcTextSize(status).x;
   const float margin = ImGui::GetFontSize();
   ImGui::SameLine(std::max(ImGui::GetWindowWidth() - width - margin, ImGui::GetCursorPosX() + margin));
@@ -928,9 +948,10 @@ void WindowApp::drawMenuBar() {
 // ---------------------------------------------------------------------------------------------------------
 
 std::optional<int> runWindowApp(const RunConfig& config) {
-  // Settings are neither read nor written for screenshots (that is how the tests run) or when asked not to.
+  // Settings are neither read nor written for screenshots and clips (that is how the tests run) or when asked
+  // not to.
   const bool persist =
-      !config.screenshotPath && config.soakSeconds == 0 && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
+      !config.scripted() && config.soakSeconds == 0 && std::getenv("SPHERETEST_NO_SETTINGS") == nullptr;
   const std::string settingsDir = persist ? ui::settingsDirectory() : "";
   const bool canPersist = persist && !settingsDir.empty();
   ui::Settings settings;
@@ -938,12 +959,12 @@ std::optional<int> runWindowApp(const RunConfig& config) {
   const bool firstStart = canPersist && !std::filesystem::exists(settingsDir + "/settings.ini", absent);
   if (canPersist) settings.load(settingsDir + "/settings.ini");
 
-  int width = config.screenshotPath ? kDefaultWidth
-                                    : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
-  int height = config.screenshotPath ? kDefaultHeight
-                                     : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
-  // A screenshot of another size (a projector's 1920x1080): $SPHERETEST_WINDOW_SIZE=WIDTHxHEIGHT.
-  if (const char* size = std::getenv("SPHERETEST_WINDOW_SIZE"); size != nullptr && config.screenshotPath) {
+  int width =
+      config.scripted() ? kDefaultWidth : static_cast<int>(settings.getNumber("window.width", kDefaultWidth));
+  int height = config.scripted() ? kDefaultHeight
+                                 : static_cast<int>(settings.getNumber("window.height", kDefaultHeight));
+  // A screenshot or clip of another size (a projector's 1920x1080): $SPHERETEST_WINDOW_SIZE=WIDTHxHEIGHT.
+  if (const char* size = std::getenv("SPHERETEST_WINDOW_SIZE"); size != nullptr && config.scripted()) {
     int w = 0, h = 0;
     if (std::sscanf(size, "%dx%d", &w, &h) == 2) width = w, height = h;
   }

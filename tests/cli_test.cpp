@@ -157,9 +157,10 @@ TEST(Cli, HelpNamesEachValueAndGivesEachModesDefault) {
   const Outcome o = run("--help");
   EXPECT_EQ(o.exitCode, 0) << o.output;
   EXPECT_EQ(o.output.find("TEXT"), std::string::npos) << o.output;
-  for (const char* option : {"--count N ", "--frames N ", "--seed N ", "--structure NAME[,NAME...] ",
-                             "--scene-file FILE ", "--report FILE ", "--queries KIND:COUNT ",
-                             "--set KEY=VALUE", "--screenshot FILE ", "--soak SECONDS "}) {
+  for (const char* option :
+       {"--count N ", "--frames N ", "--seed N ", "--structure NAME[,NAME...] ", "--scene-file FILE ",
+        "--report FILE ", "--queries KIND:COUNT ", "--set KEY=VALUE", "--screenshot FILE ", "--soak SECONDS ",
+        "--record FILE ", "--record-fps F "}) {
     EXPECT_NE(o.output.find(option), std::string::npos) << option;
   }
   // Headless runs every structure; the window opens on the grid.
@@ -238,6 +239,36 @@ TEST(Cli, SoakOptionsAreValidated) {
   const Outcome o = run("--soak 5 --count 100");  // no display: the soak needs the window
   EXPECT_EQ(o.exitCode, 2);
   EXPECT_NE(o.output.find("--soak needs a display"), std::string::npos) << o.output;
+}
+
+TEST(Cli, RecordRefusesWhatItCannotWriteBeforeTheFirstFrame) {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path() / "spheretest_cli_record";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory);
+  const std::string missing = (directory / "missing" / "clip.gif").string();
+  const auto refused = [](const std::string& arguments, const std::string& expected) {
+    const Outcome o = run(arguments);
+    EXPECT_EQ(o.exitCode, 2) << arguments << ": " << o.output;
+    EXPECT_EQ(lineCount(o.output), 1) << arguments << ": " << o.output;
+    EXPECT_NE(o.output.find(expected), std::string::npos) << arguments << ": " << o.output;
+  };
+  refused("--frames 3 --record " + missing, "does not exist");
+  refused("--frames 3 --record " + directory.string(), "--record");
+  refused("--frames 3 --record " + (directory / "clip.avi").string(), ".gif, .mp4 or .webm");
+  refused("--frames 3 --record " + (directory / "clip").string(), ".gif, .mp4 or .webm");
+  refused("--frames 3 --headless --record " + (directory / "clip.gif").string(), "excludes --headless");
+  refused("--frames 3 --record " + (directory / "clip.gif").string() + " --screenshot " +
+              (directory / "x.png").string(),
+          "excludes --headless, --screenshot");
+  refused("--frames 3 --record " + (directory / "clip.gif").string() + " --record-fps 51", "1..50 for GIF");
+  refused("--frames 3 --record " + (directory / "clip.gif").string() + " --record-fps 0", "--record-fps");
+  refused("--frames 3 --record " + (directory / "clip.mp4").string() + " --record-fps 121", "1..120 for MP4");
+  refused("--frames 3 --record " + (directory / "clip.webm").string() + " --record-fps x", "--record-fps");
+  refused("--frames 3 --record-fps 20", "--record-fps needs --record");
+  refused("--frames 0 --record " + (directory / "clip.gif").string(), "--frames");
+  // Valid, but there is no display to record: refused as --screenshot is, and nothing is written.
+  refused("--frames 3 --count 100 --record " + (directory / "clip.mp4").string(), "--record needs a display");
+  EXPECT_TRUE(std::filesystem::is_empty(directory));
 }
 
 TEST(Cli, WithoutADisplayTheWindowFallsBackToTheReport) {

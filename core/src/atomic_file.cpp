@@ -56,12 +56,7 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
     if (!out) throw std::runtime_error("cannot write '" + path + "'");
     return;
   }
-  // The temporary sits beside the target, so the rename stays on one file system and is atomic.
-  std::string name = ".";
-  name += target.filename().string();
-  name += ".tmp-";
-  name += std::to_string(::getpid());
-  const fs::path temporary = directoryOf(target) / name;
+  const std::string temporary = temporaryPathFor(path);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
@@ -73,6 +68,20 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
       throw std::runtime_error("failed writing '" + path + "'");
     }
   }
+  replaceWithTemporary(temporary, path);
+}
+
+std::string temporaryPathFor(const std::string& path) {
+  const fs::path target(path);
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp-";
+  name += std::to_string(::getpid());
+  return (directoryOf(target) / name).string();
+}
+
+void replaceWithTemporary(const std::string& temporary, const std::string& path) {
+  const fs::path target(path);
   std::error_code error;
   // A replaced file keeps its permissions: the temporary was created with the default ones.
   const fs::file_status old = fs::status(target, error);

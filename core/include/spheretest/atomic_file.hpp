@@ -17,4 +17,12 @@ void writeFileAtomically(const std::string& path, std::string_view content);
 /// not writable, or it is a read-only file), or an empty string when it can. Checks only, writes nothing.
 std::string whyNotWritable(const std::string& path);
 
+/// The temporary a file written piece by piece goes to before replaceWithTemporary() renames it over
+/// `path`: a hidden name in the same directory (so the rename is atomic), unique to this process.
+std::string temporaryPathFor(const std::string& path);
+
+/// Renames the finished `temporary` over `path`; a replaced file keeps its permissions. On failure removes
+/// the temporary and throws std::runtime_error naming `path`.
+void replaceWithTemporary(const std::string& temporary, const std::string& path);
+
 }  // namespace st
