@@ -254,7 +254,9 @@ std::string Recorder::waitUntilWritten(ProgressLine& progress) {
     progress.update(total + encoded, 2 * total,
                     "encoding " + std::to_string(encoded) + "/" + std::to_string(total));
     lock.lock();
-    shared_->changed.wait(lock);
+    // The encoder may have moved on (or finished) while the lock was let go for the progress line: wait
+    // only while nothing changed since, or its last notification would be missed.
+    shared_->changed.wait(lock, [&] { return shared_->done || std::size_t(shared_->encoded) != encoded; });
   }
   lock.unlock();
   join();
