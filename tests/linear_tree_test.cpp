@@ -93,6 +93,16 @@ TEST(LinearTree, QuadCoordinatesFollowThePath) {
   }
 }
 
+TEST(LinearTree, QuadKeyIsTheInverseOfQuadCoordinates) {
+  Rng rng(4);
+  for (int trial = 0; trial < 500; ++trial) {
+    const int depth = int(rng.below(Quad::levels() + 1));
+    const std::uint64_t key = keyOf<Quad>(randomPath<Quad>(rng, depth, 4));
+    const linear::QuadCoords c = linear::quadCoords(key);
+    EXPECT_EQ(linear::quadKey(c.column, c.row, c.depth), key);
+  }
+}
+
 TEST(LinearTree, EveryFourthBitPacksOneAxisOfANineWayKey) {
   Rng rng(5);
   for (int trial = 0; trial < 500; ++trial) {
@@ -146,9 +156,12 @@ TEST(LinearTree, RefileKeepsTheItemsSortedAndTheDirectoryExact) {
     dir.rebuild<Quad>(sorted);
     // The expected nodes: the root and every ancestor of every key.
     std::set<std::uint64_t> expected{Quad::root()};
+    int shallowest = linear::Directory::kMaxWalkDepth;
     for (const auto& [id, key] : keyById) {
       for (int d = 0; d <= Quad::depth(key); ++d) expected.insert(Quad::ancestor(key, d));
+      shallowest = std::min(shallowest, Quad::depth(key));
     }
+    EXPECT_EQ(dir.shallowestItemDepth(), shallowest);
     ASSERT_EQ(dir.size(), expected.size());
     std::uint32_t i = 0;
     for (std::uint64_t key : expected) {
