@@ -91,7 +91,7 @@ struct QuadCoords {
 };
 
 /// The coordinates of a quadtree node from its key.
-inline QuadCoords quadCoords(std::uint64_t key) {
+[[gnu::always_inline]] inline QuadCoords quadCoords(std::uint64_t key) {
   using Codec = KeyCodec<2>;
   const auto compactEven = [](std::uint64_t v) {
     v &= 0x5555555555555555ull;
@@ -247,7 +247,7 @@ class Directory {
   void rebuild(const SortedItems& items) {
     nodes_.clear();
     itemCount_ = items.size();
-    shallowest_ = kMaxWalkDepth;
+    int shallowest = kMaxWalkDepth;
     // path[d]: the node at depth d on the way to the last key seen; each new key closes the nodes below the
     // depth it shares with the last one and opens its own ancestors below that depth.
     std::uint32_t path[kMaxWalkDepth];
@@ -260,7 +260,7 @@ class Directory {
       const std::uint64_t k = keys[s];
       if (k == last && s > 0) continue;
       const int depth = Codec::depth(k);
-      shallowest_ = std::min(shallowest_, depth);
+      shallowest = std::min(shallowest, depth);
       const int shared = std::min({Codec::sharedDepth(last, k), open, depth});
       const auto here = static_cast<std::uint32_t>(nodes_.size());
       for (; open > shared; --open) nodes_[path[open]].next = here;
@@ -272,6 +272,7 @@ class Directory {
       last = k;
     }
     for (; open >= 0; --open) nodes_[path[open]].next = static_cast<std::uint32_t>(nodes_.size());
+    shallowest_ = shallowest;
   }
 
   /// Nodes listed.

@@ -27,6 +27,7 @@ inline std::size_t pieceSize(std::size_t count, std::size_t least) {
 /// during the call: kept between calls, they would hold a second copy of the largest `out` ever picked.
 template <class T, class Pick>
 void collect(TaskScheduler& scheduler, std::size_t count, std::vector<T>& out, Pick&& pick) {
+  const std::size_t before = out.size();
   out.clear();
   if (scheduler.workerCount() == 1) {
     pick(std::size_t{0}, count, out);
@@ -34,9 +35,14 @@ void collect(TaskScheduler& scheduler, std::size_t count, std::vector<T>& out, P
   }
   const std::size_t size = pieceSize(count, 1024);
   const std::size_t pieces = (count + size - 1) / size;
+  // Each list starts with room for its share of what the last call picked, and a quarter more.
+  const std::size_t room = before / pieces + before / pieces / 4 + 16;
   std::vector<std::vector<T>> lists(pieces);
   scheduler.parallelFor(pieces, 1, [&](std::size_t first, std::size_t last, unsigned) {
-    for (std::size_t p = first; p < last; ++p) pick(p * size, std::min(count, (p + 1) * size), lists[p]);
+    for (std::size_t p = first; p < last; ++p) {
+      lists[p].reserve(room);
+      pick(p * size, std::min(count, (p + 1) * size), lists[p]);
+    }
   });
   std::size_t total = 0;
   for (const std::vector<T>& list : lists) total += list.size();

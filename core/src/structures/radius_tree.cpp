@@ -88,7 +88,8 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   // -- geometry: a node's corner is the root's corner plus its column and row times its side, computed in
   // one step, so that every code path gets the same bits and a child's edges are exactly its parent's.
 
-  Cell cell(std::uint64_t key) const {
+  // Inlined everywhere: the frame pass and placement work out cells for every circle that moves.
+  [[gnu::always_inline]] Cell cell(std::uint64_t key) const {
     const linear::QuadCoords c = linear::quadCoords(key);
     return at(c.column, c.row, c.depth);
   }
@@ -97,7 +98,7 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
     return at(2 * parent.column + (q & 1u), 2 * parent.row + (q >> 1), parent.depth + 1);
   }
 
-  Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
+  [[gnu::always_inline]] Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
     const double s = sizes_[depth];
     return {x0_ + double(column) * s,
             y0_ + double(row) * s,
@@ -231,8 +232,10 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
 
   // Doubles the root toward `c` until it holds it (the old root becomes the quadrant facing away from it).
   int growToCover(const Circle& c) {
+    // Called for every moved circle: the root's cell straight from the frame, and done when it holds it.
+    const Cell before = at(0, 0, 0);
+    if (holds(before, c)) return 0;
     int growths = 0;
-    const Cell before = cell(KeyCodec::root());
     while (!holds(cell(KeyCodec::root()), c)) {
       const double size = sizes_[0];
       setFrame(c.center.x < x0_ ? x0_ - size : x0_, c.center.y < y0_ ? y0_ - size : y0_, size * 2.0);
@@ -245,7 +248,7 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
       setFrame(x0_, y0_, sizes_[0] * 2.0);
       ++growths;
     }
-    levelsGrown_ = std::min(levelsGrown_ + growths, KeyCodec::levels());
+    if (growths > 0) levelsGrown_ = std::min(levelsGrown_ + growths, KeyCodec::levels());
     return growths;
   }
 
