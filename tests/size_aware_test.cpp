@@ -150,7 +150,8 @@ PairedQueryCost pairedQueryCost(SpatialIndex& without, SpatialIndex& with, const
 // where the root has to grow toward the cluster. Either way the queries near the background must not notice
 // it (the seed: "completely independent of arbitrarily dense clusters of remote objects"): the same answers
 // and the same work, but that outside, the cell of the first root's size that holds the cluster lies next to
-// the background's and within reach of the queries, so each query tests it once (under 2% of the nodes).
+// the background's and within reach of the queries, so each query tests one node of the cluster's branch
+// (under 2% of the nodes).
 TEST(RadiusTree, RemoteClusterDoesNotChangeQueryCost) {
   constexpr std::size_t kCluster = 100000, kBackground = 2000;
   SceneConfig config;

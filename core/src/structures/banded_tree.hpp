@@ -22,8 +22,6 @@
 //   int growToCover(circle)               widens the root to hold the circle; the number of doublings
 //   void startRoot(region)                the first root, around `region` (centres or bounds, as it needs)
 //   CellBox initialRegion(items)          the region a build starts from
-//   bool passesThrough()                  whether the walks may pass a node without items and with one child
-//                                         untested (false by default)
 //   int levelsAboveFirstRoot()            levels the root has grown since the first root (0 by default)
 //   bool entryCells(depth, bounds, fn)    calls fn(key, cell) for every cell at `depth` whose reach may meet
 //                                         `bounds` (the query's, grown by its pruning slack); false when
@@ -423,8 +421,6 @@ class BandedTree : public SpatialIndex {
 
   /// Called by doClear() after the shared state is reset.
   void onCleared() {}
-  /// Whether the walks pass through a node that holds nothing and has one child without testing it.
-  static constexpr bool passesThrough() { return false; }
   /// Levels the root has grown above the first root: none unless the tree says so.
   int levelsAboveFirstRoot() const { return 0; }
   /// The cells a walk entering at `depth` starts from (never called while the walks start at the root).
@@ -469,14 +465,14 @@ class BandedTree : public SpatialIndex {
 
   // The pruned walk behind every query: the directory in order, each node's region worked out from its
   // parent's (the last node seen one level up), a skipped node's whole subtree jumped over. Every node whose
-  // reach is tested counts as visited, so a trace's visited and pruned nodes add up to the counter. Where the
-  // tree allows it (passesThrough()), a node that holds nothing of its own and has one child is passed
-  // through untested: the child's reach lies within its own, so the child's test decides for both.
+  // reach is tested counts as visited, so a trace's visited and pruned nodes add up to the counter.
   //
   // While the root has grown above the first root and nothing is held above that level (entryDepth_ > 0),
   // the levels above only lead to the first root's cells: a query with `bounds` then looks up the few cells
-  // of that level whose reach meets it and walks their subtrees alone. The levels a growth added cost it
-  // nothing, and a remote cluster's branch only the test of its cell there when that cell's reach meets it.
+  // of that level whose reach meets it and walks their subtrees alone. A cell found there that holds
+  // nothing and has one child only leads to that child in turn (whose reach lies within its own), so the
+  // walk starts at the end of such a chain. The levels a growth added cost the query nothing, and a remote
+  // cluster's branch at most the test of the node where it first holds something or divides.
   template <class Reaches, class Visit>
   void walk(QueryContext& ctx, Reaches&& reaches, QueryShape kind, std::optional<CellBox> bounds,
             Visit&& visit) const {
@@ -490,8 +486,12 @@ class BandedTree : public SpatialIndex {
       });
       if (few) {
         std::sort(entries, entries + found);  // depth-first order, as the walk from the root
-        for (std::size_t e = 0; e < found; ++e)
-          walkRange(ctx, entries[e], dir_[entries[e]].next, reaches, kind, visit);
+        for (std::size_t e = 0; e < found; ++e) {
+          std::uint32_t top = entries[e];
+          const std::uint32_t end = dir_[top].next;
+          while (top + 1 < end && dir_[top + 1].begin == dir_[top].begin && dir_[top + 1].next == end) ++top;
+          walkRange(ctx, top, end, reaches, kind, visit);
+        }
         return;
       }
     }
@@ -509,13 +509,6 @@ class BandedTree : public SpatialIndex {
       const int depth = Codec::depth(key);
       cells[depth] = i == begin ? self().cell(key) : self().child(cells[depth - 1], Codec::slot(key));
       const Cell& cell = cells[depth];
-      if constexpr (Derived::passesThrough()) {
-        const std::uint32_t next = dir_[i].next;
-        if (i + 1 < next && dir_[i + 1].begin == dir_[i].begin && dir_[i + 1].next == next) {
-          ++i;
-          continue;
-        }
-      }
       ++ctx.counters.nodesVisited;
       if (!reaches(self().reach(cell))) {
         if (ctx.tracing()) ctx.prune(info(i, cell), self().pruneText(kind));

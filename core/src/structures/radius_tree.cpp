@@ -10,9 +10,8 @@
 // level a node key can name). A grown root keeps the first root's cells as a level of its own, and while
 // nothing is held above that level the queries enter there, at the cells whose reach they meet (looked up
 // by key): the levels a growth added only lead down to those cells, so a cluster that made the root grow
-// costs a query elsewhere at most the test of its cell on that level, as under the post's fixed root. A
-// node that holds nothing and has one child is passed through untested (its child's reach lies within its
-// own). The shared machinery (storage, frame pass, walks, pairs) is in banded_tree.hpp.
+// costs a query elsewhere at most the test of one node of its branch, as under the post's fixed root. The
+// shared machinery (storage, frame pass, walks, pairs) is in banded_tree.hpp.
 
 #include <algorithm>
 #include <cmath>
@@ -119,9 +118,6 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   }
 
   static CellBox drawBox(const Cell& c) { return {c.x0, c.y0, c.x1, c.y1}; }
-
-  // A cell's reach holds its children's: a node with nothing of its own and one child needs no test.
-  static constexpr bool passesThrough() { return true; }
 
   int levelsAboveFirstRoot() const { return levelsGrown_; }
 
