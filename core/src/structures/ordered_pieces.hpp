@@ -29,6 +29,7 @@ template <class T, class Pick>
 void collect(TaskScheduler& scheduler, std::size_t count, std::vector<T>& out, Pick&& pick) {
   const std::size_t before = out.size();
   out.clear();
+  if (count == 0) return;
   if (scheduler.workerCount() == 1) {
     pick(std::size_t{0}, count, out);
     return;
