@@ -93,6 +93,16 @@ TEST(LinearTree, QuadCoordinatesFollowThePath) {
   }
 }
 
+TEST(LinearTree, QuadKeyIsTheInverseOfQuadCoordinates) {
+  Rng rng(4);
+  for (int trial = 0; trial < 500; ++trial) {
+    const int depth = int(rng.below(Quad::levels() + 1));
+    const std::uint64_t key = keyOf<Quad>(randomPath<Quad>(rng, depth, 4));
+    const linear::QuadCoords c = linear::quadCoords(key);
+    EXPECT_EQ(linear::quadKey(c.column, c.row, c.depth), key);
+  }
+}
+
 TEST(LinearTree, EveryFourthBitPacksOneAxisOfANineWayKey) {
   Rng rng(5);
   for (int trial = 0; trial < 500; ++trial) {
@@ -146,9 +156,12 @@ TEST(LinearTree, RefileKeepsTheItemsSortedAndTheDirectoryExact) {
     dir.rebuild<Quad>(sorted);
     // The expected nodes: the root and every ancestor of every key.
     std::set<std::uint64_t> expected{Quad::root()};
+    int shallowest = linear::Directory::kMaxWalkDepth;
     for (const auto& [id, key] : keyById) {
       for (int d = 0; d <= Quad::depth(key); ++d) expected.insert(Quad::ancestor(key, d));
+      shallowest = std::min(shallowest, Quad::depth(key));
     }
+    EXPECT_EQ(dir.shallowestItemDepth(), shallowest);
     ASSERT_EQ(dir.size(), expected.size());
     std::uint32_t i = 0;
     for (std::uint64_t key : expected) {
@@ -272,8 +285,9 @@ std::uint32_t itemsBelow(const std::vector<HandOverNode>& tree, int n) {
   return items;
 }
 
-// Hands node `n` and its subtree over to `view`, its items from `at` on.
-void handOverSubtree(const std::vector<HandOverNode>& tree, int n, pair_view::PairView& view,
+// Hands node `n` and its subtree over to `view` (a view or a part's room), its items from `at` on.
+template <class View>
+void handOverSubtree(const std::vector<HandOverNode>& tree, int n, View& view,
                      const pair_view::MutableItems& items, std::uint32_t& at,
                      pair_view::HandOverScratch& scratch) {
   const std::uint32_t begin = at;
@@ -284,12 +298,24 @@ void handOverSubtree(const std::vector<HandOverNode>& tree, int n, pair_view::Pa
   view.leaveNode(at);
 }
 
-// Hands a tree over in one pass, or with each child of the root filled as a part on a pool and grafted: the
-// view, and so the pairs and the work of a search, must be the same.
-TEST(PairView, PartsFilledOnWorkersAndGraftedGiveTheViewOfOneHandOver) {
+// The same calls, counted.
+void countSubtree(const std::vector<HandOverNode>& tree, int n, pair_view::NodeCount& count,
+                  std::uint32_t& at) {
+  const std::uint32_t begin = at;
+  at += static_cast<std::uint32_t>(tree[n].own.size());
+  count.enterNode(begin);
+  pair_view::countOwnItems(count, begin, at);
+  for (const int c : tree[n].children) countSubtree(tree, c, count, at);
+  count.leaveNode(at);
+}
+
+// Hands a tree over in one pass, or with runs of the root's children counted first and then filled as parts
+// into rooms the view left for them, on a pool: the view, and so the pairs and the work of a search, must be
+// the same.
+TEST(PairView, PartsFilledIntoTheirRoomsOnWorkersGiveTheViewOfOneHandOver) {
   Rng rng(29);
   ThreadPool pool(3);
-  for (int trial = 0; trial < 30; ++trial) {
+  for (int trial = 0; trial < 60; ++trial) {
     std::vector<HandOverNode> tree;
     ItemId nextId = 0;
     growHandOverTree(tree, rng, 0, nextId);
@@ -303,34 +329,46 @@ TEST(PairView, PartsFilledOnWorkersAndGraftedGiveTheViewOfOneHandOver) {
     handOverSubtree(tree, 0, whole, wholeItems.writable(), at, wholeItems.split);
     whole.finish();
 
+    // The root's children in runs of one to three: a part is a run of sibling subtrees.
+    std::vector<std::size_t> runStart{0};
+    const std::vector<int>& children = tree[0].children;
+    while (runStart.back() < children.size())
+      runStart.push_back(std::min(children.size(), runStart.back() + 1 + rng.below(3)));
+    const std::size_t parts = runStart.size() - 1;
+    std::vector<std::uint32_t> partAt;
+    std::uint32_t next = static_cast<std::uint32_t>(tree[0].own.size());
+    pair_view::Parts rooms;
+    rooms.fit(pool, parts);
+    for (std::size_t p = 0; p < parts; ++p) {
+      partAt.push_back(next);
+      std::vector<pair_view::OpenNode> open;
+      pair_view::NodeCount counted(open);
+      for (std::size_t k = runStart[p]; k < runStart[p + 1]; ++k)
+        countSubtree(tree, children[k], counted, next);
+      rooms.counted(p, counted);
+    }
     pair_view::ItemCopy partItems;
     partItems.resize(total);
     const pair_view::MutableItems items = partItems.writable();
-    std::vector<std::uint32_t> partAt;
-    std::uint32_t next = static_cast<std::uint32_t>(tree[0].own.size());
-    for (const int c : tree[0].children) {
-      partAt.push_back(next);
-      next += itemsBelow(tree, c);
-    }
-    pair_view::PartViews parts;
-    parts.build(pool, tree[0].children.size(), partItems.arrays(),
-                [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
-                  std::uint32_t from = partAt[p];
-                  handOverSubtree(tree, tree[0].children[p], view, items, from, scratch);
-                });
-    pair_view::PairView grafted;
-    grafted.begin(partItems.arrays());
+    pair_view::PairView inRooms;
+    inRooms.begin(partItems.arrays());
     std::uint32_t rootEnd = 0;
     for (const auto& [id, c] : tree[0].own) items.put(rootEnd++, id, c);
-    grafted.enterNode(0);
-    pair_view::handOverOwnItems(grafted, items, 0, rootEnd, partItems.split);
-    for (const pair_view::PairView& part : parts.views) grafted.graft(part);
-    grafted.leaveNode(total);
-    grafted.finish();
+    inRooms.enterNode(0);
+    pair_view::handOverOwnItems(inRooms, items, 0, rootEnd, partItems.split);
+    for (std::size_t p = 0; p < parts; ++p) rooms.leaveRoom(inRooms, p);
+    inRooms.leaveNode(total);
+    rooms.fill(pool, inRooms, parts,
+               [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
+                 std::uint32_t from = partAt[p];
+                 for (std::size_t k = runStart[p]; k < runStart[p + 1]; ++k)
+                   handOverSubtree(tree, children[k], writer, items, from, scratch);
+               });
+    inRooms.finish();
 
     ASSERT_EQ(whole.validate(), "") << "trial " << trial;
-    ASSERT_EQ(grafted.validate(), "") << "trial " << trial;
-    ASSERT_EQ(grafted.nodes(), whole.nodes()) << "trial " << trial;
+    ASSERT_EQ(inRooms.validate(), "") << "trial " << trial;
+    ASSERT_EQ(inRooms.nodes(), whole.nodes()) << "trial " << trial;
     const auto search = [](const pair_view::PairView& view, pair_view::PairWork& work) {
       std::vector<Pair> out;
       pairs::PairWriter writer(out);
@@ -341,11 +379,33 @@ TEST(PairView, PartsFilledOnWorkersAndGraftedGiveTheViewOfOneHandOver) {
       for (const Pair& p : out) found.insert({p.a, p.b});
       return found;
     };
-    pair_view::PairWork wholeWork, graftedWork;
-    EXPECT_EQ(search(grafted, graftedWork), search(whole, wholeWork)) << "trial " << trial;
-    EXPECT_EQ(graftedWork.tasks, wholeWork.tasks) << "trial " << trial;
-    EXPECT_EQ(graftedWork.pretests, wholeWork.pretests) << "trial " << trial;
-    EXPECT_EQ(graftedWork.candidates, wholeWork.candidates) << "trial " << trial;
+    pair_view::PairWork wholeWork, roomsWork;
+    EXPECT_EQ(search(inRooms, roomsWork), search(whole, wholeWork)) << "trial " << trial;
+    EXPECT_EQ(roomsWork.tasks, wholeWork.tasks) << "trial " << trial;
+    EXPECT_EQ(roomsWork.pretests, wholeWork.pretests) << "trial " << trial;
+    EXPECT_EQ(roomsWork.candidates, wholeWork.candidates) << "trial " << trial;
+  }
+}
+
+// A count of the calls that hand a subtree over gives the nodes they leave in a view.
+TEST(PairView, ACountOfTheCallsGivesTheNodesTheyLeave) {
+  Rng rng(31);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<HandOverNode> tree;
+    ItemId nextId = 0;
+    growHandOverTree(tree, rng, int(rng.below(4)), nextId);
+    pair_view::ItemCopy copy;
+    copy.resize(itemsBelow(tree, 0));
+    pair_view::PairView view;
+    view.begin(copy.arrays());
+    std::uint32_t at = 0;
+    handOverSubtree(tree, 0, view, copy.writable(), at, copy.split);
+    std::vector<pair_view::OpenNode> open;
+    pair_view::NodeCount counted(open);
+    std::uint32_t counting = 0;
+    countSubtree(tree, 0, counted, counting);
+    EXPECT_EQ(counted.nodes(), view.nodes()) << "trial " << trial;
+    EXPECT_EQ(counted.entries(), view.nodes() > 0 ? 1u : 0u) << "trial " << trial;
   }
 }
 
@@ -364,9 +424,8 @@ TEST(OrderedPieces, PickTheSameListInTheSameOrderOnAnyNumberOfWorkers) {
     std::vector<std::uint32_t> expected;
     pick(0, count, expected);
     std::vector<std::uint32_t> serial, pooled;
-    std::vector<std::vector<std::uint32_t>> lists;
-    pieces::collect(serialScheduler(), count, serial, lists, pick);
-    pieces::collect(pool, count, pooled, lists, pick);
+    pieces::collect(serialScheduler(), count, serial, pick);
+    pieces::collect(pool, count, pooled, pick);
     EXPECT_EQ(serial, expected) << count << " values";
     EXPECT_EQ(pooled, expected) << count << " values";
   }

@@ -48,6 +48,13 @@ constexpr int kBatchHeight = [] {
   return h;
 }();
 
+// The hand-over's parts are subtrees of at most this many levels (2^13 items), a cut that depends only on
+// the tree.
+constexpr int kPartHeight = 13;
+
+// In a hand-over's walk stack: closes the innermost open node (no index or leaf reference).
+constexpr Ref kLeaveNode = 0x7fffffffu;
+
 struct AabbNode {
   Box box;                                 // union of the children's boxes
   std::array<Ref, 2> child{kNull, kNull};  // internal indices or leaf references
@@ -144,7 +151,7 @@ class AabbTree final : public SpatialIndex {
                     up_.capacity() * sizeof(std::uint32_t) + order_.capacity() * sizeof(std::uint64_t) +
                     walkStack_.capacity() * sizeof(Ref) + view_.bytes() + items_.bytes() +
                     pair_view::scratchBytes(scratch_) + parts_.bytes() +
-                    (partRoots_.capacity() + partItems_.capacity()) * 4 + pieces::bytes(orderLists_);
+                    (partRoots_.capacity() + partItems_.capacity()) * 4;
     return s;
   }
 
@@ -222,7 +229,7 @@ class AabbTree final : public SpatialIndex {
     // descents share most of their path and find it in the cache. order_ holds the key in its high half
     // and the batch index in its low half.
     const MortonFrame frame(boxOf(root_));
-    pieces::collect(scheduler(), ids.size(), order_, orderLists_,
+    pieces::collect(scheduler(), ids.size(), order_,
                     [&](std::size_t begin, std::size_t end, std::vector<std::uint64_t>& escaped) {
                       for (std::size_t i = begin; i < end; ++i) {
                         const Circle& c = circle(ids[i]);
@@ -716,7 +723,9 @@ class AabbTree final : public SpatialIndex {
   // -- pair search -------------------------------------------------------------------------------------
 
   std::uint64_t handOver();
-  void countPartLeaves(TaskScheduler& workers);
+  template <class View, class Item>
+  std::uint64_t walkPart(Ref top, View& view, std::vector<std::uint32_t>& stack, std::uint32_t& at,
+                         Item&& item) const;
 
   // -- state -------------------------------------------------------------------------------------------
 
@@ -738,13 +747,12 @@ class AabbTree final : public SpatialIndex {
 
   std::uint64_t moves_ = 0, fatPath_ = 0, reinserts_ = 0, rotations_ = 0, rebuilds_ = 0, relayouts_ = 0;
 
-  std::vector<std::uint64_t> order_;                    // a batch's escapes keyed by Morton code
-  std::vector<std::vector<std::uint64_t>> orderLists_;  // each piece's escapes, joined into order_
+  std::vector<std::uint64_t> order_;  // a batch's escapes keyed by Morton code
   std::vector<Ref> walkStack_;
   std::vector<std::uint32_t> rank_;       // a relayout's new index of each pool slot
   std::vector<Ref> partRoots_;            // the pair hand-over's parts, in depth-first order
   std::vector<std::uint32_t> partItems_;  // where each part's items begin (and, last, their count)
-  pair_view::PartViews parts_;            // the parts' views
+  pair_view::Parts parts_;                // the parts' counts and scratch
   pair_view::PairView view_;
   pair_view::ItemCopy items_;
   std::vector<pair_view::WalkScratch> scratch_;  // one per worker
@@ -924,40 +932,68 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
 // Pairs and view cone
 // ---------------------------------------------------------------------------------------------------------
 
-// Counts the leaves below each part on the workers and turns them into where each part's items begin.
-void AabbTree::countPartLeaves(TaskScheduler& workers) {
-  workers.parallelFor(partRoots_.size(), 16, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    std::vector<std::uint32_t>& stack = parts_.scratch[worker].stack;
-    for (std::size_t p = begin; p < end; ++p) {
-      std::uint32_t leaves = 0;
-      stack.assign(1, partRoots_[p]);
-      while (!stack.empty()) {
-        const Ref r = stack.back();
-        stack.pop_back();
-        if (isLeaf(r)) {
-          ++leaves;
+// Walks the part below `top` depth first as the hand-over does: addLeaf(begin, end) for each leaf of the
+// view (one circle, or a subtree low enough to hold at most a batch of them), enterNode(begin) and
+// leaveNode(end) around the nodes above those, `item(ref)` for each circle in order. Item positions count
+// from `at`. Returns the internal nodes read and leaves `at` past the part's last circle.
+template <class View, class Item>
+std::uint64_t AabbTree::walkPart(Ref top, View& view, std::vector<std::uint32_t>& stack, std::uint32_t& at,
+                                 Item&& item) const {
+  std::uint64_t read = 0;
+  stack.assign(1, top);
+  while (!stack.empty()) {
+    const Ref r = stack.back();
+    stack.pop_back();
+    if (r == kLeaveNode) {
+      view.leaveNode(at);
+      continue;
+    }
+    const std::uint32_t begin = at;
+    if (isLeaf(r)) {
+      item(r);
+      ++at;
+      view.addLeaf(begin, at);
+      continue;
+    }
+    const AabbNode& node = nodes_[r];
+    ++read;
+    if (node.height <= kBatchHeight) {
+      // The small subtree's leaves in depth-first order; its height bounds the local stack.
+      std::array<Ref, kBatchHeight + 1> local;
+      int depth = 0;
+      local[depth++] = node.child[1];
+      local[depth++] = node.child[0];
+      while (depth > 0) {
+        const Ref s = local[--depth];
+        if (isLeaf(s)) {
+          item(s);
+          ++at;
           continue;
         }
-        stack.push_back(nodes_[r].child[1]);
-        stack.push_back(nodes_[r].child[0]);
+        ++read;
+        local[depth++] = nodes_[s].child[1];
+        local[depth++] = nodes_[s].child[0];
       }
-      partItems_[p + 1] = leaves;
+      view.addLeaf(begin, at);
+      continue;
     }
-  });
-  for (std::size_t p = 0; p < partRoots_.size(); ++p) partItems_[p + 1] += partItems_[p];
+    view.enterNode(begin);
+    stack.push_back(kLeaveNode);
+    stack.push_back(node.child[1]);
+    stack.push_back(node.child[0]);
+  }
+  return read;
 }
 
 // Walks the tree depth first and hands it to the view as it goes, copying the items' circles in that order;
 // a subtree low enough to hold at most a batch of items becomes one leaf of the view without node steps of
-// its own. Subtrees of at most kPartHeight levels are parts that the workers hand over at once, each into
-// the range of the item arrays its place in the depth-first order gives it, grafted in order while the
-// calling thread hands over the nodes above them. Returns the internal nodes read.
+// its own. Subtrees of at most kPartHeight levels are parts. On several threads the workers first count
+// each part's circles (which tells each part where its items begin) and what it leaves in the view; the
+// calling thread hands over the nodes above the parts, leaving each part a room where it sits, and the
+// workers then fill the rooms at once. On one thread each part is handed over where it sits, starting
+// where the one before ended. Returns the internal nodes read.
 std::uint64_t AabbTree::handOver() {
-  // Parts hold at most 2^13 items, a cut that depends only on the tree.
-  constexpr int kPartHeight = 13;
-  constexpr Ref kLeave = 0x7fffffffu;  // closes the innermost open node (no index or leaf reference)
   TaskScheduler& workers = scheduler();
-  parts_.fitWorkers(workers);
   // Walks the nodes above the parts depth first: enter(node) and leave() around each, part(ref) for each
   // part.
   const auto walkUpper = [&](auto&& enter, auto&& leave, auto&& part) {
@@ -965,13 +1001,13 @@ std::uint64_t AabbTree::handOver() {
     while (!walkStack_.empty()) {
       const Ref r = walkStack_.back();
       walkStack_.pop_back();
-      if (r == kLeave) {
+      if (r == kLeaveNode) {
         leave();
       } else if (heightOf(r) <= kPartHeight) {
         part(r);
       } else {
         enter(r);
-        walkStack_.push_back(kLeave);
+        walkStack_.push_back(kLeaveNode);
         walkStack_.push_back(nodes_[r].child[1]);
         walkStack_.push_back(nodes_[r].child[0]);
       }
@@ -979,83 +1015,67 @@ std::uint64_t AabbTree::handOver() {
   };
   partRoots_.clear();
   walkUpper([](Ref) {}, [] {}, [&](Ref r) { partRoots_.push_back(r); });
-  // Where each part's items begin. Parts filled one after another on one thread find it as they go, each
-  // starting where the one before ended; parts filled at once need their leaves counted first.
   partItems_.resize(partRoots_.size() + 1);
   partItems_[0] = 0;
-  const bool countFirst = workers.workerCount() > 1;
-  if (countFirst) countPartLeaves(workers);
+  parts_.fit(workers, partRoots_.size());
+  const bool inRooms = workers.workerCount() > 1;
+  if (inRooms) {
+    workers.parallelFor(partRoots_.size(), 16, [&](std::size_t begin, std::size_t end, unsigned worker) {
+      pair_view::HandOverScratch& scratch = parts_.scratch[worker];
+      for (std::size_t p = begin; p < end; ++p) {
+        pair_view::NodeCount counted(scratch.open);
+        std::uint32_t leaves = 0;
+        walkPart(partRoots_[p], counted, scratch.stack, leaves, [](Ref) {});
+        partItems_[p + 1] = leaves;
+        parts_.counted(p, counted);
+      }
+    });
+    for (std::size_t p = 0; p < partRoots_.size(); ++p) partItems_[p + 1] += partItems_[p];
+  }
   items_.resize(static_cast<std::uint32_t>(size()));
   const pair_view::MutableItems items = items_.writable();
-  std::atomic<std::uint64_t> partNodes{0};
-  parts_.build(workers, partRoots_.size(), items_.arrays(),
-               [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
-                 const std::uint32_t first = partItems_[p];
-                 std::uint32_t at = first;
-                 std::uint64_t read = 0;
-                 std::vector<std::uint32_t>& stack = scratch.stack;
-                 stack.assign(1, partRoots_[p]);
-                 while (!stack.empty()) {
-                   const Ref r = stack.back();
-                   stack.pop_back();
-                   if (r == kLeave) {
-                     view.leaveNode(at);
-                     continue;
-                   }
-                   const std::uint32_t begin = at;
-                   if (isLeaf(r)) {
-                     items.id[at++] = itemOf(r);
-                     view.addLeaf(begin, at);
-                     continue;
-                   }
-                   const AabbNode& node = nodes_[r];
-                   ++read;
-                   if (node.height <= kBatchHeight) {
-                     // The small subtree's leaves in depth-first order; its height bounds the local stack.
-                     std::array<Ref, kBatchHeight + 1> local;
-                     int top = 0;
-                     local[top++] = node.child[1];
-                     local[top++] = node.child[0];
-                     while (top > 0) {
-                       const Ref s = local[--top];
-                       if (isLeaf(s)) {
-                         items.id[at++] = itemOf(s);
-                         continue;
-                       }
-                       ++read;
-                       local[top++] = nodes_[s].child[1];
-                       local[top++] = nodes_[s].child[0];
-                     }
-                     view.addLeaf(begin, at);
-                     continue;
-                   }
-                   view.enterNode(begin);
-                   stack.push_back(kLeave);
-                   stack.push_back(node.child[1]);
-                   stack.push_back(node.child[0]);
-                 }
-                 // The circles in one streaming pass, fetched well ahead: ids are spread over space, so each
-                 // is a miss.
-                 constexpr std::uint32_t kAhead = 64;
-                 for (std::uint32_t k = first; k < at; ++k) {
-                   if (k + kAhead < at) __builtin_prefetch(&circle(items.id[k + kAhead]));
-                   const Circle& c = circle(items.id[k]);
-                   items.x[k] = c.center.x;
-                   items.y[k] = c.center.y;
-                   items.r[k] = c.radius;
-                 }
-                 if (!countFirst) partItems_[p + 1] = at;
-                 partNodes.fetch_add(read, std::memory_order_relaxed);
-               });
+  // Hands part p over to `view` with its circles; returns the internal nodes read.
+  const auto fillPart = [&](std::size_t p, auto& view, pair_view::HandOverScratch& scratch) {
+    const std::uint32_t first = partItems_[p];
+    std::uint32_t at = first;
+    const std::uint64_t read =
+        walkPart(partRoots_[p], view, scratch.stack, at, [&](Ref leaf) { items.id[at] = itemOf(leaf); });
+    // The circles in one streaming pass, fetched well ahead: ids are spread over space, so each is a miss.
+    constexpr std::uint32_t kAhead = 64;
+    for (std::uint32_t k = first; k < at; ++k) {
+      if (k + kAhead < at) __builtin_prefetch(&circle(items.id[k + kAhead]));
+      const Circle& c = circle(items.id[k]);
+      items.x[k] = c.center.x;
+      items.y[k] = c.center.y;
+      items.r[k] = c.radius;
+    }
+    if (!inRooms) partItems_[p + 1] = at;
+    return read;
+  };
   view_.begin(items_.arrays());
-  std::uint64_t read = partNodes.load();
+  std::uint64_t read = 0;
   std::size_t nextPart = 0;
   walkUpper(
       [&](Ref) {
         ++read;
         view_.enterNode(partItems_[nextPart]);
       },
-      [&] { view_.leaveNode(partItems_[nextPart]); }, [&](Ref) { view_.graft(parts_.views[nextPart++]); });
+      [&] { view_.leaveNode(partItems_[nextPart]); },
+      [&](Ref) {
+        if (inRooms)
+          parts_.leaveRoom(view_, nextPart);
+        else
+          read += fillPart(nextPart, view_, parts_.scratch[0]);
+        ++nextPart;
+      });
+  if (inRooms) {
+    std::atomic<std::uint64_t> partNodes{0};
+    parts_.fill(workers, view_, partRoots_.size(),
+                [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
+                  partNodes.fetch_add(fillPart(p, writer, scratch), std::memory_order_relaxed);
+                });
+    read += partNodes.load();
+  }
   view_.finish();
   return read;
 }

@@ -22,6 +22,10 @@
 //   int growToCover(circle)               widens the root to hold the circle; the number of doublings
 //   void startRoot(region)                the first root, around `region` (centres or bounds, as it needs)
 //   CellBox initialRegion(items)          the region a build starts from
+//   int levelsAboveFirstRoot()            levels the root has grown since the first root (0 by default)
+//   bool entryCells(depth, bounds, fn)    calls fn(key, cell) for every cell at `depth` whose reach may meet
+//                                         `bounds` (the query's, grown by its pruning slack); false when
+//                                         there are too many (only used while the walks enter below the root)
 //   double rootSize()                     for extra()
 //   std::string checkItem(key, cell, depth, circle)   the rule, for validate()
 //   void extraOwn(out)                    figures of its own
@@ -30,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -98,6 +103,11 @@ inline double scaleOf(const Box& b) {
 /// A segment's scale.
 inline double scaleOf(const Segment& s) {
   return scaleOf(s.start) + scaleOf(s.end);
+}
+
+/// The box grown by `s` on every side.
+inline CellBox grown(const CellBox& b, double s) {
+  return {b.minX - s, b.minY - s, b.maxX + s, b.maxY + s};
 }
 
 /// Whether something inside `b` may contain the point, with slack `s`.
@@ -185,6 +195,9 @@ class LevelTally {
 /// How far ahead the frame pass fetches circles from the item table (ids are spread over space, so each is
 /// a cache miss).
 inline constexpr std::uint32_t kGatherAhead = 64;
+
+/// Most cells a bounded walk looks up on the level it enters at; a larger query walks from the root.
+inline constexpr std::size_t kMaxEntryCells = 16;
 
 /// The shared body of the radius tree and the enneatree; `Bits` is the width of one child slot in a key.
 template <class Derived, int Bits>
@@ -283,6 +296,7 @@ class BandedTree : public SpatialIndex {
   void doClear() override {
     items_.clear();
     dir_ = {};
+    entryDepth_ = 0;
     hasRoot_ = false;
     rootGrowths_ = updates_ = updatesSameNode_ = updateSteps_ = 0;
     pointLevels_.reset();
@@ -296,6 +310,7 @@ class BandedTree : public SpatialIndex {
     QueryDetail* detail = ctx.detail;
     walk(
         ctx, [&](const CellBox& reach) { return mayContain(reach, p, slack); }, QueryShape::Point,
+        grown({p.x, p.y, p.x, p.y}, slack),
         [&](std::uint32_t i, int depth) {
           if (detail && depth < QueryDetail::kDepthSlots) {
             ++detail->nodesByDepth[std::size_t(depth)];
@@ -313,6 +328,7 @@ class BandedTree : public SpatialIndex {
     const double slack = querySlack(scaleOf(query));
     walk(
         ctx, [&](const CellBox& reach) { return mayOverlap(reach, query, slack); }, QueryShape::Circle,
+        grown({query.center.x, query.center.y, query.center.x, query.center.y}, double(query.radius) + slack),
         [&](std::uint32_t i, int) {
           testItems(ctx, i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
         });
@@ -322,6 +338,7 @@ class BandedTree : public SpatialIndex {
     const double slack = querySlack(scaleOf(box));
     walk(
         ctx, [&](const CellBox& reach) { return mayOverlap(reach, box, slack); }, QueryShape::Box,
+        grown({box.min.x, box.min.y, box.max.x, box.max.y}, slack),
         [&](std::uint32_t i, int) {
           testItems(ctx, i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
         });
@@ -332,6 +349,9 @@ class BandedTree : public SpatialIndex {
     const double slack = querySlack(scaleOf(segment));
     walk(
         ctx, [&](const CellBox& reach) { return mayHit(reach, segment, slack); }, QueryShape::Segment,
+        grown({std::fmin(segment.start.x, segment.end.x), std::fmin(segment.start.y, segment.end.y),
+               std::fmax(segment.start.x, segment.end.x), std::fmax(segment.start.y, segment.end.y)},
+              slack),
         [&](std::uint32_t i, int) {
           for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
             ++ctx.counters.candidates;
@@ -353,7 +373,7 @@ class BandedTree : public SpatialIndex {
         [&](const CellBox& reach) {
           return classifier.classifyBox(reach.minX, reach.minY, reach.maxX, reach.maxY) != bvh::Side::Outside;
         },
-        QueryShape::Cone,
+        QueryShape::Cone, std::nullopt,
         [&](std::uint32_t i, int) {
           testItems(ctx, i, visibleNow, [&](const Circle& c) { return circleOverlapsCone(c, cone); });
         });
@@ -401,6 +421,13 @@ class BandedTree : public SpatialIndex {
 
   /// Called by doClear() after the shared state is reset.
   void onCleared() {}
+  /// Levels the root has grown above the first root: none unless the tree says so.
+  int levelsAboveFirstRoot() const { return 0; }
+  /// The cells a walk entering at `depth` starts from (never called while the walks start at the root).
+  template <class Fn>
+  bool entryCells(int, const CellBox&, Fn&&) const {
+    return false;
+  }
   /// Whether a circle sits below its node's band because the node may not split (the depth floor).
   template <class Cell>
   bool belowBand(const Cell&, int, const Circle&) const {
@@ -413,6 +440,8 @@ class BandedTree : public SpatialIndex {
   const linear::Directory& directory() const { return dir_; }
   /// Whether a root has been placed since the last clear.
   bool hasRoot() const { return hasRoot_; }
+  /// Depth the bounded walks enter at (0: the root).
+  int entryDepth() const { return entryDepth_; }
 
  private:
   const Derived& self() const { return static_cast<const Derived&>(*this); }
@@ -437,15 +466,48 @@ class BandedTree : public SpatialIndex {
   // The pruned walk behind every query: the directory in order, each node's region worked out from its
   // parent's (the last node seen one level up), a skipped node's whole subtree jumped over. Every node whose
   // reach is tested counts as visited, so a trace's visited and pruned nodes add up to the counter.
+  //
+  // While the root has grown above the first root and nothing is held above that level (entryDepth_ > 0),
+  // the levels above only lead to the first root's cells: a query with `bounds` then looks up the few cells
+  // of that level whose reach meets it and walks their subtrees alone. A cell found there that holds
+  // nothing and has one child only leads to that child in turn (whose reach lies within its own), so the
+  // walk starts at the end of such a chain. The levels a growth added cost the query nothing, and a remote
+  // cluster's branch at most the test of the node where it first holds something or divides.
   template <class Reaches, class Visit>
-  void walk(QueryContext& ctx, Reaches&& reaches, QueryShape kind, Visit&& visit) const {
+  void walk(QueryContext& ctx, Reaches&& reaches, QueryShape kind, std::optional<CellBox> bounds,
+            Visit&& visit) const {
     if (!hasRoot_) return;
+    if (entryDepth_ > 0 && bounds) {
+      std::uint32_t entries[kMaxEntryCells];
+      std::size_t found = 0;
+      const bool few = self().entryCells(entryDepth_, *bounds, [&](std::uint64_t key, const auto& cell) {
+        if (!reaches(self().reach(cell))) return;
+        if (const std::uint32_t i = dir_.find(key); i != linear::kNone) entries[found++] = i;
+      });
+      if (few) {
+        std::sort(entries, entries + found);  // depth-first order, as the walk from the root
+        for (std::size_t e = 0; e < found; ++e) {
+          std::uint32_t top = entries[e];
+          const std::uint32_t end = dir_[top].next;
+          while (top + 1 < end && dir_[top + 1].begin == dir_[top].begin && dir_[top + 1].next == end) ++top;
+          walkRange(ctx, top, end, reaches, kind, visit);
+        }
+        return;
+      }
+    }
+    walkRange(ctx, 0, dir_.size(), reaches, kind, visit);
+  }
+
+  // The walk over the subtree listed at [begin, end) of the directory, whose first node is its top.
+  template <class Reaches, class Visit>
+  void walkRange(QueryContext& ctx, std::uint32_t begin, std::uint32_t end, Reaches& reaches, QueryShape kind,
+                 Visit& visit) const {
     using Cell = decltype(self().cell(Codec::root()));
     Cell cells[linear::Directory::kMaxWalkDepth];
-    for (std::uint32_t i = 0; i < dir_.size();) {
+    for (std::uint32_t i = begin; i < end;) {
       const std::uint64_t key = dir_[i].key;
       const int depth = Codec::depth(key);
-      cells[depth] = depth == 0 ? self().cell(key) : self().child(cells[depth - 1], Codec::slot(key));
+      cells[depth] = i == begin ? self().cell(key) : self().child(cells[depth - 1], Codec::slot(key));
       const Cell& cell = cells[depth];
       ++ctx.counters.nodesVisited;
       if (!reaches(self().reach(cell))) {
@@ -568,7 +630,13 @@ class BandedTree : public SpatialIndex {
   void commit() {
     if (moves_.empty() && removed_.empty()) return;
     items_.refile(moves_, removed_, *this);
+    rebuildDirectory();
+  }
+
+  // Rebuilds the directory from the items and works out where the walks enter.
+  void rebuildDirectory() {
     dir_.template rebuild<Codec>(items_);
+    entryDepth_ = std::min(self().levelsAboveFirstRoot(), dir_.shallowestItemDepth());
   }
 
   // Places every item of the table from the root (after a build or a new root).
@@ -582,12 +650,13 @@ class BandedTree : public SpatialIndex {
       all.push_back({place(Codec::root(), c, steps), id, linear::kNone});
     });
     items_.assign(all, *this);
-    dir_.template rebuild<Codec>(items_);
+    rebuildDirectory();
   }
 
   bool hasRoot_ = false;
   linear::SortedItems items_;
   linear::Directory dir_;
+  int entryDepth_ = 0;  // depth the bounded walks enter at (0: the root)
   std::vector<linear::Move> moves_;
   std::vector<std::uint32_t> removed_;
   pair_view::PairView view_;

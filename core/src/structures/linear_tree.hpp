@@ -91,7 +91,7 @@ struct QuadCoords {
 };
 
 /// The coordinates of a quadtree node from its key.
-inline QuadCoords quadCoords(std::uint64_t key) {
+[[gnu::always_inline]] inline QuadCoords quadCoords(std::uint64_t key) {
   using Codec = KeyCodec<2>;
   const auto compactEven = [](std::uint64_t v) {
     v &= 0x5555555555555555ull;
@@ -106,6 +106,20 @@ inline QuadCoords quadCoords(std::uint64_t key) {
   const int drop = Codec::kLevels - d;
   return {static_cast<std::uint32_t>(compactEven(path) >> drop),
           static_cast<std::uint32_t>(compactEven(path >> 1) >> drop), d};
+}
+
+/// The key of the quadtree node at `column`, `row` and `depth` (the inverse of quadCoords).
+inline std::uint64_t quadKey(std::uint32_t column, std::uint32_t row, int depth) {
+  using Codec = KeyCodec<2>;
+  const auto spreadEven = [](std::uint64_t v) {
+    v = (v | (v << 16)) & 0x0000ffff0000ffffull;
+    v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
+    v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
+    v = (v | (v << 2)) & 0x3333333333333333ull;
+    return (v | (v << 1)) & 0x5555555555555555ull;
+  };
+  const std::uint64_t path = (spreadEven(column) | (spreadEven(row) << 1)) << (2 * (Codec::kLevels - depth));
+  return (path << Codec::kDepthBits) | std::uint64_t(depth);
 }
 
 /// Keeps the bits of `v` at positions offset, offset + 4, offset + 8, ... and packs them together (bit k of
@@ -233,6 +247,7 @@ class Directory {
   void rebuild(const SortedItems& items) {
     nodes_.clear();
     itemCount_ = items.size();
+    int shallowest = kMaxWalkDepth;
     // path[d]: the node at depth d on the way to the last key seen; each new key closes the nodes below the
     // depth it shares with the last one and opens its own ancestors below that depth.
     std::uint32_t path[kMaxWalkDepth];
@@ -245,6 +260,7 @@ class Directory {
       const std::uint64_t k = keys[s];
       if (k == last && s > 0) continue;
       const int depth = Codec::depth(k);
+      shallowest = std::min(shallowest, depth);
       const int shared = std::min({Codec::sharedDepth(last, k), open, depth});
       const auto here = static_cast<std::uint32_t>(nodes_.size());
       for (; open > shared; --open) nodes_[path[open]].next = here;
@@ -256,6 +272,7 @@ class Directory {
       last = k;
     }
     for (; open >= 0; --open) nodes_[path[open]].next = static_cast<std::uint32_t>(nodes_.size());
+    shallowest_ = shallowest;
   }
 
   /// Nodes listed.
@@ -270,6 +287,8 @@ class Directory {
   std::uint32_t subtreeEnd(std::uint32_t i) const {
     return nodes_[i].next < nodes_.size() ? nodes_[nodes_[i].next].begin : itemCount_;
   }
+  /// Depth of the shallowest node holding items of its own (kMaxWalkDepth when none does).
+  int shallowestItemDepth() const { return shallowest_; }
   /// Index of the node with `key`, or kNone (binary search).
   std::uint32_t find(std::uint64_t key) const;
   /// Bytes held.
@@ -284,6 +303,7 @@ class Directory {
  private:
   std::vector<DirNode> nodes_;
   std::uint32_t itemCount_ = 0;
+  int shallowest_ = kMaxWalkDepth;
   std::vector<std::uint32_t> stack_;
 };
 

@@ -87,7 +87,7 @@ class LooseQuadtree final : public QuadtreeFamily {
   // pick out the circles that left first, and those are relinked in batch order on the calling thread: the
   // same tree as one move after another.
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle>) override {
-    pieces::collect(scheduler(), ids.size(), leaving_, leavingLists_,
+    pieces::collect(scheduler(), ids.size(), leaving_,
                     [&](std::size_t begin, std::size_t end, std::vector<ItemId>& list) {
                       for (std::size_t i = begin; i < end; ++i) {
                         if (!fitsItsNode(ids[i], circle(ids[i]))) list.push_back(ids[i]);
@@ -124,6 +124,8 @@ class LooseQuadtree final : public QuadtreeFamily {
     }
     return {};
   }
+
+  std::size_t ownBytes() const override { return leaving_.capacity() * sizeof(ItemId); }
 
   void extraOwn(ExtraCounters& out) const override {
     const double updates = double(updatesInPlace_ + updatesRelinked_);
@@ -214,8 +216,7 @@ class LooseQuadtree final : public QuadtreeFamily {
   int levelLimit_ = 16;  // deepest level, counted from the current root (grows with the root)
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;
-  std::vector<ItemId> leaving_;                    // a batch's circles that left their node's loose bounds
-  std::vector<std::vector<ItemId>> leavingLists_;  // and the workers' lists of them
+  std::vector<ItemId> leaving_;  // a batch's circles that left their node's loose bounds
 };
 
 }  // namespace

@@ -23,34 +23,32 @@ inline std::size_t pieceSize(std::size_t count, std::size_t least) {
 }
 
 /// Runs `pick(begin, end, list)` over [0, count) in pieces on the scheduler's workers, each appending what
-/// it picks to its own list, then sets `out` to the lists joined in order. `lists` is scratch kept between
-/// calls.
+/// it picks to its own list, then sets `out` to the lists joined in order. The pieces' lists live only
+/// during the call: kept between calls, they would hold a second copy of the largest `out` ever picked.
 template <class T, class Pick>
-void collect(TaskScheduler& scheduler, std::size_t count, std::vector<T>& out,
-             std::vector<std::vector<T>>& lists, Pick&& pick) {
+void collect(TaskScheduler& scheduler, std::size_t count, std::vector<T>& out, Pick&& pick) {
+  const std::size_t before = out.size();
   out.clear();
+  if (count == 0) return;
   if (scheduler.workerCount() == 1) {
     pick(std::size_t{0}, count, out);
     return;
   }
   const std::size_t size = pieceSize(count, 1024);
   const std::size_t pieces = (count + size - 1) / size;
-  if (lists.size() < pieces) lists.resize(pieces);
+  // Each list starts with room for its share of what the last call picked, and a quarter more.
+  const std::size_t room = before / pieces + before / pieces / 4 + 16;
+  std::vector<std::vector<T>> lists(pieces);
   scheduler.parallelFor(pieces, 1, [&](std::size_t first, std::size_t last, unsigned) {
     for (std::size_t p = first; p < last; ++p) {
-      lists[p].clear();
+      lists[p].reserve(room);
       pick(p * size, std::min(count, (p + 1) * size), lists[p]);
     }
   });
-  for (std::size_t p = 0; p < pieces; ++p) out.insert(out.end(), lists[p].begin(), lists[p].end());
-}
-
-/// Bytes held by the scratch lists.
-template <class T>
-std::size_t bytes(const std::vector<std::vector<T>>& lists) {
-  std::size_t total = lists.capacity() * sizeof(std::vector<T>);
-  for (const auto& list : lists) total += list.capacity() * sizeof(T);
-  return total;
+  std::size_t total = 0;
+  for (const std::vector<T>& list : lists) total += list.size();
+  out.reserve(total);
+  for (const std::vector<T>& list : lists) out.insert(out.end(), list.begin(), list.end());
 }
 
 }  // namespace st::pieces

@@ -43,79 +43,234 @@ Box boundsOf(const ItemArrays& items, std::uint32_t begin, std::uint32_t end) {
 // Building
 // ---------------------------------------------------------------------------------------------------------
 
+// The rules of the building calls, written once for the three places a hand-over's calls go: the view
+// itself (appending to its nodes), a part's room in it (writing at a cursor) and a count (numbers only).
+// Each place offers size(), push(node), truncate(n), close(index, end) (the node's end, and its subtree
+// ending where the nodes now end), erase(index) (a node whose one child stands for it) and top(delta)
+// (entries below no open node).
+struct Building {
+  template <class Place>
+  static void entry(Place& place, std::vector<OpenNode>& open, int delta) {
+    if (open.empty())
+      place.top(delta);
+    else
+      open.back().entries = std::uint32_t(int(open.back().entries) + delta);
+  }
+  template <class Place>
+  static void enter(Place& place, std::vector<OpenNode>& open, std::uint32_t at) {
+    entry(place, open, 1);
+    open.push_back({place.size(), at, 0});
+    place.push({kEmptyBox, at, at, 0, 0});
+  }
+  template <class Place>
+  static void leaf(Place& place, std::vector<OpenNode>& open, std::uint32_t begin, std::uint32_t end) {
+    entry(place, open, 1);
+    const std::uint32_t index = place.size();
+    place.push({kEmptyBox, begin, end, index + 1, 0});
+  }
+  template <class Place>
+  static void leave(Place& place, std::vector<OpenNode>& open, std::uint32_t end) {
+    const OpenNode node = open.back();
+    open.pop_back();
+    if (end == node.begin) {  // nothing below: the node goes
+      place.truncate(node.index);
+      entry(place, open, -1);
+      return;
+    }
+    if (end - node.begin <= kBatchItems) {
+      place.truncate(node.index + 1);  // the whole subtree becomes one leaf
+    } else if (node.entries == 1) {
+      // A single child stands for its parent: the walk need not enter a level that adds nothing.
+      place.erase(node.index);
+      return;
+    }
+    place.close(node.index, end);
+  }
+
+  // The view's own nodes.
+  struct Appended {
+    PairView& view;
+    std::uint32_t size() const { return static_cast<std::uint32_t>(view.nodes_.size()); }
+    void push(const ViewNode& node) { view.nodes_.push_back(node); }
+    void truncate(std::uint32_t n) {
+      // A node that became one leaf (or went) takes the rooms below it along: their parts still put their
+      // items in place, but leave no nodes.
+      for (auto room = view.rooms_.rbegin(); room != view.rooms_.rend() && room->begin >= n; ++room) {
+        room->dropped = true;
+      }
+      view.nodes_.resize(n);
+    }
+    void close(std::uint32_t index, std::uint32_t end) {
+      view.nodes_[index].end = end;
+      view.nodes_[index].next = size();
+    }
+    void erase(std::uint32_t index) {
+      view.nodes_.erase(view.nodes_.begin() + index);
+      for (std::size_t c = index; c < view.nodes_.size(); ++c) --view.nodes_[c].next;
+      for (PairView::RoomAt& room : view.rooms_) room.begin -= room.begin > index ? 1 : 0;
+    }
+    void top(int) {}
+  };
+  // A part's nodes, built in the writer's own buffer at their final indices before they go to the room (a
+  // hand-over may hold more nodes for a while than it leaves: a subtree of a batch of items or fewer before
+  // it becomes one leaf, a node before its one child stands for it).
+  struct Room {
+    PartWriter& part;
+    std::uint32_t size() const { return part.begin_ + static_cast<std::uint32_t>(part.nodes_.size()); }
+    void push(const ViewNode& node) { part.nodes_.push_back(node); }
+    void truncate(std::uint32_t n) { part.nodes_.resize(n - part.begin_); }
+    void close(std::uint32_t index, std::uint32_t end) {
+      part.nodes_[index - part.begin_].end = end;
+      part.nodes_[index - part.begin_].next = size();
+    }
+    void erase(std::uint32_t index) {
+      part.nodes_.erase(part.nodes_.begin() + (index - part.begin_));
+      for (std::size_t c = index - part.begin_; c < part.nodes_.size(); ++c) --part.nodes_[c].next;
+    }
+    void top(int) {}
+  };
+  // A count.
+  struct Counted {
+    NodeCount& count;
+    std::uint32_t size() const { return count.nodes_; }
+    void push(const ViewNode&) { ++count.nodes_; }
+    void truncate(std::uint32_t n) { count.nodes_ = n; }
+    void close(std::uint32_t, std::uint32_t) {}
+    void erase(std::uint32_t) { --count.nodes_; }
+    void top(int delta) { count.top_ = std::uint32_t(int(count.top_) + delta); }
+  };
+
+  // Measures the nodes [first, last), whose children all lie among them; nodes measured already keep their
+  // bounds.
+  static void measure(const ItemArrays& items, ViewNode* nodes, std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t i = last; i-- > first;) {
+      ViewNode& node = nodes[i];
+      if (node.measured) continue;
+      node.measured = 1;
+      if (node.next == i + 1) {
+        node.bounds = boundsOf(items, node.begin, node.end);
+        continue;
+      }
+      Box bounds = kEmptyBox;
+      for (std::uint32_t c = i + 1; c < node.next; c = nodes[c].next) {
+        ST_ASSERT(nodes[c].next > c, "a pair view node ends before itself (a part's room was misplaced)");
+        bounds = unite(bounds, nodes[c].bounds);
+      }
+      node.bounds = bounds;
+    }
+  }
+};
+
 void PairView::begin(const ItemArrays& items) {
   items_ = items;
   nodes_.clear();
   open_.clear();
+  rooms_.clear();
 }
 
 void PairView::enterNode(std::uint32_t at) {
-  open_.push_back(static_cast<std::uint32_t>(nodes_.size()));
-  nodes_.push_back({kEmptyBox, at, at, 0, 0});
+  Building::Appended place{*this};
+  Building::enter(place, open_, at);
 }
 
 void PairView::ownItems(std::uint32_t begin, std::uint32_t end) {
   if (begin == end) return;
-  const auto leaf = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back({kEmptyBox, begin, end, leaf + 1, 0});
+  Building::Appended place{*this};
+  Building::leaf(place, open_, begin, end);
 }
 
 void PairView::addLeaf(std::uint32_t begin, std::uint32_t end) {
-  const auto leaf = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back({kEmptyBox, begin, end, leaf + 1, 0});
+  Building::Appended place{*this};
+  Building::leaf(place, open_, begin, end);
 }
 
-void PairView::graft(const PairView& part) {
-  const auto offset = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.insert(nodes_.end(), part.nodes_.begin(), part.nodes_.end());
-  for (std::size_t i = offset; i < nodes_.size(); ++i) nodes_[i].next += offset;
-}
-
-// Children come after their parent, so walking the nodes backwards meets every child before its parent.
-// Nodes grafted from a part keep the bounds the part measured.
-void PairView::finish() {
-  for (std::size_t i = nodes_.size(); i-- > 0;) {
-    ViewNode& node = nodes_[i];
-    if (node.measured) continue;
-    node.measured = 1;
-    if (node.next == i + 1) {
-      node.bounds = boundsOf(items_, node.begin, node.end);
-      continue;
-    }
-    Box bounds = kEmptyBox;
-    for (std::size_t c = i + 1; c < node.next; c = nodes_[c].next) {
-      ST_ASSERT(nodes_[c].next > c, "a pair view node ends before itself (a graft lost its offset)");
-      bounds = unite(bounds, nodes_[c].bounds);
-    }
-    node.bounds = bounds;
-  }
+void PairView::leaveRoom(std::uint32_t nodes, std::uint32_t entries) {
+  if (!open_.empty()) open_.back().entries += entries;
+  rooms_.push_back({static_cast<std::uint32_t>(nodes_.size()), nodes, false});
+  nodes_.resize(nodes_.size() + nodes);
 }
 
 void PairView::leaveNode(std::uint32_t end) {
-  const std::uint32_t index = open_.back();
-  open_.pop_back();
-  ViewNode& node = nodes_[index];
-  node.end = end;
-  if (node.end == node.begin) {
-    nodes_.resize(index);
-    return;
-  }
-  if (node.end - node.begin <= kBatchItems) {
-    nodes_.resize(index + 1);  // the whole subtree becomes one leaf
-  } else if (nodes_[index + 1].next == nodes_.size()) {
-    // A single child stands for its parent: the walk need not enter a level that adds nothing.
-    nodes_.erase(nodes_.begin() + index);
-    for (std::size_t c = index; c < nodes_.size(); ++c) --nodes_[c].next;
-    return;
-  }
-  nodes_[index].next = static_cast<std::uint32_t>(nodes_.size());
+  Building::Appended place{*this};
+  Building::leave(place, open_, end);
+}
+
+// Children come after their parent, so walking the nodes backwards meets every child before its parent.
+// The rooms' nodes were measured by the parts that filled them.
+void PairView::finish() {
+  Building::measure(items_, nodes_.data(), 0, static_cast<std::uint32_t>(nodes_.size()));
+}
+
+void NodeCount::enterNode(std::uint32_t at) {
+  Building::Counted place{*this};
+  Building::enter(place, open_, at);
+}
+
+void NodeCount::ownItems(std::uint32_t begin, std::uint32_t end) {
+  if (begin == end) return;
+  Building::Counted place{*this};
+  Building::leaf(place, open_, begin, end);
+}
+
+void NodeCount::addLeaf(std::uint32_t begin, std::uint32_t end) {
+  Building::Counted place{*this};
+  Building::leaf(place, open_, begin, end);
+}
+
+void NodeCount::leaveNode(std::uint32_t end) {
+  Building::Counted place{*this};
+  Building::leave(place, open_, end);
+}
+
+PartWriter::PartWriter(PairView& view, std::size_t room, HandOverScratch& scratch)
+    : view_(view),
+      begin_(view.rooms_[room].begin),
+      end_(begin_ + view.rooms_[room].nodes),
+      dropped_(view.rooms_[room].dropped),
+      nodes_(scratch.nodes),
+      open_(scratch.open) {
+  nodes_.clear();
+  open_.clear();
+}
+
+void PartWriter::enterNode(std::uint32_t at) {
+  if (dropped_) return;
+  Building::Room place{*this};
+  Building::enter(place, open_, at);
+}
+
+void PartWriter::ownItems(std::uint32_t begin, std::uint32_t end) {
+  if (begin == end || dropped_) return;
+  Building::Room place{*this};
+  Building::leaf(place, open_, begin, end);
+}
+
+void PartWriter::addLeaf(std::uint32_t begin, std::uint32_t end) {
+  if (dropped_) return;
+  Building::Room place{*this};
+  Building::leaf(place, open_, begin, end);
+}
+
+void PartWriter::leaveNode(std::uint32_t end) {
+  if (dropped_) return;
+  Building::Room place{*this};
+  Building::leave(place, open_, end);
+}
+
+void PartWriter::finish() {
+  if (dropped_) return;
+  ST_ASSERT(begin_ + nodes_.size() == end_ && open_.empty(),
+            "a part handed over other pair view nodes than it counted");
+  std::copy(nodes_.begin(), nodes_.end(), view_.nodes_.begin() + begin_);
+  Building::measure(view_.items_, view_.nodes_.data(), begin_, end_);
 }
 
 namespace {
 
 // Splits [begin, end) of the items in halves across the longer side of the centres' extent until each part
 // fits a leaf; every part of more than one leaf is a node of the view.
-void splitOwnRange(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+template <class View>
+void splitOwnRange(View& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
                    HandOverScratch& scratch) {
   if (end - begin <= kBatchItems) {
     view.addLeaf(begin, end);
@@ -149,15 +304,47 @@ void splitOwnRange(PairView& view, const MutableItems& items, std::uint32_t begi
   view.leaveNode(end);
 }
 
-}  // namespace
-
-void handOverOwnItems(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
-                      HandOverScratch& scratch) {
+template <class View>
+void handOverOwnItemsTo(View& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                        HandOverScratch& scratch) {
   if (end - begin <= kBatchItems) {
     if (end > begin) view.ownItems(begin, end);
     return;
   }
   splitOwnRange(view, items, begin, end, scratch);
+}
+
+// splitOwnRange's nodes, counted: its halves depend only on the number of items.
+void countSplit(NodeCount& count, std::uint32_t begin, std::uint32_t end) {
+  if (end - begin <= kBatchItems) {
+    count.addLeaf(begin, end);
+    return;
+  }
+  const std::uint32_t half = (end - begin) / 2;
+  count.enterNode(begin);
+  countSplit(count, begin, begin + half);
+  countSplit(count, begin + half, end);
+  count.leaveNode(end);
+}
+
+}  // namespace
+
+void handOverOwnItems(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                      HandOverScratch& scratch) {
+  handOverOwnItemsTo(view, items, begin, end, scratch);
+}
+
+void handOverOwnItems(PartWriter& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                      HandOverScratch& scratch) {
+  handOverOwnItemsTo(view, items, begin, end, scratch);
+}
+
+void countOwnItems(NodeCount& count, std::uint32_t begin, std::uint32_t end) {
+  if (end - begin <= kBatchItems) {
+    count.ownItems(begin, end);
+    return;
+  }
+  countSplit(count, begin, end);
 }
 
 std::string PairView::validate() const {
@@ -192,7 +379,8 @@ std::string PairView::validate() const {
 }
 
 std::size_t PairView::bytes() const {
-  return nodes_.capacity() * sizeof(ViewNode) + open_.capacity() * sizeof(std::uint32_t);
+  return nodes_.capacity() * sizeof(ViewNode) + open_.capacity() * sizeof(OpenNode) +
+         rooms_.capacity() * sizeof(RoomAt);
 }
 
 // ---------------------------------------------------------------------------------------------------------

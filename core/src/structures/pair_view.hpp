@@ -24,6 +24,8 @@
 
 namespace st::pair_view {
 
+struct Building;
+
 /// Subtrees holding at most this many items are tested as one flat leaf.
 inline constexpr std::uint32_t kBatchItems = 32;
 
@@ -50,15 +52,36 @@ struct MutableItems {
   }
 };
 
+/// One node of the view, in depth-first order: its children follow it, each child's `next` is its sibling.
+struct ViewNode {
+  Box bounds;                  ///< holds every circle of the subtree (grown for float rounding)
+  std::uint32_t begin = 0;     ///< first item of the subtree
+  std::uint32_t end = 0;       ///< one past its last item
+  std::uint32_t next = 0;      ///< first node after the subtree
+  std::uint32_t measured = 0;  ///< 1 once finish() (or the part that filled it) measured its bounds
+};
+static_assert(sizeof(ViewNode) == 32, "view nodes are read in pairs by the walk: keep them at 32 bytes");
+
+/// A node being handed over, not yet closed: where it sits, where its items begin, and how many entries
+/// (child nodes and leaves) hang directly below it so far.
+struct OpenNode {
+  std::uint32_t index = 0;    ///< its place among the view's nodes
+  std::uint32_t begin = 0;    ///< its first item
+  std::uint32_t entries = 0;  ///< child nodes and leaves directly below it
+};
+
 /// Scratch of a hand-over; one per thread handing a tree over.
 struct HandOverScratch {
   std::vector<std::pair<float, std::uint32_t>> order;  ///< (coordinate, position) of the range being split
   std::vector<float> spare;                            ///< old values of the array being reordered
   std::vector<ItemId> spareIds;                        ///< the same for ids
   std::vector<std::uint32_t> stack;                    ///< the tree's own walk over the part it fills
+  std::vector<OpenNode> open;                          ///< the nodes a part's writer or count has open
+  std::vector<ViewNode> nodes;                         ///< a part's nodes on their way to its room
   /// Bytes held.
   std::size_t bytes() const {
-    return order.capacity() * 8 + (spare.capacity() + spareIds.capacity() + stack.capacity()) * 4;
+    return order.capacity() * 8 + (spare.capacity() + spareIds.capacity() + stack.capacity()) * 4 +
+           open.capacity() * sizeof(OpenNode) + nodes.capacity() * sizeof(ViewNode);
   }
 };
 
@@ -92,16 +115,6 @@ struct ItemCopy {
     return (x.capacity() + y.capacity() + r.capacity() + id.capacity()) * 4 + split.bytes();
   }
 };
-
-/// One node of the view, in depth-first order: its children follow it, each child's `next` is its sibling.
-struct ViewNode {
-  Box bounds;                  ///< holds every circle of the subtree (grown for float rounding)
-  std::uint32_t begin = 0;     ///< first item of the subtree
-  std::uint32_t end = 0;       ///< one past its last item
-  std::uint32_t next = 0;      ///< first node after the subtree
-  std::uint32_t measured = 0;  ///< 1 once finish() (or the part it was grafted from) measured its bounds
-};
-static_assert(sizeof(ViewNode) == 32, "view nodes are read in pairs by the walk: keep them at 32 bytes");
 
 /// Work of one pair search, for the counters.
 struct PairWork {
@@ -160,11 +173,13 @@ class PairView {
   /// A whole subtree of at most kBatchItems items, [begin, end), as one leaf below the innermost open node
   /// (the same as entering it, handing over its items and leaving it, without reading its nodes).
   void addLeaf(std::uint32_t begin, std::uint32_t end);
-  /// Appends `part`, a finished view of a whole subtree (or of a run of sibling subtrees) over the same item
-  /// arrays, below the innermost open node, as if its nodes had been handed over here.
-  void graft(const PairView& part);
+  /// Leaves room below the innermost open node for a part that another thread fills with a PartWriter: the
+  /// `nodes` nodes its calls leave, `entries` of them directly below that node (as a NodeCount of the same
+  /// calls gives them). Rooms are numbered in the order they are left.
+  void leaveRoom(std::uint32_t nodes, std::uint32_t entries);
   /// Measures the bounds of every node not measured yet from the items, which must all be in place by now
   /// (the calls above only record ranges, so a tree may fill its item arrays in any order before this).
+  /// Every room must have been filled.
   void finish();
 
   /// Appends every overlapping pair of the view's items, each once, and adds up the work done. `wide`: use
@@ -192,9 +207,73 @@ class PairView {
   void across(std::uint32_t a, std::uint32_t b, WalkScratch& scratch, pairs::PairWriter& writer,
               PairWork& work, bool wide) const;
 
+  friend class PartWriter;
+  friend struct Building;
+
   ItemArrays items_;
   std::vector<ViewNode> nodes_;
-  std::vector<std::uint32_t> open_;
+  std::vector<OpenNode> open_;
+  struct RoomAt {
+    std::uint32_t begin;  // its first node
+    std::uint32_t nodes;  // and how many
+    bool dropped;         // a node above it became one leaf: the part leaves no nodes
+  };
+  std::vector<RoomAt> rooms_;
+};
+
+/// Counts what a hand-over leaves in a view: the same calls as a PairView's, without the view or the items,
+/// so that a part's room can be left before any thread fills it.
+class NodeCount {
+ public:
+  /// Starts over, keeping open nodes in `open`.
+  explicit NodeCount(std::vector<OpenNode>& open) : open_(open) { open_.clear(); }
+  /// See PairView::enterNode.
+  void enterNode(std::uint32_t at);
+  /// See PairView::ownItems.
+  void ownItems(std::uint32_t begin, std::uint32_t end);
+  /// See PairView::addLeaf.
+  void addLeaf(std::uint32_t begin, std::uint32_t end);
+  /// See PairView::leaveNode.
+  void leaveNode(std::uint32_t end);
+  /// Nodes the calls so far leave.
+  std::uint32_t nodes() const { return nodes_; }
+  /// Of them, those below no node the calls opened (what hangs from the node a part is handed over below).
+  std::uint32_t entries() const { return top_; }
+
+ private:
+  friend struct Building;
+  std::vector<OpenNode>& open_;
+  std::uint32_t nodes_ = 0;
+  std::uint32_t top_ = 0;
+};
+
+/// Fills one room of a view (PairView::leaveRoom) with a part's nodes, exactly as the view's own calls would
+/// have appended them there, so that parts handed over at once on several threads need no views of their own:
+/// only a worker's buffer for the part at hand.
+class PartWriter {
+ public:
+  /// A writer of room `room` of `view`, working in `scratch` (its nodes and open nodes).
+  PartWriter(PairView& view, std::size_t room, HandOverScratch& scratch);
+  /// See PairView::enterNode.
+  void enterNode(std::uint32_t at);
+  /// See PairView::ownItems.
+  void ownItems(std::uint32_t begin, std::uint32_t end);
+  /// See PairView::addLeaf.
+  void addLeaf(std::uint32_t begin, std::uint32_t end);
+  /// See PairView::leaveNode.
+  void leaveNode(std::uint32_t end);
+  /// Checks that the part's nodes fill its room exactly, puts them there and measures their bounds (its
+  /// items must be in place by now).
+  void finish();
+
+ private:
+  friend struct Building;
+  PairView& view_;
+  std::uint32_t begin_;
+  std::uint32_t end_;
+  bool dropped_;
+  std::vector<ViewNode>& nodes_;
+  std::vector<OpenNode>& open_;
 };
 
 /// Hands the items [begin, end) of `items`, which the innermost open node of `view` stores itself, to the
@@ -204,38 +283,52 @@ class PairView {
 /// node.
 void handOverOwnItems(PairView& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
                       HandOverScratch& scratch);
+/// The same into a part's room.
+void handOverOwnItems(PartWriter& view, const MutableItems& items, std::uint32_t begin, std::uint32_t end,
+                      HandOverScratch& scratch);
+/// What handOverOwnItems leaves in a view, counted: the split depends on nothing but the number of items.
+void countOwnItems(NodeCount& count, std::uint32_t begin, std::uint32_t end);
 
 /// A tree's hand-over cut into parts that threads fill at once. Each part is a whole subtree, or a run of
-/// sibling subtrees, whose items take a range of the shared arrays known in advance; the tree fills each
-/// part's own view over those arrays, then grafts the parts into the main view while it hands over the
-/// nodes above them. Which nodes start a part is the tree's choice and must not depend on the number of
+/// sibling subtrees, whose items take a range of the shared arrays known in advance. The tree counts each
+/// part's nodes first (NodeCount, usually in a pass over the part it makes anyway), hands over the nodes
+/// above the parts into the view, leaving a room where each part goes, and then the workers fill the rooms
+/// straight in the view. Which nodes start a part is the tree's choice and must not depend on the number of
 /// threads, so that the view, and so the pairs and the work counted, are the same on any number of them.
-struct PartViews {
-  std::vector<PairView> views;           ///< one per part, in the order the tree grafts them
+struct Parts {
+  std::vector<std::uint32_t> nodes;      ///< per part: the nodes it leaves in the view
+  std::vector<std::uint32_t> entries;    ///< per part: of them, those below no node of the part
   std::vector<HandOverScratch> scratch;  ///< one per worker
 
-  /// Runs `fill(part, view, scratch)` for parts [0, count) on the scheduler's workers; each view is begun
-  /// over `items` before and finished after.
+  /// Makes sure every worker of `scheduler` has its scratch and there is a count for each of `count` parts.
+  void fit(const TaskScheduler& scheduler, std::size_t count) {
+    if (scratch.size() < scheduler.workerCount()) scratch.resize(scheduler.workerCount());
+    nodes.resize(count);
+    entries.resize(count);
+  }
+  /// Records part p's count.
+  void counted(std::size_t p, const NodeCount& count) {
+    nodes[p] = count.nodes();
+    entries[p] = count.entries();
+  }
+  /// Leaves part p's room in `view` (the parts' rooms must be left in part order).
+  void leaveRoom(PairView& view, std::size_t p) const { view.leaveRoom(nodes[p], entries[p]); }
+  /// Runs `fill(part, writer, scratch)` for parts [0, count) on the scheduler's workers, each writing into
+  /// its room of `view`, which measures the part's nodes once it is filled.
   template <class Fill>
-  void build(TaskScheduler& scheduler, std::size_t count, const ItemArrays& items, Fill&& fill) {
-    views.resize(count);
-    fitWorkers(scheduler);
+  void fill(TaskScheduler& scheduler, PairView& view, std::size_t count, Fill&& fill) {
     scheduler.parallelFor(count, 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
       for (std::size_t p = begin; p < end; ++p) {
-        views[p].begin(items);
-        fill(p, views[p], scratch[worker]);
-        views[p].finish();
+        PartWriter writer(view, p, scratch[worker]);
+        fill(p, writer, scratch[worker]);
+        writer.finish();
       }
     });
   }
-  /// Makes sure every worker of `scheduler` has its scratch (for a tree's own passes before build()).
-  void fitWorkers(const TaskScheduler& scheduler) {
-    if (scratch.size() < scheduler.workerCount()) scratch.resize(scheduler.workerCount());
-  }
   /// Bytes held.
   std::size_t bytes() const {
-    std::size_t bytes = views.capacity() * sizeof(PairView) + scratch.capacity() * sizeof(HandOverScratch);
-    for (const PairView& v : views) bytes += v.bytes();
+    std::size_t bytes =
+        (nodes.capacity() + entries.capacity()) * 4 + scratch.capacity() * sizeof(HandOverScratch);
     for (const HandOverScratch& s : scratch) bytes += s.bytes();
     return bytes;
   }
@@ -264,7 +357,7 @@ void walkDepthFirst(std::uint32_t root, std::vector<std::uint32_t>& stack, Enter
 }
 
 /// How many items a part of a tree's hand-over should hold at most: parts small enough that every worker
-/// gets several, large enough that grafting them stays cheap. Depends only on the item count.
+/// gets several, large enough that the nodes above them stay few. Depends only on the item count.
 inline std::uint32_t partItems(std::size_t itemCount) {
   return static_cast<std::uint32_t>(std::max<std::size_t>(itemCount / 128, 2048));
 }

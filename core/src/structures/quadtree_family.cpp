@@ -68,6 +68,10 @@ std::uint32_t QuadtreeFamily::takeBlock() {
     return first;
   }
   ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
+  // Past a build, the pool grows by an eighth at a time: doubling would leave up to half of it unused for
+  // good, at 40 bytes a node (and the hand-over's per-node arrays follow its capacity).
+  if (nodes_.size() + 4 > nodes_.capacity() && !building_)
+    nodes_.reserve(nodes_.capacity() + nodes_.capacity() / 8 + 64);
   const std::uint32_t first = static_cast<std::uint32_t>(nodes_.size());
   nodes_.resize(nodes_.size() + 4);
   return first;
@@ -244,7 +248,16 @@ void QuadtreeFamily::doBuild(std::span<const Item> items) {
     order[i] = {interleaveBits(std::uint32_t(x)) | (interleaveBits(std::uint32_t(y)) << 1), std::uint32_t(i)};
   }
   std::sort(order.begin(), order.end());
+  building_ = true;
   for (const auto& [key, index] : order) doInsert(items[index].id, items[index].circle);
+  building_ = false;
+  // The build grew the pool by doublings; keep an eighth to spare.
+  if (const std::size_t fit = nodes_.size() + nodes_.size() / 8 + 64; nodes_.capacity() > fit) {
+    std::vector<QuadNode> fitted;
+    fitted.reserve(fit);
+    fitted.assign(nodes_.begin(), nodes_.end());
+    nodes_.swap(fitted);
+  }
 }
 
 void QuadtreeFamily::doClear() {
@@ -395,12 +408,13 @@ void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& vis
 // quadrants. The view tests subtrees against each other by the tight bounds of this frame's circles, not
 // by cell + widen, and tests leaves of up to 32 circles in vector lanes. The hand-over is cut into parts,
 // each a subtree of at most pair_view::partItems items, that the workers fill at once; the nodes above them
-// are handed over on the calling thread, which grafts each part where its subtree sits. Every walk over the
-// nodes goes depth first in the same order, so the first one can tell every node where its items go. The
-// items reach their slots through a bucket sort of the ids by part, in id order, rather than by following
-// each node's list: a list's links and circles are spread over the id-ordered arrays, two dependent misses
-// per item once the tree outgrows the cache, while the per-id arrays are read forward. Each part then
-// writes only its own range of the copy.
+// are handed over on the calling thread, which leaves each part a room in the view where its subtree sits
+// (on one thread it hands the part over there itself). Every walk over the nodes goes depth first in the
+// same order, so the first one can tell every node where its items go. The items reach their slots through
+// a bucket sort of the ids by part, in id order, rather than by following each node's list: a list's links
+// and circles are spread over the id-ordered arrays, two dependent misses per item once the tree outgrows
+// the cache, while the per-id arrays are read forward. Each part then writes only its own range of the
+// copy.
 void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   const std::uint32_t count = nodes_[0].subtreeCount;
   if (count < 2) return;
@@ -429,7 +443,10 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   };
   const auto none = [](std::uint32_t) {};
   // Where the upper nodes' own items and each part's items begin; bucket 0 holds the upper nodes' items,
-  // bucket p + 1 those of part p.
+  // bucket p + 1 those of part p. Both arrays take the pool's capacity at once rather than doubling past it
+  // as the pool grows.
+  ownAt_.reserve(nodes_.capacity());
+  nodeBucket_.reserve(nodes_.capacity());
   ownAt_.resize(nodes_.size());
   nodeBucket_.resize(nodes_.size());
   partRoots_.clear();
@@ -448,18 +465,30 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
         partRoots_.push_back(n);
       });
   const std::size_t buckets = partRoots_.size() + 1;
-  parts_.fitWorkers(workers);
+  parts_.fit(workers, partRoots_.size());
+  // On several threads the parts are filled at once, each into the room the view leaves it, so the pass
+  // that gives each part's nodes their slots and bucket also counts what they leave in the view.
+  const bool inRooms = workers.workerCount() > 1;
   workers.parallelFor(partRoots_.size(), 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
     for (std::size_t p = begin; p < end; ++p) {
       std::uint32_t next = ownAt_[partRoots_[p]];
+      pair_view::NodeCount counted(parts_.scratch[worker].open);
       walkDepthFirst(
           partRoots_[p], false, parts_.scratch[worker].stack,
           [&](std::uint32_t n) {
             ownAt_[n] = next;
             nodeBucket_[n] = std::uint32_t(p + 1);
+            if (inRooms) {
+              counted.enterNode(next);
+              pair_view::countOwnItems(counted, next, next + nodes_[n].directCount);
+            }
             next += nodes_[n].directCount;
           },
-          none, none);
+          [&](std::uint32_t n) {
+            if (inRooms) counted.leaveNode(ownAt_[n] + nodes_[n].subtreeCount);
+          },
+          none);
+      parts_.counted(p, counted);
     }
   });
   sortIdsByBucket(workers, buckets);
@@ -473,9 +502,8 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       items.put(ownAt_[itemNode_[id]]++, id, circle(id));
     }
   };
-  // Enters a node in `view` and hands it the node's own items.
-  const auto handOverNode = [&](std::uint32_t n, pair_view::PairView& view,
-                                pair_view::HandOverScratch& scratch) {
+  // Enters a node in `view` (the view itself or a part's room) and hands it the node's own items.
+  const auto handOverNode = [&](std::uint32_t n, auto& view, pair_view::HandOverScratch& scratch) {
     const std::uint32_t end = ownAt_[n], begin = end - nodes_[n].directCount;
     view.enterNode(begin);
     pair_view::handOverOwnItems(view, items, begin, end, scratch);
@@ -483,23 +511,22 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   const auto subtreeEnd = [&](std::uint32_t n) {
     return ownAt_[n] - nodes_[n].directCount + nodes_[n].subtreeCount;
   };
-  std::atomic<std::uint64_t> partNodes{0};
-  parts_.build(workers, partRoots_.size(), viewItems_.arrays(),
-               [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
-                 scatter(p + 1);
-                 std::uint64_t read = 0;
-                 walkDepthFirst(
-                     partRoots_[p], false, scratch.stack,
-                     [&](std::uint32_t n) {
-                       ++read;
-                       handOverNode(n, view, scratch);
-                     },
-                     [&](std::uint32_t n) { view.leaveNode(subtreeEnd(n)); }, none);
-                 partNodes.fetch_add(read, std::memory_order_relaxed);
-               });
+  // Hands part p over to `view`; returns the nodes read.
+  const auto fillPart = [&](std::size_t p, auto& view, pair_view::HandOverScratch& scratch) {
+    scatter(p + 1);
+    std::uint64_t read = 0;
+    walkDepthFirst(
+        partRoots_[p], false, scratch.stack,
+        [&](std::uint32_t n) {
+          ++read;
+          handOverNode(n, view, scratch);
+        },
+        [&](std::uint32_t n) { view.leaveNode(subtreeEnd(n)); }, none);
+    return read;
+  };
   scatter(0);
   view_.begin(viewItems_.arrays());
-  std::uint64_t read = partNodes.load();
+  std::uint64_t read = 0;
   std::size_t nextPart = 0;
   walkDepthFirst(
       0, true, viewStack_,
@@ -508,7 +535,21 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
         handOverNode(n, view_, viewItems_.split);
       },
       [&](std::uint32_t n) { view_.leaveNode(subtreeEnd(n)); },
-      [&](std::uint32_t) { view_.graft(parts_.views[nextPart++]); });
+      [&](std::uint32_t) {
+        if (inRooms)
+          parts_.leaveRoom(view_, nextPart);
+        else
+          read += fillPart(nextPart, view_, parts_.scratch[0]);
+        ++nextPart;
+      });
+  if (inRooms) {
+    std::atomic<std::uint64_t> partNodes{0};
+    parts_.fill(workers, view_, partRoots_.size(),
+                [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
+                  partNodes.fetch_add(fillPart(p, writer, scratch), std::memory_order_relaxed);
+                });
+    read += partNodes.load();
+  }
   view_.finish();
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
@@ -588,7 +629,8 @@ IndexStats QuadtreeFamily::stats() const {
       (viewStack_.capacity() + ownAt_.capacity() + nodeBucket_.capacity() + partRoots_.capacity() +
        bucketCursor_.capacity() + bucketStart_.capacity() + byBucket_.capacity()) *
           sizeof(std::uint32_t) +
-      view_.bytes() + viewItems_.bytes() + parts_.bytes() + pair_view::scratchBytes(viewWalk_) + tableBytes();
+      view_.bytes() + viewItems_.bytes() + parts_.bytes() + pair_view::scratchBytes(viewWalk_) +
+      tableBytes() + ownBytes();
   return s;
 }
 

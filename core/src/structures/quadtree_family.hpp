@@ -134,6 +134,8 @@ class QuadtreeFamily : public SpatialIndex {
   }
   /// Member-specific figures for extra().
   virtual void extraOwn(ExtraCounters& out) const { (void)out; }
+  /// Bytes of member-specific state, for stats().
+  virtual std::size_t ownBytes() const { return 0; }
 
   // -- SpatialIndex hooks shared by the family -------------------------------------------------------------
   void doBuild(std::span<const Item> items) override;
@@ -213,6 +215,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::uint32_t freeBlocks_ = kNone;     // first dead child block; each links the next through firstChild
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
+  bool building_ = false;                 // inside doBuild: the pool may double
   std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
   // The hand-over (see doFindPairs): each node's slot and bucket, the parts and the bucket sort of the ids.
   std::vector<std::uint32_t> ownAt_;              // the slot of each node's own items
@@ -221,7 +224,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::uint32_t> bucketCursor_;       // per chunk of ids and bucket: count, then where to write
   std::vector<std::uint32_t> bucketStart_;        // where each bucket's ids begin in byBucket_
   std::vector<ItemId> byBucket_;                  // ids sorted by bucket, in id order within each
-  pair_view::PartViews parts_;                    // the parts' views
+  pair_view::Parts parts_;                        // the parts' counts and scratch
   pair_view::PairView view_;                      // the tree as the pair search reads it
   pair_view::ItemCopy viewItems_;                 // the items in the view's depth-first order
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker

@@ -7,7 +7,11 @@
 // larger than half its size nor a centre outside it, so here the root doubles toward such a circle (the old
 // root becomes a quadrant of the new one); and a zero radius would descend forever, so descent stops at a
 // depth floor (the `max_levels` parameter, a floor relative to the coordinates' magnitude, and the deepest
-// level a node key can name). The shared machinery (storage, frame pass, walks, pairs) is in banded_tree.hpp.
+// level a node key can name). A grown root keeps the first root's cells as a level of its own, and while
+// nothing is held above that level the queries enter there, at the cells whose reach they meet (looked up
+// by key): the levels a growth added only lead down to those cells, so a cluster that made the root grow
+// costs a query elsewhere at most the test of one node of its branch, as under the post's fixed root. The
+// shared machinery (storage, frame pass, walks, pairs) is in banded_tree.hpp.
 
 #include <algorithm>
 #include <cmath>
@@ -83,7 +87,8 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   // -- geometry: a node's corner is the root's corner plus its column and row times its side, computed in
   // one step, so that every code path gets the same bits and a child's edges are exactly its parent's.
 
-  Cell cell(std::uint64_t key) const {
+  // Inlined everywhere: the frame pass and placement work out cells for every circle that moves.
+  [[gnu::always_inline]] Cell cell(std::uint64_t key) const {
     const linear::QuadCoords c = linear::quadCoords(key);
     return at(c.column, c.row, c.depth);
   }
@@ -92,7 +97,7 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
     return at(2 * parent.column + (q & 1u), 2 * parent.row + (q >> 1), parent.depth + 1);
   }
 
-  Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
+  [[gnu::always_inline]] Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
     const double s = sizes_[depth];
     return {x0_ + double(column) * s,
             y0_ + double(row) * s,
@@ -113,6 +118,30 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   }
 
   static CellBox drawBox(const Cell& c) { return {c.x0, c.y0, c.x1, c.y1}; }
+
+  int levelsAboveFirstRoot() const { return levelsGrown_; }
+
+  // The cells at `depth` whose reach (the cell widened by half its side) may meet `b`: per axis, the
+  // columns c with c - 1/2 <= (x - x0) / side <= c + 3/2 for some x in b, widened by a millionth of a cell
+  // for the rounding of that division (the caller tests each reach exactly).
+  template <class Fn>
+  bool entryCells(int depth, const CellBox& b, Fn&& fn) const {
+    constexpr double kMargin = 1e-6;
+    const double s = sizes_[depth];
+    const double last = std::ldexp(1.0, depth) - 1.0;
+    const double c0 = std::fmax(0.0, std::ceil((b.minX - x0_) / s - 1.5 - kMargin));
+    const double c1 = std::fmin(last, std::floor((b.maxX - x0_) / s + 0.5 + kMargin));
+    const double r0 = std::fmax(0.0, std::ceil((b.minY - y0_) / s - 1.5 - kMargin));
+    const double r1 = std::fmin(last, std::floor((b.maxY - y0_) / s + 0.5 + kMargin));
+    if (!(c0 <= c1 && r0 <= r1)) return true;  // nothing within reach
+    if ((c1 - c0 + 1.0) * (r1 - r0 + 1.0) > double(banded::kMaxEntryCells)) return false;
+    for (auto row = std::uint32_t(r0); row <= std::uint32_t(r1); ++row) {
+      for (auto column = std::uint32_t(c0); column <= std::uint32_t(c1); ++column) {
+        fn(linear::quadKey(column, row, depth), at(column, row, depth));
+      }
+    }
+    return true;
+  }
 
   // -- the rule
 
@@ -194,12 +223,15 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
     side += side * 0x1p-16;
     if (minCellSize_ == 0.0) minCellSize_ = std::ldexp(side, -int(param("max_levels")));
     setFrame(region.minX, region.minY, side);
+    levelsGrown_ = 0;
   }
 
   // Doubles the root toward `c` until it holds it (the old root becomes the quadrant facing away from it).
   int growToCover(const Circle& c) {
+    // Called for every moved circle: the root's cell straight from the frame, and done when it holds it.
+    const Cell before = at(0, 0, 0);
+    if (holds(before, c)) return 0;
     int growths = 0;
-    const Cell before = cell(KeyCodec::root());
     while (!holds(cell(KeyCodec::root()), c)) {
       const double size = sizes_[0];
       setFrame(c.center.x < x0_ ? x0_ - size : x0_, c.center.y < y0_ ? y0_ - size : y0_, size * 2.0);
@@ -212,17 +244,22 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
       setFrame(x0_, y0_, sizes_[0] * 2.0);
       ++growths;
     }
+    if (growths > 0) levelsGrown_ = std::min(levelsGrown_ + growths, KeyCodec::levels());
     return growths;
   }
 
   void onCleared() { minCellSize_ = 0.0; }
 
-  void extraOwn(ExtraCounters& out) const { out.emplace_back("root_size", hasRoot() ? sizes_[0] : 0.0); }
+  void extraOwn(ExtraCounters& out) const {
+    out.emplace_back("root_size", hasRoot() ? sizes_[0] : 0.0);
+    out.emplace_back("query_entry_depth", double(entryDepth()));
+  }
 
   double x0_ = 0.0;
   double y0_ = 0.0;
   double sizes_[KeyCodec::kLevels + 1] = {};  // side of a cell at each depth
   double minCellSize_ = 0.0;                  // absolute depth floor, fixed when the first root is made
+  int levelsGrown_ = 0;                       // doublings since the first root: its cells lie that deep
 };
 
 }  // namespace

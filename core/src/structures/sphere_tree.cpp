@@ -125,12 +125,11 @@ IndexStats SphereTree::stats() const {
   s.memoryBytes =
       tableBytes() + spheres_.capacity() * sizeof(SphereNode) + slots_.capacity() * sizeof(ItemSlot) +
       (slotOf_.capacity() + ownerOf_.capacity()) * sizeof(std::uint32_t) + itemState_.capacity() +
-      pendingLeft_.capacity() * sizeof(ItemId) + reintegrate_.capacityBytes() + recompute_.capacityBytes() +
-      sphereStack_.capacity() * 4 + cullStack_.capacity() * sizeof(CullEntry) +
+      (pendingLeft_.capacity() + leaving_.capacity()) * sizeof(ItemId) + reintegrate_.capacityBytes() +
+      recompute_.capacityBytes() + sphereStack_.capacity() * 4 + cullStack_.capacity() * sizeof(CullEntry) +
       scratchIds_.capacity() * sizeof(ItemId) + repackScratch_.capacity() * sizeof(ItemSlot) + view_.bytes() +
-      viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + parts_.bytes() +
-      (topChildren_.capacity() + childItems_.capacity()) * 4 + partRuns_.capacity() * sizeof(PartRun) +
-      pieces::bytes(leavingLists_);
+      viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + parts_.bytes() + topChildren_.capacity() * 4 +
+      childBelow_.capacity() * sizeof(Below) + partRuns_.capacity() * sizeof(PartRun);
   return s;
 }
 
@@ -476,7 +475,7 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
   }
   // The spheres are cut into pieces for the workers; each writes only its own spheres' slots, and the
   // circles that left are detached afterwards in the order one thread would have found them.
-  pieces::collect(scheduler(), runs_.size(), leaving_, leavingLists_,
+  pieces::collect(scheduler(), runs_.size(), leaving_,
                   [&](std::size_t first, std::size_t last, std::vector<ItemId>& leaving) {
                     std::size_t ahead = first,
                                 aheadSlot = 0;  // the run and slot whose circle is fetched next

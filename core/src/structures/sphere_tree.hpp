@@ -289,17 +289,21 @@ class SphereTree final : public SpatialIndex {
   std::vector<ItemSlot> repackScratch_;
   std::vector<std::uint32_t> runs_;  // spheres with items, depth first, for the whole-frame pass
   std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
-  std::vector<std::vector<ItemId>> leavingLists_;  // and each piece's list of them
-  // The pair search's hand-over (see doFindPairs): the root's children, the items below each, the runs of
-  // them that are parts, and the parts' views.
+  // The pair search's hand-over (see doFindPairs): the root's children, what lies below each, the runs of
+  // them that are parts, and the parts' counts and scratch.
   struct PartRun {
     std::uint32_t firstChild;  // index in topChildren_
     std::uint32_t itemsAt;     // slot of its first item
   };
+  struct Below {
+    std::uint32_t items = 0;    // circles below a child of the root
+    std::uint32_t nodes = 0;    // nodes its hand-over leaves in the view (counted on several threads)
+    std::uint32_t entries = 0;  // of them, those hanging from the root
+  };
   std::vector<std::uint32_t> topChildren_;
-  std::vector<std::uint32_t> childItems_;
+  std::vector<Below> childBelow_;
   std::vector<PartRun> partRuns_;
-  pair_view::PartViews parts_;
+  pair_view::Parts parts_;
   pair_view::PairView view_;
   pair_view::ItemCopy viewItems_;
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker

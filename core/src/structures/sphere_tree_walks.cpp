@@ -201,12 +201,13 @@ std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment, QueryCo
 // ---------------------------------------------------------------------------------------------------------
 
 // The tree is handed to the shared pair view depth first: each sphere's slice, then its sphere children.
-// The root's children are cut into runs of at most pair_view::partItems items, parts that the workers hand
-// over at once into the slots that the runs' counts give them; the calling thread hands over the root's own
-// slice (circles waiting for reintegration) and grafts the parts below it in order.
+// The root's children are cut into runs of at most pair_view::partItems items, parts that go into the slots
+// that the runs' counts give them. On several threads the workers count what lies below each child of the
+// root (circles, and what its hand-over leaves in the view), the calling thread hands over the root's own
+// slice (circles waiting for reintegration) and leaves each part a room below it, and the workers then fill
+// the rooms at once; on one thread each part is handed over below the root in turn.
 void SphereTree::doFindPairs(std::vector<Pair>& out) {
   TaskScheduler& workers = scheduler();
-  parts_.fitWorkers(workers);
   const SphereNode& root = spheres_[kRoot];
   topChildren_.clear();
   for (std::uint32_t c = root.firstChild; c != kNull; c = spheres_[c].nextSibling) topChildren_.push_back(c);
@@ -223,15 +224,27 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
         },
         leave);
   };
-  // Items below each child of the root.
-  childItems_.resize(topChildren_.size());
+  const bool inRooms = workers.workerCount() > 1;
+  parts_.fit(workers, 0);
+  childBelow_.resize(topChildren_.size());
   workers.parallelFor(topChildren_.size(), 256, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    pair_view::HandOverScratch& scratch = parts_.scratch[worker];
     for (std::size_t k = begin; k < end; ++k) {
       std::uint32_t items = 0;
+      pair_view::NodeCount counted(scratch.open);
       walk(
-          topChildren_[k], parts_.scratch[worker].stack,
-          [&](std::uint32_t n) { items += spheres_[n].itemCount; }, [](std::uint32_t) {});
-      childItems_[k] = items;
+          topChildren_[k], scratch.stack,
+          [&](std::uint32_t n) {
+            if (inRooms) {
+              counted.enterNode(items);
+              pair_view::countOwnItems(counted, items, items + spheres_[n].itemCount);
+            }
+            items += spheres_[n].itemCount;
+          },
+          [&](std::uint32_t) {
+            if (inRooms) counted.leaveNode(items);
+          });
+      childBelow_[k] = {items, counted.nodes(), counted.entries()};
     }
   });
   // The runs: where each begins among the root's children and where its items go.
@@ -239,18 +252,27 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
   partRuns_.clear();
   std::uint32_t at = root.itemCount, runItems = 0;
   for (std::size_t k = 0; k < topChildren_.size(); ++k) {
-    if (k == 0 || runItems + childItems_[k] > partLimit) {
+    if (k == 0 || runItems + childBelow_[k].items > partLimit) {
       partRuns_.push_back({std::uint32_t(k), at});
       runItems = 0;
     }
-    runItems += childItems_[k];
-    at += childItems_[k];
+    runItems += childBelow_[k].items;
+    at += childBelow_[k].items;
   }
   partRuns_.push_back({std::uint32_t(topChildren_.size()), at});
+  const std::size_t partCount = partRuns_.size() - 1;
+  parts_.fit(workers, partCount);
+  for (std::size_t p = 0; p < partCount; ++p) {
+    parts_.nodes[p] = parts_.entries[p] = 0;
+    for (std::uint32_t k = partRuns_[p].firstChild; k < partRuns_[p + 1].firstChild; ++k) {
+      parts_.nodes[p] += childBelow_[k].nodes;
+      parts_.entries[p] += childBelow_[k].entries;
+    }
+  }
   viewItems_.resize(at);
   const pair_view::MutableItems items = viewItems_.writable();
   // Copies a sphere's slice to `begin` and hands it to `view`; returns where it ends.
-  const auto handOverSlice = [&](std::uint32_t n, std::uint32_t begin, pair_view::PairView& view,
+  const auto handOverSlice = [&](std::uint32_t n, std::uint32_t begin, auto& view,
                                  pair_view::HandOverScratch& scratch) {
     const SphereNode& node = spheres_[n];
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
@@ -261,28 +283,41 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
     pair_view::handOverOwnItems(view, items, begin, begin + node.itemCount, scratch);
     return begin + node.itemCount;
   };
-  std::atomic<std::uint64_t> read{1};
-  parts_.build(workers, partRuns_.size() - 1, viewItems_.arrays(),
-               [&](std::size_t p, pair_view::PairView& view, pair_view::HandOverScratch& scratch) {
-                 std::uint32_t next = partRuns_[p].itemsAt;
-                 std::uint64_t spheres = 0;
-                 for (std::uint32_t k = partRuns_[p].firstChild; k < partRuns_[p + 1].firstChild; ++k) {
-                   walk(
-                       topChildren_[k], scratch.stack,
-                       [&](std::uint32_t n) {
-                         ++spheres;
-                         next = handOverSlice(n, next, view, scratch);
-                       },
-                       [&](std::uint32_t) { view.leaveNode(next); });
-                 }
-                 read.fetch_add(spheres, std::memory_order_relaxed);
-               });
+  // Hands part p over to `view`; returns the spheres read.
+  const auto fillPart = [&](std::size_t p, auto& view, pair_view::HandOverScratch& scratch) {
+    std::uint32_t next = partRuns_[p].itemsAt;
+    std::uint64_t spheres = 0;
+    for (std::uint32_t k = partRuns_[p].firstChild; k < partRuns_[p + 1].firstChild; ++k) {
+      walk(
+          topChildren_[k], scratch.stack,
+          [&](std::uint32_t n) {
+            ++spheres;
+            next = handOverSlice(n, next, view, scratch);
+          },
+          [&](std::uint32_t) { view.leaveNode(next); });
+    }
+    return spheres;
+  };
   view_.begin(viewItems_.arrays());
   handOverSlice(kRoot, 0, view_, viewItems_.split);
-  for (const pair_view::PairView& part : parts_.views) view_.graft(part);
+  std::uint64_t read = 1;
+  for (std::size_t p = 0; p < partCount; ++p) {
+    if (inRooms)
+      parts_.leaveRoom(view_, p);
+    else
+      read += fillPart(p, view_, parts_.scratch[0]);
+  }
   view_.leaveNode(at);
+  if (inRooms) {
+    std::atomic<std::uint64_t> spheres{0};
+    parts_.fill(workers, view_, partCount,
+                [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
+                  spheres.fetch_add(fillPart(p, writer, scratch), std::memory_order_relaxed);
+                });
+    read += spheres.load();
+  }
   view_.finish();
-  counters_.nodesVisited += read.load();
+  counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
 }
 
