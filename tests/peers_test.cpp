@@ -58,6 +58,18 @@ TEST(PeerRegistry, BothPeersAreRegisteredAsPeers) {
   EXPECT_NE(registry.find("boost-rtree"), nullptr);
 }
 
+// The peer libraries report only the leaves (values) a query reaches, so their "nodes visited" would count
+// something else: they say so, and every structure of our own counts them.
+TEST(PeerRegistry, PeersSayWhyTheyCannotCountTheNodesAQueryVisits) {
+  StructureRegistry peers;
+  registerPeerStructures(peers);
+  for (const StructureInfo& info : peers.all())
+    EXPECT_FALSE(info.create()->nodesNotCounted().empty()) << info.name;
+  const StructureRegistry core = StructureRegistry::withCoreStructures();
+  for (const StructureInfo& info : core.all())
+    EXPECT_TRUE(info.create()->nodesNotCounted().empty()) << info.name;
+}
+
 class Peer : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Peer, SimulationFramesFindTheSamePairsAsBruteForce) {
@@ -256,6 +268,9 @@ TEST(Box2dTree, NodesIncludeTheInnerNodesAndPathsEndAtTheLeaf) {
     for (std::size_t k = 0; k < path.size(); ++k) EXPECT_EQ(path[k].depth, static_cast<int>(k));
     EXPECT_EQ(path.back().itemCount, 1u);
     EXPECT_TRUE(boxContains(path.back().box, boundsOf(items[id].circle))) << id;
+    // The leaf is drawn as its circle's box; the fat box Box2D tests is its grown bounds.
+    ASSERT_TRUE(path.back().hasGrown()) << id;
+    EXPECT_TRUE(boxContains(path.back().grown, path.back().box)) << id;
     EXPECT_TRUE(boxContains(path.front().box, path.back().box)) << id;
   }
   EXPECT_FALSE(peer->nodeRule().empty());
