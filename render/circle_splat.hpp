@@ -23,6 +23,8 @@ class CircleSplatter {
  public:
   /// Circles with a larger on-screen radius (pixels) are handed back for the GPU path.
   static constexpr float kMaxRadiusPx = 6.0f;
+  /// Pixels of one row of a splatted circle, at most.
+  static constexpr int kMaxRowPixels = 16;
 
   CircleSplatter() = default;
   ~CircleSplatter();
