@@ -25,6 +25,7 @@
 #include "render/palette.hpp"
 #include "render/screenshot.hpp"
 #include "render/shape_batch.hpp"
+#include "render/world_image.hpp"
 #include "soak.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
@@ -165,6 +166,7 @@ class WindowApp {
   ui::DemoContext ctx_;
   render::CircleRenderer circles_;
   render::ShapeRenderer shapes_;
+  render::WorldImageRenderer images_;
   ui::WorldCanvas canvas_;
   std::vector<render::CircleInstance> instances_;
   std::vector<render::CircleInstance> visibleInstances_;
@@ -232,6 +234,7 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
 
   if (std::string error = circles_.init(); !error.empty()) return error;
   if (std::string error = shapes_.init(); !error.empty()) return error;
+  if (std::string error = images_.init(); !error.empty()) return error;
 
   view_.vsync = settings.getBool("view.vsync", true) && !config_.screenshotPath;
   const char* renderer = reinterpret_cast<const char*>(render::gl::GetString(GL_RENDERER));
@@ -347,6 +350,10 @@ int WindowApp::run() {
     std::uint64_t start = ui::nowNanoseconds();
     for (ui::PartSlot& slot : parts_) slot.part->update(ctx_);
     record[Phase::Queries] = float(ui::millisecondsSince(start));
+    if (view_.cameraMoved) {  // a part's view is kept, not refitted after the first frame's panels
+      fitted_ = false;
+      view_.cameraMoved = false;
+    }
 
     start = ui::nowNanoseconds();
     drawWorld();
@@ -608,9 +615,13 @@ void WindowApp::drawWorld() {
                        0u};
     }
   });
+  canvas_.underlay.clear();
+  canvas_.overlay.clear();
   canvas_.below.clear(camera_.pixelsPerUnit());
   canvas_.above.clear(camera_.pixelsPerUnit());
+  canvas_.top.clear(camera_.pixelsPerUnit());
   canvas_.rings.clear();
+  canvas_.marks.clear();
   // Overlays first, then panels: what a panel shows of something picked (the inspector's path, the
   // step-through's walk) stays on top of the live overlays.
   for (const auto category : {ui::PartCategory::Overlay, ui::PartCategory::Panel}) {
@@ -639,12 +650,23 @@ void WindowApp::drawWorld() {
     toDraw = visibleInstances_;
   }
 
-  shapes_.draw(canvas_.below, camera_);
+  {
+    const ClipToWorldBox clip(world, camera_);
+    images_.draw(canvas_.underlay, camera_);
+    shapes_.draw(canvas_.below, camera_);
+  }
   const CircleMode mode = view_.circleMode;
   circles_.setScheduler(&model_.scheduler());  // the pool changes when the thread slider moves
   circles_.draw(toDraw, camera_, mode, {view_.minCirclePx, 1.5f});
-  circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
-  shapes_.draw(canvas_.above, camera_);
+  {
+    const ClipToWorldBox clip(world, camera_);
+    images_.draw(canvas_.overlay, camera_);
+    circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
+    shapes_.draw(canvas_.above, camera_);
+  }
+  // Drawn a little larger than the circles themselves, so that a hit stays visible at any count.
+  circles_.draw(canvas_.marks, camera_, CircleMode::Pulled, {std::max(view_.minCirclePx, 1.6f), 1.0f});
+  shapes_.draw(canvas_.top, camera_);
 }
 
 void WindowApp::drawUi() {
@@ -682,7 +704,7 @@ void WindowApp::drawUi() {
         ImGui::SetWindowPos(reachable);
         pos = reachable;
       }
-      uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+      if (!p.overWorld) uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
       ImGui::End();
     }
     for (ui::PartSlot& slot : parts_) {

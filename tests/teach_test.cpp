@@ -322,6 +322,39 @@ TEST(StepThrough, EventsAreFoundAndDescribed) {
   EXPECT_TRUE(sameNode(trace.events[0].node, trace.events[1].node));
 }
 
+// One definition of the nodes a query visited, in every panel: the structure's count is the nodes it
+// entered plus the ones it pruned (plus, for a grid, the empty cells it looks up untraced); a structure that
+// cannot count them says so instead of a number.
+TEST(StepThrough, NodesVisitedAreTheEnteredAndThePruned) {
+  const Simulation sim("spheretest", SceneConfig{}, 3000, 4);
+  auto index = registry().create("quadtree");
+  index->setWorldHint(sim.world());
+  index->build(sim.items());
+  QueryState q;
+  q.mode = QueryShape::Circle;
+  q.anchor = sim.attractors().front();
+  q.radius = 0.05f * (sim.world().max.x - sim.world().min.x);
+  ShapeAnswer answer;
+  runQueryShape(*index, q, answer);
+  const QueryCounters counters = index->lastCounters();
+  QueryTrace trace;
+  traceQueryShape(*index, q, trace, answer);
+  const TraceProgress walk = progressAt(trace, trace.events.size());
+  ASSERT_GT(walk.pruned, 0u);
+  ASSERT_EQ(walk.visited + walk.pruned, counters.nodesVisited);
+  EXPECT_EQ(nodesVisitedText(index->nodesNotCounted(), counters.nodesVisited, &walk),
+            "nodes visited " + std::to_string(counters.nodesVisited) + " = entered " +
+                std::to_string(walk.visited) + " + pruned " + std::to_string(walk.pruned));
+  TraceProgress few;
+  few.visited = 1200;
+  few.pruned = 34;
+  EXPECT_EQ(nodesVisitedText({}, 1300, &few),
+            "nodes visited 1,300 = entered 1,200 + pruned 34 + 66 not traced");
+  EXPECT_EQ(nodesVisitedText({}, 1300, nullptr), "nodes visited 1,300");
+  EXPECT_EQ(nodesVisitedText("reports leaves only", 141, &few),
+            "nodes visited: not counted (reports leaves only)");
+}
+
 // The view cone's log says in words what came into view and what went out of it.
 TEST(StepThrough, ConeEventsInWords) {
   EXPECT_EQ(coneEventLine(12, {4, 9, 17}, {2}),

@@ -10,7 +10,9 @@
 #include "render/palette.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
+#include "ui/node_drawing.hpp"
 #include "ui/part_names.hpp"
+#include "ui/teach_trace.hpp"
 
 namespace st::ui {
 namespace {
@@ -26,69 +28,54 @@ bool boxVisible(const Box& box, const Box& view) {
 // Structure nodes
 // ---------------------------------------------------------------------------------------------------------
 
-// Nodes smaller than a few pixels would only paint a solid mesh over the circles (and cost a software
-// rasterizer dearly): below `minNodePx` a node only darkens the patch of screen it falls in, one filled
-// square per patch however many nodes it holds, so the places where the structure is fine still show; or,
-// with patches off, it is skipped. Zooming in brings the nodes back one by one.
+// Depth is shown twice. Under the circles, every place of the world takes the shade of the deepest node
+// covering it (an image of a few pixels per texel, built on the CPU: one texture for any number of nodes,
+// where tiny deep nodes under a swarm still count), lighter where the tree is deeper. Over the circles, the
+// nodes at least `minNodePx` across are outlined, brighter nearer the root; smaller ones would only paint
+// a solid mesh over the circles (and cost a software rasterizer dearly), and the fill already shows where
+// they are. Zooming in brings their outlines back one by one. Only the nodes' own cells are drawn here:
+// loose or grown bounds belong to the views that explain something with them (the query's walk, the
+// inspector).
 class NodesOverlay final : public DemoPart {
  public:
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
     const Box view = ctx.camera.visibleWorld();
+    const Box& world = ctx.model.simulation().world();
     const float ppu = ctx.camera.pixelsPerUnit();
     drawn_ = small_ = 0;
     const int lo = oneLevel_ ? minDepth_ : std::min(minDepth_, maxDepth_);
     const int hi = oneLevel_ ? minDepth_ : std::max(minDepth_, maxDepth_);
-    // The ramp spans the depths the structure had last frame, so a shallow tree uses the whole of it.
-    const float ramp = float(std::max(deepestSeen_, 1));
-    const float cellPx = std::max(minNodePx_, 2.0f);
-    const float cellWorld = cellPx / ppu;
-    const int columns = std::max(1, int(std::ceil((view.max.x - view.min.x) / cellWorld)));
-    const int rows = std::max(1, int(std::ceil((view.max.y - view.min.y) / cellWorld)));
-    patches_.assign(std::size_t(columns) * std::size_t(rows), 0);
+    // Only the world is drawn: a root grown past it, or loose bounds, stop at its edges.
+    const Box area{{std::max(view.min.x, world.min.x), std::max(view.min.y, world.min.y)},
+                   {std::min(view.max.x, world.max.x), std::min(view.max.y, world.max.y)}};
+    if (!(area.min.x < area.max.x && area.min.y < area.max.y)) return;
+    if (fill_) depthMap_.reset(area, ppu);
     int deepest = 0;
     ctx.model.structure().visitNodes([&](const NodeInfo& node) {
       deepest = std::max(deepest, node.depth);
       if (node.depth < lo || node.depth > hi) return;
-      const Box bounds = node.shape == NodeShape::Circle ? boundsOf(node.circle) : node.box;
-      if (!boxVisible(bounds, view)) return;
+      const Box bounds = drawnBounds(node);
+      if (!boxesOverlap(bounds, area)) return;
       const float sizePx = std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) * ppu;
+      if (fill_) depthMap_.add(node, sizePx >= minNodePx_);
       if (sizePx < minNodePx_) {
         ++small_;
-        if (!patches_.empty() && showPatches_) {
-          const float cx = 0.5f * (bounds.min.x + bounds.max.x), cy = 0.5f * (bounds.min.y + bounds.max.y);
-          const int col = std::clamp(int((cx - view.min.x) / cellWorld), 0, columns - 1);
-          const int row = std::clamp(int((cy - view.min.y) / cellWorld), 0, rows - 1);
-          std::uint8_t& patch = patches_[std::size_t(row) * std::size_t(columns) + std::size_t(col)];
-          patch = std::uint8_t(std::min(255, patch + 1));
-        }
         return;
       }
-      const std::uint32_t colour = nodeColour(node.depth, ramp, sizePx);
+      const std::uint32_t colour = nodeColour(node.depth, sizePx);
       if (node.shape == NodeShape::Circle) {
         canvas.ring(node.circle, colour);
       } else {
-        if (fill_) canvas.below.boxFill(node.box, render::withAlpha(colour, 16));
         canvas.above.boxOutline(node.box, colour);
       }
       ++drawn_;
     });
     deepestSeen_ = deepest;
+    if (fill_) depthMap_.paint(canvas.underlay, canvas.overlay, deepest);
     // Thousands of overlapping outlines (a tree of fat boxes at 100,000 circles) would add up to a white
     // sheet: the more were drawn, the fainter each is drawn next frame.
     crowding_ =
         std::clamp(std::sqrt(kUncrowdedOutlines / float(std::max<std::size_t>(drawn_, 1))), 0.3f, 1.0f);
-    patchCount_ = 0;
-    for (int row = 0; row < rows; ++row) {
-      for (int col = 0; col < columns; ++col) {
-        const std::uint8_t nodes = patches_[std::size_t(row) * std::size_t(columns) + std::size_t(col)];
-        if (nodes == 0) continue;
-        ++patchCount_;
-        // More nodes in the patch, a darker one: a few levels' worth reads as a shade, not a blot.
-        const std::uint32_t alpha = std::min<std::uint32_t>(6u + 4u * nodes, 28u);
-        const Vec2 min{view.min.x + float(col) * cellWorld, view.min.y + float(row) * cellWorld};
-        canvas.below.boxFill({min, {min.x + cellWorld, min.y + cellWorld}}, render::depthShade(0.35f, alpha));
-      }
-    }
   }
 
   void drawPanel(DemoContext&) override {
@@ -101,32 +88,37 @@ class NodesOverlay final : public DemoPart {
     ImGui::Checkbox("one level at a time", &oneLevel_);
     ImGui::SameLine();
     ImGui::TextDisabled("(deepest now: %d)", deepestSeen_);
-    ImGui::Checkbox("translucent fill (overlaps show darker)", &fill_);
+    ImGui::Checkbox("fill by depth", &fill_);
+    if (fill_) {
+      depthFillSwatches(deepestSeen_);
+      ImGui::TextDisabled("depth 0 .. %d: lighter is deeper", deepestSeen_);
+      colourSwatch(render::withAlpha(render::depthShade(0.0f), DepthMap::kHazePerLevel * 2), "haze:");
+      ImGui::SameLine();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      wrappedText("levels too fine to outline, over the circles");
+      ImGui::PopStyleColor();
+    }
     ImGui::SetNextItemWidth(120.0f);
-    ImGui::SliderFloat("smallest drawn (px)", &minNodePx_, 1.0f, 32.0f, "%.0f");
-    ImGui::Checkbox("smaller ones as grey patches", &showPatches_);
-    ImGui::TextDisabled("%zu drawn; %zu smaller%s", drawn_, small_,
-                        showPatches_ ? (" in " + std::to_string(patchCount_) + " patches").c_str() : "");
+    ImGui::SliderFloat("smallest outlined (px)", &minNodePx_, 1.0f, 32.0f, "%.0f");
+    ImGui::TextDisabled("%s outlined, %s smaller", groupedNumber(drawn_).c_str(),
+                        groupedNumber(small_).c_str());
     depthSwatches(render::kDepthLevels);
-    ImGui::SameLine();
-    ImGui::TextDisabled("root .. deepest");
+    ImGui::TextDisabled("outlines: root .. deepest");
   }
 
   void loadSettings(const SettingsSection& s) override {
-    fill_ = s.getBool("fill", false);
+    fill_ = s.getBool("depth_fill", true);
     minDepth_ = static_cast<int>(s.getNumber("min_depth", 0));
     maxDepth_ = static_cast<int>(s.getNumber("max_depth", 64));
     oneLevel_ = s.getBool("one_level", false);
     minNodePx_ = static_cast<float>(s.getNumber("min_px", kDefaultMinPx));
-    showPatches_ = s.getBool("patches", true);
   }
   void saveSettings(SettingsSection& s) const override {
-    s.setBool("fill", fill_);
+    s.setBool("depth_fill", fill_);
     s.setNumber("min_depth", minDepth_);
     s.setNumber("max_depth", maxDepth_);
     s.setBool("one_level", oneLevel_);
     s.setNumber("min_px", minNodePx_);
-    s.setBool("patches", showPatches_);
   }
 
  private:
@@ -135,25 +127,23 @@ class NodesOverlay final : public DemoPart {
 
   /// Brighter and more opaque near the root, fading with depth; a node only a little larger than the
   /// smallest drawn is fainter still, so the fine levels recede behind the coarse ones.
-  std::uint32_t nodeColour(int depth, float ramp, float sizePx) const {
-    const float t = float(depth) / ramp;
+  std::uint32_t nodeColour(int depth, float sizePx) const {
+    const float t = float(depth) / float(std::max(deepestSeen_, 1));
     const float small = std::clamp((sizePx - minNodePx_) / (3.0f * minNodePx_), 0.0f, 1.0f);
-    const float alpha = (210.0f - 140.0f * t) * (0.3f + 0.7f * small) * crowding_;
-    return render::depthShade(t, static_cast<std::uint32_t>(std::clamp(alpha, 30.0f, 255.0f)));
+    const float alpha = (220.0f - 120.0f * t) * (0.35f + 0.65f * small) * crowding_;
+    return render::depthShade(t, static_cast<std::uint32_t>(std::clamp(alpha, 40.0f, 255.0f)));
   }
 
-  bool fill_ = false;
+  bool fill_ = true;
   int minDepth_ = 0;
   int maxDepth_ = 64;
   bool oneLevel_ = false;
   float minNodePx_ = kDefaultMinPx;
-  bool showPatches_ = true;
   int deepestSeen_ = 0;
   float crowding_ = 1.0f;
   std::size_t drawn_ = 0;
   std::size_t small_ = 0;
-  std::size_t patchCount_ = 0;
-  std::vector<std::uint8_t> patches_;
+  DepthMap depthMap_;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -210,37 +200,113 @@ class PairLinesOverlay final : public DemoPart {
 // The query's walk: nodes visited and pruned, candidates and hits
 // ---------------------------------------------------------------------------------------------------------
 
+// The walk is drawn on the nodes' own cells: entered ones outlined green, ones whose bounds test rejected it
+// outlined magenta (fainter: a wide walk prunes most of what it looks at), empty children passed over
+// without a test not at all. A node entered although its cell misses the query was reached through its
+// grown bounds (loose bounds, a point quadtree's widening, a leaf's fat box): those bounds are dashed beside
+// it, the one place where they explain the walk. Nodes under a few pixels become patches under the circles,
+// and a leaf that is only its circle's own box is left to the circle's rim. The hits and candidates are
+// drawn over all of it by the candidates overlay.
 class TraceOverlay final : public DemoPart {
  public:
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
-    visited_ = pruned_ = 0;
-    for (const TraceEvent& e : ctx.model.query.trace.events) {
+    const QueryState& q = ctx.model.query;
+    const std::vector<TraceEvent>& events = q.trace.events;
+    const float ppu = ctx.camera.pixelsPerUnit();
+    const Box view = ctx.camera.visibleWorld();
+    const Box reach = queryReach(q);
+    const std::vector<Circle>& circles = ctx.model.simulation().circles();
+    progress_ = progressAt(q.trace, events.size());
+    visitedPatches_.reset(view, ppu, kPatchPx);
+    prunedPatches_.reset(view, ppu, kPatchPx);
+    std::size_t outlined = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const TraceEvent& e = events[i];
       const bool visit = e.kind == TraceEventKind::VisitNode;
-      if (!visit && e.kind != TraceEventKind::PruneNode) continue;
-      (visit ? visited_ : pruned_) += 1;
-      // Pruned nodes are most of a wide walk's nodes (all the root's children of a sphere tree): fainter,
-      // so the path the walk took reads first.
-      const std::uint32_t colour = visit ? colours::kVisited : render::withAlpha(colours::kPruned, 120);
+      if (!visit && (e.kind != TraceEventKind::PruneNode || prunedWithoutTest(e))) continue;
+      const Box bounds = drawnBounds(e.node);
+      if (!boxesOverlap(bounds, view)) continue;
+      const float sizePx = std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) * ppu;
+      if (sizePx < kMinOutlinePx) {
+        (visit ? visitedPatches_ : prunedPatches_).add(bounds);
+        continue;
+      }
+      if (visit && i + 1 < events.size() && onlyItsCirclesBox(e.node, events[i + 1], circles)) continue;
+      const std::uint32_t colour =
+          visit
+              ? render::withAlpha(colours::kVisited, std::uint32_t(230.0f * enteredWeight(sizePx)))
+              : render::withAlpha(colours::kPruned, std::uint32_t(130.0f * prunedWeight(bounds, reach, ppu)));
       if (e.node.shape == NodeShape::Circle) {
         canvas.ring(e.node.circle, colour);
       } else {
         canvas.above.boxOutline(e.node.box, colour);
+        if (visit && e.node.hasGrown() && !boxesOverlap(e.node.box, reach))
+          outlineGrown(canvas, e.node, render::withAlpha(colours::kVisited, 170));
       }
+      ++outlined;
     }
+    prunedPatches_.fill(canvas.below, colours::kPruned, 40, 90);
+    visitedPatches_.fill(canvas.below, colours::kVisited, 50, 110);
+    outlined_ = outlined;
   }
 
-  void drawPanel(DemoContext&) override {
-    colourSwatch(colours::kVisited, "visited (walked into)");
+  void drawPanel(DemoContext& ctx) override {
+    const std::string_view notCounted = ctx.model.structure().nodesNotCounted();
+    colourSwatch(colours::kVisited, "entered (bounds met)");
     ImGui::SameLine();
-    ImGui::TextDisabled("%zu", visited_);
+    ImGui::TextDisabled("%zu", progress_.visited);
     colourSwatch(colours::kPruned, "pruned (bounds rejected)");
     ImGui::SameLine();
-    ImGui::TextDisabled("%zu", pruned_);
+    if (notCounted.empty()) {
+      ImGui::TextDisabled("%zu", progress_.pruned);
+    } else {
+      ImGui::TextDisabled("not reported");
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(nodesVisitedText(notCounted, ctx.model.query.counters.nodesVisited, &progress_));
+    wrappedText(
+        "Dashed: the grown bounds (loose, widened or fat) of a node entered only through them. Nodes "
+        "under " +
+        std::to_string(int(kMinOutlinePx)) + " px are patches under the circles.");
+    ImGui::PopStyleColor();
   }
 
  private:
-  std::size_t visited_ = 0;
-  std::size_t pruned_ = 0;
+  static constexpr float kMinOutlinePx = 8.0f;
+  static constexpr float kPatchPx = 6.0f;
+
+  /// Small boxes deep in the walk crowd around the hits: the smaller, the fainter.
+  static float enteredWeight(float sizePx) { return std::clamp(sizePx / 48.0f, 0.4f, 1.0f); }
+
+  /// The prunes that tell something are the near misses: a node far from the query, or many times its size
+  /// (an enneatree prunes most of the root's nine overlapping children, a sphere tree every distant
+  /// sphere), is drawn faintly.
+  static float prunedWeight(const Box& bounds, const Box& reach, float ppu) {
+    const float reachSide = std::max({reach.max.x - reach.min.x, reach.max.y - reach.min.y, 24.0f / ppu});
+    const float side = std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y);
+    const float gap = std::max({reach.min.x - bounds.max.x, bounds.min.x - reach.max.x,
+                                reach.min.y - bounds.max.y, bounds.min.y - reach.max.y, 0.0f});
+    const float near = gap <= reachSide ? 1.0f : 0.3f;
+    return near * std::clamp(2.0f * reachSide / std::max(side, 1e-12f), 0.3f, 1.0f);
+  }
+
+  /// Whether a node entered is no more than the box of the one circle tested next (a bounding volume
+  /// tree's leaf): the circle's rim shows that step already.
+  static bool onlyItsCirclesBox(const NodeInfo& node, const TraceEvent& next,
+                                const std::vector<Circle>& circles) {
+    if (node.itemCount != 1 || node.shape != NodeShape::Box) return false;
+    if (next.kind != TraceEventKind::Candidate && next.kind != TraceEventKind::Hit) return false;
+    if (next.id >= circles.size()) return false;
+    const Box own = boundsOf(circles[next.id]);
+    const float slack = 0.05f * (own.max.x - own.min.x) + 1e-6f;
+    return std::fabs(node.box.min.x - own.min.x) <= slack && std::fabs(node.box.max.x - own.max.x) <= slack &&
+           std::fabs(node.box.min.y - own.min.y) <= slack && std::fabs(node.box.max.y - own.max.y) <= slack;
+  }
+
+  TraceProgress progress_;
+  std::size_t outlined_ = 0;
+  PatchGrid visitedPatches_;
+  PatchGrid prunedPatches_;
 };
 
 class CandidatesOverlay final : public DemoPart {
@@ -258,6 +324,26 @@ class CandidatesOverlay final : public DemoPart {
     };
     for (ItemId id : q.hits) markHit(id);
     for (const RayHit& h : q.rayHits) markHit(h.id);
+  }
+
+  // The same circles again over every node drawing, hits last: at 100,000 circles the walk's cells would
+  // otherwise cover the hits they lead to.
+  void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
+    const QueryState& q = ctx.model.query;
+    const std::vector<Circle>& circles = ctx.model.simulation().circles();
+    // A dot of a pixel or two is all rim: small hits go without theirs, so that a crowd of them stays yellow.
+    const float rimlessBelow = 2.5f / ctx.camera.pixelsPerUnit();
+    auto add = [&](ItemId id, std::uint32_t fill, std::uint32_t rim) {
+      if (id >= circles.size()) return;
+      const Circle& c = circles[id];
+      const bool rimless = fill != 0u && c.radius < rimlessBelow;
+      canvas.marks.push_back({c.center.x, c.center.y, c.radius, fill, rimless ? 0u : rim});
+    };
+    for (const TraceEvent& e : q.trace.events) {
+      if (e.kind == TraceEventKind::Candidate) add(e.id, 0u, colours::kCandidateRim);
+    }
+    for (ItemId id : q.hits) add(id, colours::kHit, colours::kHitRim);
+    for (const RayHit& h : q.rayHits) add(h.id, colours::kHit, colours::kHitRim);
   }
 
   void drawPanel(DemoContext&) override {
@@ -327,8 +413,9 @@ std::unique_ptr<DemoPart> make() {
 
 const PartRegistrar nodes{
     {PartCategory::Overlay, "Structure nodes",
-     "the structure's nodes or cells (boxes, or circles for sphere trees): brighter nearer the root, a depth "
-     "range or one level at a time, nodes under a few pixels as grey patches",
+     "the structure's own cells (boxes, or circles for sphere trees), clipped to the world: a fill under the "
+     "circles, lighter where the tree is deeper, outlines brighter nearer the root, a haze over the circles "
+     "where levels are too fine to outline; a depth range or one level at a time",
      10, true, make<NodesOverlay>}};
 const PartRegistrar overlap{
     {PartCategory::Overlay, "Overlapping circles",

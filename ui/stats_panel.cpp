@@ -28,6 +28,16 @@ constexpr double kMinRefreshSeconds = 0.25;
 constexpr double kMaxRefreshSeconds = 10.0;
 constexpr double kRefreshShare = 0.002;
 
+/// The nodes a walk visited, or "not counted" where the structure cannot count them.
+std::string nodesFigure(const SpatialIndex& index, std::uint64_t visited) {
+  return index.nodesNotCounted().empty() ? groupedNumber(visited) : "not counted";
+}
+
+/// Why the structure cannot count them, for the row's tooltip (none where it can).
+const char* notCountedTip(const SpatialIndex& index) {
+  return index.nodesNotCounted().empty() ? nullptr : index.nodesNotCounted().data();
+}
+
 std::string number(double v) {
   char text[48];
   if (v == static_cast<double>(static_cast<std::uint64_t>(v)) && v >= 0 && v < 1e15) {
@@ -80,7 +90,7 @@ class StatsPanel final : public DemoPart {
         std::snprintf(ratio, sizeof ratio, "%.0fx", bruteTests / double(pc.candidates));
         row("fewer tests than brute", ratio);
       }
-      row("pair nodes visited", groupedNumber(pc.nodesVisited));
+      row("pair nodes visited", nodesFigure(index, pc.nodesVisited), notCountedTip(index));
     } else {
       row("pairs", "(pair search off)");
     }
@@ -88,7 +98,8 @@ class StatsPanel final : public DemoPart {
     row("update nodes visited", groupedNumber(uc.nodesVisited), "updateBatch + maintain, this frame");
     row("update tests", groupedNumber(uc.candidates), "exact tests during update + maintain, this frame");
     if (model.query.mode != std::nullopt) {
-      row("query nodes visited", groupedNumber(model.query.counters.nodesVisited), "the Query panel's query");
+      row("query nodes visited", nodesFigure(index, model.query.counters.nodesVisited),
+          index.nodesNotCounted().empty() ? "the Query panel's query" : notCountedTip(index));
       row("query tests", groupedNumber(model.query.counters.candidates));
     }
     for (const auto& [name, value] : extra_) row(name.c_str(), number(value), "structure-specific figure");
