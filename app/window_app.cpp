@@ -166,7 +166,11 @@ class WindowApp {
   ui::DemoContext ctx_;
   render::CircleRenderer circles_;
   render::ShapeRenderer shapes_;
-  render::WorldImageRenderer images_;
+  // One renderer per layer: each has its own texture or buffer, so that filling one never waits for a draw
+  // the software rasterizer has not done yet from another.
+  render::WorldImageRenderer underlay_;
+  render::WorldImageRenderer overlay_;
+  render::CircleRenderer marks_;
   ui::WorldCanvas canvas_;
   std::vector<render::CircleInstance> instances_;
   std::vector<render::CircleInstance> visibleInstances_;
@@ -234,7 +238,9 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
 
   if (std::string error = circles_.init(); !error.empty()) return error;
   if (std::string error = shapes_.init(); !error.empty()) return error;
-  if (std::string error = images_.init(); !error.empty()) return error;
+  if (std::string error = underlay_.init(); !error.empty()) return error;
+  if (std::string error = overlay_.init(); !error.empty()) return error;
+  if (std::string error = marks_.init(); !error.empty()) return error;
 
   view_.vsync = settings.getBool("view.vsync", true) && !config_.screenshotPath;
   const char* renderer = reinterpret_cast<const char*>(render::gl::GetString(GL_RENDERER));
@@ -615,8 +621,7 @@ void WindowApp::drawWorld() {
                        0u};
     }
   });
-  canvas_.underlay.clear();
-  canvas_.overlay.clear();
+  canvas_.underlay = canvas_.overlay = nullptr;
   canvas_.below.clear(camera_.pixelsPerUnit());
   canvas_.above.clear(camera_.pixelsPerUnit());
   canvas_.top.clear(camera_.pixelsPerUnit());
@@ -652,7 +657,7 @@ void WindowApp::drawWorld() {
 
   {
     const ClipToWorldBox clip(world, camera_);
-    images_.draw(canvas_.underlay, camera_);
+    if (canvas_.underlay != nullptr) underlay_.draw(*canvas_.underlay, camera_);
     shapes_.draw(canvas_.below, camera_);
   }
   const CircleMode mode = view_.circleMode;
@@ -660,12 +665,13 @@ void WindowApp::drawWorld() {
   circles_.draw(toDraw, camera_, mode, {view_.minCirclePx, 1.5f});
   {
     const ClipToWorldBox clip(world, camera_);
-    images_.draw(canvas_.overlay, camera_);
+    if (canvas_.overlay != nullptr) overlay_.draw(*canvas_.overlay, camera_);
     circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
     shapes_.draw(canvas_.above, camera_);
   }
   // Drawn a little larger than the circles themselves, so that a hit stays visible at any count.
-  circles_.draw(canvas_.marks, camera_, CircleMode::Pulled, {std::max(view_.minCirclePx, 1.6f), 1.0f});
+  marks_.setScheduler(&model_.scheduler());
+  marks_.draw(canvas_.marks, camera_, mode, {std::max(view_.minCirclePx, 1.6f), 1.0f});
   shapes_.draw(canvas_.top, camera_);
 }
 

@@ -72,7 +72,11 @@ void WorldImageRenderer::draw(const WorldImage& image, const Camera& camera) {
                 image.area.max.x, image.area.max.y);
   gl::Uniform1i(gl::GetUniformLocation(program_, "uImage"), 0);
   gl::BindVertexArray(vao_);
+  if (image.premultiplied)
+    gl::BlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   gl::DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  if (image.premultiplied)
+    gl::BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   gl::BindVertexArray(0);
   gl::BindTexture(GL_TEXTURE_2D, 0);
 }

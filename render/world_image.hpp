@@ -13,12 +13,13 @@
 
 namespace st::render {
 
-/// Texels over a world box, row 0 at the box's bottom, RGBA8 (straight alpha) as palette.hpp packs them.
+/// Texels over a world box, row 0 at the box's bottom, RGBA8 as palette.hpp packs them.
 struct WorldImage {
   Box area;                           ///< the world box the image covers
   int width = 0;                      ///< texels per row (0: no image)
   int height = 0;                     ///< rows
   std::vector<std::uint32_t> texels;  ///< width * height colours
+  bool premultiplied = false;         ///< colours already multiplied by their alpha
   /// Whether there is anything to draw.
   bool empty() const { return width <= 0 || height <= 0; }
   /// Drops the image.

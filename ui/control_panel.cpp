@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -85,13 +86,12 @@ class ControlPanel final : public DemoPart {
     }
   }
 
-  static void drawParameters(DemoModel& model) {
+  void drawParameters(DemoModel& model) {
     const std::vector<ParamInfo>& params = model.structure().params();
     if (params.empty()) return;
     if (!ImGui::CollapsingHeader("parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushItemWidth(-140.0f);
-    ExtraCounters extra;
-    model.structure().extra(extra);
+    const ExtraCounters& extra = chosenSizes(model);
     for (const ParamInfo& p : params) {
       const double current = model.structure().param(p.key);
       bool changed = false;
@@ -130,11 +130,35 @@ class ControlPanel final : public DemoPart {
     }
   }
 
+  /// The structure's figures, for the sizes it chose itself: only when a parameter is left to it, and at
+  /// most once a second (extra() can walk a whole tree).
+  const ExtraCounters& chosenSizes(const DemoModel& model) {
+    const bool wanted =
+        std::any_of(model.structure().params().begin(), model.structure().params().end(),
+                    [&](const ParamInfo& p) { return automatic(p, model.structure().param(p.key)); });
+    if (!wanted) {
+      chosen_.clear();
+      return chosen_;
+    }
+    const std::uint64_t now = nowNanoseconds();
+    if (model.generation() != chosenGeneration_ || double(now - chosenAt_) * 1e-9 >= 1.0) {
+      chosen_.clear();
+      model.structure().extra(chosen_);
+      chosenAt_ = now;
+      chosenGeneration_ = model.generation();
+    }
+    return chosen_;
+  }
+
+  /// Whether a parameter whose 0 means "chosen automatically" is at 0.
+  static bool automatic(const ParamInfo& p, double current) {
+    return current == 0.0 && p.minValue == 0.0 && p.description.find("0 =") != std::string::npos;
+  }
+
   /// How a float parameter's slider shows its value: a parameter whose 0 means "chosen automatically" says
   /// so at 0, with the size the structure chose when its figures name it.
   static std::string sliderFormat(const ParamInfo& p, double current, const ExtraCounters& extra) {
-    const bool zeroIsAutomatic = p.minValue == 0.0 && p.description.find("0 =") != std::string::npos;
-    if (!zeroIsAutomatic || current != 0.0) return "%.3g";
+    if (!automatic(p, current)) return "%.3g";
     for (const auto& [name, value] : extra) {
       if (name != p.key) continue;
       char text[64];
@@ -250,6 +274,9 @@ class ControlPanel final : public DemoPart {
 
   SceneSetup pending_;
   bool pendingValid_ = false;
+  ExtraCounters chosen_;
+  std::uint64_t chosenAt_ = 0;
+  std::uint64_t chosenGeneration_ = ~std::uint64_t{0};
 };
 
 const PartRegistrar registrar{

@@ -54,13 +54,13 @@ struct ViewOptions {
 /// `marks` (the query's hits and candidates drawn again, so that no node drawing covers them) and `top`.
 /// The node layers (all but `marks` and `top`) are clipped to the world's box.
 struct WorldCanvas {
-  render::WorldImage underlay;                ///< an image under everything (the depth fill)
-  render::ShapeBatch below;                   ///< fills under the circles
-  render::WorldImage overlay;                 ///< an image over the circles (the depth haze)
-  std::vector<render::CircleInstance> rings;  ///< outlined circles over the circles
-  render::ShapeBatch above;                   ///< node outlines and lines over the circles
-  std::vector<render::CircleInstance> marks;  ///< circles over every node drawing
-  render::ShapeBatch top;                     ///< shapes over everything (the query's shape)
+  const render::WorldImage* underlay = nullptr;  ///< an image under everything (its part keeps it alive)
+  render::ShapeBatch below;                      ///< fills under the circles
+  const render::WorldImage* overlay = nullptr;   ///< an image over the circles (its part keeps it alive)
+  std::vector<render::CircleInstance> rings;     ///< outlined circles over the circles
+  render::ShapeBatch above;                      ///< node outlines and lines over the circles
+  std::vector<render::CircleInstance> marks;     ///< circles over every node drawing
+  render::ShapeBatch top;                        ///< shapes over everything (the query's shape)
   /// Adds an outlined circle to `rings`.
   void ring(const Circle& c, std::uint32_t colour) {
     rings.push_back({c.center.x, c.center.y, c.radius, 0u, colour});

@@ -1,10 +1,11 @@
 #pragma once
-/// \file Drawing many nodes so that they read at any zoom: the depth map under the circles (where the tree
-/// is deep), and patches for nodes too small to outline (where a walk went). No ImGui here.
+/// \file Drawing many nodes so that they read at any zoom: the node overlay's pictures (where the tree is
+/// deep, and its outlines), and patches for nodes too small to outline (where a walk went). No ImGui here.
 
 #include <cstdint>
 #include <vector>
 
+#include "render/camera.hpp"
 #include "render/shape_batch.hpp"
 #include "render/world_image.hpp"
 #include "spheretest/spatial_index.hpp"
@@ -16,48 +17,58 @@ inline Box drawnBounds(const NodeInfo& node) {
   return node.shape == NodeShape::Circle ? boundsOf(node.circle) : node.box;
 }
 
-/// The deepest node covering each place of a world box, a few pixels per texel, painted as two images: a
-/// fill under the circles, lighter where the tree is deeper, and a haze over them where the tree goes deeper
-/// than the outlines drawn there show (under a swarm at 100,000 circles, every level below the outlined
-/// ones would otherwise be hidden by the circles).
-class DepthMap {
+/// The node overlay's pictures, drawn on the CPU: a software rasterizer pays for every primitive, and a tree
+/// at 100,000 circles has tens of thousands of nodes, so they become two images of the visible part of the
+/// world, each one textured quad.
+///  - The fill, under the circles: each place takes the shade of the deepest node covering it, lighter where
+///    the tree is deeper (a few pixels per texel; tiny deep nodes under a swarm still count).
+///  - The outlines and the haze, over the circles, one texel per screen pixel: the outlines of the nodes at
+///    least a few pixels across, over a haze where the tree goes deeper than those outlines show (under a
+///    swarm every level below the outlined ones would otherwise be hidden by the circles).
+class NodeRaster {
  public:
-  /// Screen pixels per texel: fine enough for cells of a few pixels, coarse enough to cost little.
-  static constexpr float kTexelPx = 2.0f;
+  /// Screen pixels per texel of the depth map behind the fill and the haze.
+  static constexpr int kDepthTexelPx = 2;
   /// Opacity the haze adds per level hidden below the outlines, and its most.
   static constexpr std::uint32_t kHazePerLevel = 22;
   static constexpr std::uint32_t kHazeMax = 110;
 
-  /// Starts an empty map over `area`, a world box shown `ppu` pixels per unit.
-  void reset(const Box& area, float ppu);
-  /// Counts a node, `outlined` when it is drawn as an outline: the texels whose centres it covers take its
-  /// depth when it is deeper than theirs; a node too small to cover a texel centre marks the texel holding
-  /// its own centre.
-  void add(const NodeInfo& node, bool outlined);
-  /// Depth of the deepest node at a texel, -1 where no node is (row 0 at the area's bottom).
-  int depthAt(int column, int row) const { return deepest_[index(column, row)]; }
-  /// Depth of the deepest outlined node at a texel, -1 where none is.
-  int outlinedDepthAt(int column, int row) const { return outlined_[index(column, row)]; }
-  /// Texels per row.
-  int width() const { return width_; }
-  /// Rows.
-  int height() const { return height_; }
-  /// Paints the fill into `fill` (depth d in render::depthFill(d / deepest), a flat structure whose nodes
-  /// all have depth 0 in the middle shade, empty places clear) and the haze into `haze` (kHazePerLevel of
-  /// opacity per level below the deepest outline, none where nothing is hidden).
-  void paint(render::WorldImage& fill, render::WorldImage& haze, int deepest) const;
+  /// Starts empty pictures of the part of `world` the camera shows; false when none of it shows.
+  bool reset(const Box& world, const render::Camera& camera);
+  /// Counts a node in the depth map: the texels whose centres it covers take its depth when it is deeper
+  /// than theirs; a node too small to cover a texel centre marks the texel holding its own centre. An
+  /// `outlined` node also counts as shown, for the haze.
+  void addDepth(const NodeInfo& node, bool outlined);
+  /// Outlines a box in `colour` (straight alpha), one pixel wide, over the outlines drawn before it.
+  void outline(const Box& box, std::uint32_t colour);
+  /// Outlines a circle in `colour` (straight alpha), about a pixel wide with soft edges.
+  void outline(const Circle& circle, std::uint32_t colour);
+  /// Depth of the deepest node at a depth texel, -1 where no node is (row 0 at the bottom).
+  int depthAt(int column, int row) const { return deepest_[depthIndex(column, row)]; }
+  /// Depth texels per row.
+  int depthWidth() const { return depthWidth_; }
+  /// Depth texel rows.
+  int depthHeight() const { return depthHeight_; }
+  /// Paints the fill into `fill` (depth d in render::depthFill(d / deepest), a flat structure whose nodes all
+  /// have depth 0 in the middle shade, empty places clear) and the outlines over the haze into `over`
+  /// (premultiplied; the haze kHazePerLevel of opacity per level below the deepest outline there). With
+  /// `withFill` false only the outlines are painted.
+  void paint(render::WorldImage& fill, render::WorldImage& over, int deepest, bool withFill) const;
 
  private:
-  std::size_t index(int column, int row) const {
-    return std::size_t(row) * std::size_t(width_) + std::size_t(column);
+  std::size_t depthIndex(int column, int row) const {
+    return std::size_t(row) * std::size_t(depthWidth_) + std::size_t(column);
   }
 
-  Box area_;
-  float texel_ = 1.0f;  // world units per texel
-  int width_ = 0;
+  Box area_;            // the world box the pictures cover, on screen pixel edges
+  float pixel_ = 1.0f;  // world units per screen pixel
+  int width_ = 0;       // pixels
   int height_ = 0;
+  int depthWidth_ = 0;  // depth texels
+  int depthHeight_ = 0;
   std::vector<std::int8_t> deepest_;
   std::vector<std::int8_t> outlined_;
+  std::vector<std::uint32_t> lines_;  // premultiplied outline colours, one per pixel
 };
 
 /// Nodes too small to outline at the current zoom, gathered into square patches of the screen: one fill per

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -29,70 +30,75 @@ bool boxVisible(const Box& box, const Box& view) {
 // ---------------------------------------------------------------------------------------------------------
 
 // Depth is shown twice. Under the circles, every place of the world takes the shade of the deepest node
-// covering it (an image of a few pixels per texel, built on the CPU: one texture for any number of nodes,
-// where tiny deep nodes under a swarm still count), lighter where the tree is deeper. Over the circles, the
-// nodes at least `minNodePx` across are outlined, brighter nearer the root; smaller ones would only paint
-// a solid mesh over the circles (and cost a software rasterizer dearly), and the fill already shows where
-// they are. Zooming in brings their outlines back one by one. Only the nodes' own cells are drawn here:
-// loose or grown bounds belong to the views that explain something with them (the query's walk, the
-// inspector).
+// covering it, lighter where the tree is deeper (tiny deep nodes under a swarm still count). Over the
+// circles, the nodes at least `minNodePx` across are outlined, brighter nearer the root, over a haze where
+// the tree goes deeper than those outlines show; smaller nodes would only paint a solid mesh over the
+// circles. Zooming in brings their outlines back one by one. All of it is drawn on the CPU into two images
+// of the visible world (NodeRaster), which a software rasterizer draws for the price of two quads. Only the
+// nodes' own cells are drawn here: loose or grown bounds belong to the views that explain something with
+// them (the query's walk, the inspector).
+//
+// A walk over every node of a large tree takes milliseconds that the frame's serial part cannot spare:
+// once a walk has taken longer than kInlineWalkMs, the next runs on a thread of its own during the rest of
+// the frame (the circles, the panels, the swap), while the structure stands still, and the frame after
+// shows it. The model waits for it before it changes the structure or the circles.
 class NodesOverlay final : public DemoPart {
  public:
+  ~NodesOverlay() override { finishWalk(); }
+
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
-    const Box view = ctx.camera.visibleWorld();
-    const Box& world = ctx.model.simulation().world();
-    const float ppu = ctx.camera.pixelsPerUnit();
-    drawn_ = small_ = 0;
-    const int lo = oneLevel_ ? minDepth_ : std::min(minDepth_, maxDepth_);
-    const int hi = oneLevel_ ? minDepth_ : std::max(minDepth_, maxDepth_);
-    // Only the world is drawn: a root grown past it, or loose bounds, stop at its edges.
-    const Box area{{std::max(view.min.x, world.min.x), std::max(view.min.y, world.min.y)},
-                   {std::min(view.max.x, world.max.x), std::min(view.max.y, world.max.y)}};
-    if (!(area.min.x < area.max.x && area.min.y < area.max.y)) return;
-    if (fill_) depthMap_.reset(area, ppu);
-    int deepest = 0;
-    ctx.model.structure().visitNodes([&](const NodeInfo& node) {
-      deepest = std::max(deepest, node.depth);
-      if (node.depth < lo || node.depth > hi) return;
-      const Box bounds = drawnBounds(node);
-      if (!boxesOverlap(bounds, area)) return;
-      const float sizePx = std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) * ppu;
-      if (fill_) depthMap_.add(node, sizePx >= minNodePx_);
-      if (sizePx < minNodePx_) {
-        ++small_;
-        return;
-      }
-      const std::uint32_t colour = nodeColour(node.depth, sizePx);
-      if (node.shape == NodeShape::Circle) {
-        canvas.ring(node.circle, colour);
-      } else {
-        canvas.above.boxOutline(node.box, colour);
-      }
-      ++drawn_;
-    });
-    deepestSeen_ = deepest;
-    if (fill_) depthMap_.paint(canvas.underlay, canvas.overlay, deepest);
-    // Thousands of overlapping outlines (a tree of fat boxes at 100,000 circles) would add up to a white
-    // sheet: the more were drawn, the fainter each is drawn next frame.
-    crowding_ =
-        std::clamp(std::sqrt(kUncrowdedOutlines / float(std::max<std::size_t>(drawn_, 1))), 0.3f, 1.0f);
+    if (!waitRegistered_) {
+      ctx.model.addReaderWait([this] { finishWalk(); });
+      waitRegistered_ = true;
+    }
+    finishWalk();
+    WalkSettings settings;
+    settings.lo = oneLevel_ ? minDepth_ : std::min(minDepth_, maxDepth_);
+    settings.hi = oneLevel_ ? minDepth_ : std::max(minDepth_, maxDepth_);
+    settings.fill = fill_;
+    settings.minNodePx = minNodePx_;
+    settings.crowding = crowding_;
+    settings.ramp = std::max(walks_[shown_].deepest, 1);
+    const SpatialIndex& index = ctx.model.structure();
+    const Box world = ctx.model.simulation().world();
+    const render::Camera camera = ctx.camera;
+    const std::uint64_t generation = ctx.model.generation();
+    // A new structure is shown at once; after that a slow walk goes to the background.
+    const bool inBackground =
+        walks_[shown_].valid && walks_[shown_].ms > kInlineWalkMs && walks_[shown_].generation == generation;
+    const int next = 1 - shown_;
+    if (inBackground) {
+      pending_ = std::async(std::launch::async, [this, next, &index, world, camera, settings, generation] {
+        walk(walks_[next], index, world, camera, settings, generation);
+      });
+      pendingIndex_ = next;
+    } else {
+      walk(walks_[next], index, world, camera, settings, generation);
+      show(next);
+    }
+    const Walk& shown = walks_[shown_];
+    if (shown.hasImages) {
+      canvas.underlay = fill_ && !shown.fill.empty() ? &shown.fill : nullptr;
+      canvas.overlay = &shown.over;
+    }
   }
 
   void drawPanel(DemoContext&) override {
+    const Walk& shown = walks_[shown_];
     ImGui::SetNextItemWidth(160.0f);
     if (oneLevel_) {
-      ImGui::SliderInt("level shown", &minDepth_, 0, std::max(deepestSeen_, 1));
+      ImGui::SliderInt("level shown", &minDepth_, 0, std::max(shown.deepest, 1));
     } else {
       ImGui::DragIntRange2("depths shown", &minDepth_, &maxDepth_, 0.1f, 0, 64, "from %d", "to %d");
     }
     ImGui::Checkbox("one level at a time", &oneLevel_);
     ImGui::SameLine();
-    ImGui::TextDisabled("(deepest now: %d)", deepestSeen_);
+    ImGui::TextDisabled("(deepest now: %d)", shown.deepest);
     ImGui::Checkbox("fill by depth", &fill_);
     if (fill_) {
-      depthFillSwatches(deepestSeen_);
-      ImGui::TextDisabled("depth 0 .. %d: lighter is deeper", deepestSeen_);
-      colourSwatch(render::withAlpha(render::depthShade(0.0f), DepthMap::kHazePerLevel * 2), "haze:");
+      depthFillSwatches(shown.deepest);
+      ImGui::TextDisabled("depth 0 .. %d: lighter is deeper", shown.deepest);
+      colourSwatch(render::withAlpha(render::depthShade(0.0f), NodeRaster::kHazePerLevel * 2), "haze:");
       ImGui::SameLine();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       wrappedText("levels too fine to outline, over the circles");
@@ -100,8 +106,8 @@ class NodesOverlay final : public DemoPart {
     }
     ImGui::SetNextItemWidth(120.0f);
     ImGui::SliderFloat("smallest outlined (px)", &minNodePx_, 1.0f, 32.0f, "%.0f");
-    ImGui::TextDisabled("%s outlined, %s smaller", groupedNumber(drawn_).c_str(),
-                        groupedNumber(small_).c_str());
+    ImGui::TextDisabled("%s outlined, %s smaller", groupedNumber(shown.drawn).c_str(),
+                        groupedNumber(shown.small).c_str());
     depthSwatches(render::kDepthLevels);
     ImGui::TextDisabled("outlines: root .. deepest");
   }
@@ -124,13 +130,92 @@ class NodesOverlay final : public DemoPart {
  private:
   static constexpr float kDefaultMinPx = 8.0f;
   static constexpr float kUncrowdedOutlines = 3000.0f;
+  /// A walk that took longer than this runs in the background from the next frame on.
+  static constexpr double kInlineWalkMs = 1.5;
+
+  /// What a walk needs to know, copied: the walk may run while the panel changes the settings.
+  struct WalkSettings {
+    int lo = 0;
+    int hi = 64;
+    bool fill = true;
+    float minNodePx = kDefaultMinPx;
+    float crowding = 1.0f;
+    int ramp = 1;  // the depth the outlines' shades reach
+  };
+
+  /// What one walk over the nodes produced.
+  struct Walk {
+    NodeRaster raster;
+    render::WorldImage fill;
+    render::WorldImage over;
+    bool hasImages = false;
+    bool valid = false;
+    std::size_t drawn = 0;
+    std::size_t small = 0;
+    int deepest = 0;
+    double ms = 0.0;
+    std::uint64_t generation = 0;
+  };
+
+  static void walk(Walk& out, const SpatialIndex& index, const Box& world, const render::Camera& camera,
+                   const WalkSettings& settings, std::uint64_t generation) {
+    const std::uint64_t start = nowNanoseconds();
+    out.generation = generation;
+    out.drawn = out.small = 0;
+    out.valid = true;
+    out.hasImages = out.raster.reset(world, camera);
+    if (!out.hasImages) {
+      out.ms = millisecondsSince(start);
+      return;
+    }
+    const float ppu = camera.pixelsPerUnit();
+    const Box view = camera.visibleWorld();
+    int deepest = 0;
+    index.visitNodes([&](const NodeInfo& node) {
+      deepest = std::max(deepest, node.depth);
+      if (node.depth < settings.lo || node.depth > settings.hi) return;
+      const Box bounds = drawnBounds(node);
+      if (!boxesOverlap(bounds, view)) return;
+      const float sizePx = std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) * ppu;
+      const bool outlined = sizePx >= settings.minNodePx;
+      if (settings.fill) out.raster.addDepth(node, outlined);
+      if (!outlined) {
+        ++out.small;
+        return;
+      }
+      const std::uint32_t colour = nodeColour(node.depth, sizePx, settings);
+      if (node.shape == NodeShape::Circle) {
+        out.raster.outline(node.circle, colour);
+      } else {
+        out.raster.outline(node.box, colour);
+      }
+      ++out.drawn;
+    });
+    out.deepest = deepest;
+    out.raster.paint(out.fill, out.over, deepest, settings.fill);
+    out.ms = millisecondsSince(start);
+  }
+
+  void finishWalk() {
+    if (!pending_.valid()) return;
+    pending_.get();
+    show(pendingIndex_);
+  }
+
+  void show(int index) {
+    shown_ = index;
+    // Thousands of overlapping outlines (a tree of fat boxes at 100,000 circles) would add up to a white
+    // sheet: the more were drawn, the fainter each is drawn next.
+    crowding_ = std::clamp(
+        std::sqrt(kUncrowdedOutlines / float(std::max<std::size_t>(walks_[shown_].drawn, 1))), 0.3f, 1.0f);
+  }
 
   /// Brighter and more opaque near the root, fading with depth; a node only a little larger than the
   /// smallest drawn is fainter still, so the fine levels recede behind the coarse ones.
-  std::uint32_t nodeColour(int depth, float sizePx) const {
-    const float t = float(depth) / float(std::max(deepestSeen_, 1));
-    const float small = std::clamp((sizePx - minNodePx_) / (3.0f * minNodePx_), 0.0f, 1.0f);
-    const float alpha = (220.0f - 120.0f * t) * (0.35f + 0.65f * small) * crowding_;
+  static std::uint32_t nodeColour(int depth, float sizePx, const WalkSettings& settings) {
+    const float t = float(depth) / float(settings.ramp);
+    const float small = std::clamp((sizePx - settings.minNodePx) / (3.0f * settings.minNodePx), 0.0f, 1.0f);
+    const float alpha = (220.0f - 120.0f * t) * (0.35f + 0.65f * small) * settings.crowding;
     return render::depthShade(t, static_cast<std::uint32_t>(std::clamp(alpha, 40.0f, 255.0f)));
   }
 
@@ -139,11 +224,12 @@ class NodesOverlay final : public DemoPart {
   int maxDepth_ = 64;
   bool oneLevel_ = false;
   float minNodePx_ = kDefaultMinPx;
-  int deepestSeen_ = 0;
   float crowding_ = 1.0f;
-  std::size_t drawn_ = 0;
-  std::size_t small_ = 0;
-  DepthMap depthMap_;
+  Walk walks_[2];
+  int shown_ = 0;
+  int pendingIndex_ = 0;
+  std::future<void> pending_;
+  bool waitRegistered_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -201,12 +287,12 @@ class PairLinesOverlay final : public DemoPart {
 // ---------------------------------------------------------------------------------------------------------
 
 // The walk is drawn on the nodes' own cells: entered ones outlined green, ones whose bounds test rejected it
-// outlined magenta (fainter: a wide walk prunes most of what it looks at), empty children passed over
-// without a test not at all. A node entered although its cell misses the query was reached through its
-// grown bounds (loose bounds, a point quadtree's widening, a leaf's fat box): those bounds are dashed beside
-// it, the one place where they explain the walk. Nodes under a few pixels become patches under the circles,
-// and a leaf that is only its circle's own box is left to the circle's rim. The hits and candidates are
-// drawn over all of it by the candidates overlay.
+// outlined magenta near the query (fainter: a wide walk prunes most of what it looks at), empty children
+// passed over without a test not at all. A node entered although its cell misses the query was reached
+// through its grown bounds (loose bounds, a point quadtree's widening, a leaf's fat box): those bounds are
+// dashed beside it, the one place where they explain the walk. Nodes under a few pixels become patches under
+// the circles, and a leaf that is only its circle's own box is left to the circle's rim. The hits and
+// candidates are drawn over all of it by the candidates overlay.
 class TraceOverlay final : public DemoPart {
  public:
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
@@ -232,10 +318,12 @@ class TraceOverlay final : public DemoPart {
         continue;
       }
       if (visit && i + 1 < events.size() && onlyItsCirclesBox(e.node, events[i + 1], circles)) continue;
+      const float pruned = visit ? 0.0f : prunedWeight(bounds, reach, ppu);
+      // A prune far from the query (a sphere tree tests every distant sphere) is left to the panel's count.
+      if (!visit && pruned <= 0.0f) continue;
       const std::uint32_t colour =
-          visit
-              ? render::withAlpha(colours::kVisited, std::uint32_t(230.0f * enteredWeight(sizePx)))
-              : render::withAlpha(colours::kPruned, std::uint32_t(130.0f * prunedWeight(bounds, reach, ppu)));
+          visit ? render::withAlpha(colours::kVisited, std::uint32_t(230.0f * enteredWeight(sizePx)))
+                : render::withAlpha(colours::kPruned, std::uint32_t(130.0f * pruned));
       if (e.node.shape == NodeShape::Circle) {
         canvas.ring(e.node.circle, colour);
       } else {
@@ -278,16 +366,16 @@ class TraceOverlay final : public DemoPart {
   /// Small boxes deep in the walk crowd around the hits: the smaller, the fainter.
   static float enteredWeight(float sizePx) { return std::clamp(sizePx / 48.0f, 0.4f, 1.0f); }
 
-  /// The prunes that tell something are the near misses: a node far from the query, or many times its size
-  /// (an enneatree prunes most of the root's nine overlapping children, a sphere tree every distant
-  /// sphere), is drawn faintly.
+  /// The prunes that tell something are the near misses: a node many times the query's size (an enneatree
+  /// prunes most of the root's nine overlapping children) is drawn faintly, and one farther from the query
+  /// than its size (a sphere tree tests every distant sphere) not at all (0).
   static float prunedWeight(const Box& bounds, const Box& reach, float ppu) {
     const float reachSide = std::max({reach.max.x - reach.min.x, reach.max.y - reach.min.y, 24.0f / ppu});
     const float side = std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y);
     const float gap = std::max({reach.min.x - bounds.max.x, bounds.min.x - reach.max.x,
                                 reach.min.y - bounds.max.y, bounds.min.y - reach.max.y, 0.0f});
-    const float near = gap <= reachSide ? 1.0f : 0.3f;
-    return near * std::clamp(2.0f * reachSide / std::max(side, 1e-12f), 0.3f, 1.0f);
+    if (gap > reachSide) return 0.0f;
+    return std::clamp(2.0f * reachSide / std::max(side, 1e-12f), 0.3f, 1.0f);
   }
 
   /// Whether a node entered is no more than the box of the one circle tested next (a bounding volume

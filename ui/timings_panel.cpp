@@ -58,8 +58,8 @@ class TimingsPanel final : public DemoPart {
   }
 
  private:
-  // One frame per 1.5 pixels at least: thinner bars would only overdraw each other, and every bar costs
-  // triangles that a software rasterizer pays for. `phases` null: every phase and the frame's mark.
+  // One frame per 3 pixels: thinner bars would only overdraw each other, and every bar costs triangles
+  // that a software rasterizer pays for. `phases` null: every phase and the frame's mark.
   void drawPlot(const char* id, const FrameTimings& timings, ImVec2 size, float& scale,
                 float (*value)(const FrameRecord&), const Phase* phases, const char* title) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -70,7 +70,7 @@ class TimingsPanel final : public DemoPart {
     draw->AddRectFilled(origin, end, IM_COL32(20, 22, 28, 255));
     draw->PushClipRect(origin, end, true);
 
-    const std::size_t slots = std::max<std::size_t>(static_cast<std::size_t>(size.x / 1.5f), 1);
+    const std::size_t slots = std::max<std::size_t>(static_cast<std::size_t>(size.x / 3.0f), 1);
     const std::size_t shown = std::min(timings.size(), slots);
     const std::size_t first = timings.size() - shown;
     // The recent frames set the scale, the run's first ones left out; it eases down after a spike.

@@ -318,8 +318,7 @@ struct Frame {
     model->advance(record);
     for (PartSlot& s : parts) s.part->update(ctx);
     circles.assign(model->simulation().circles().size(), render::CircleInstance{});
-    canvas.underlay.clear();
-    canvas.overlay.clear();
+    canvas.underlay = canvas.overlay = nullptr;
     canvas.below.clear(camera.pixelsPerUnit());
     canvas.above.clear(camera.pixelsPerUnit());
     canvas.top.clear(camera.pixelsPerUnit());
@@ -437,11 +436,20 @@ TEST(Parts, ViewConeReportsEnterAndLeaveAgainstItsVisibleSet) {
   }
 }
 
+/// Texels of an image that are not clear.
+std::size_t litTexels(const render::WorldImage* image) {
+  return image == nullptr || image->empty()
+             ? 0u
+             : std::size_t(std::count_if(image->texels.begin(), image->texels.end(),
+                                         [](std::uint32_t c) { return (c >> 24) != 0u; }));
+}
+
 TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
   Frame brute(makeModel(2000, "brute"));
   brute.slot(part_names::kQueryTrace).shown = false;
   brute.run();
-  const std::size_t bruteLines = brute.canvas.above.lines().size() + brute.canvas.rings.size();
+  const std::size_t bruteLines = litTexels(brute.canvas.overlay) + brute.canvas.rings.size();
+  EXPECT_EQ(litTexels(brute.canvas.overlay), 0u);
 
   for (const StructureInfo& info : registry().all()) {
     if (info.name == "brute") continue;
@@ -451,7 +459,7 @@ TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
     std::size_t nodes = 0;
     frame.model->structure().visitNodes([&](const NodeInfo&) { ++nodes; });
     if (nodes == 0) continue;
-    const std::size_t lines = frame.canvas.above.lines().size() + frame.canvas.rings.size();
+    const std::size_t lines = litTexels(frame.canvas.overlay) + frame.canvas.rings.size();
     EXPECT_GT(lines, bruteLines) << info.name << " has " << nodes << " nodes but the overlay drew none";
   }
 }
@@ -616,15 +624,44 @@ std::unique_ptr<Frame> nodesOnly(std::size_t count, const std::string& structure
 // One level at a time: every drawn box is a node of that level, and every node of that level big enough
 // on screen is drawn.
 TEST(Parts, NodeOverlayShowsOneLevelAtATime) {
-  auto frame = nodesOnly(3000, "quadtree", {{"one_level", 1}, {"min_depth", 2}, {"min_px", 1}});
+  auto frame =
+      nodesOnly(3000, "quadtree", {{"one_level", 1}, {"min_depth", 2}, {"min_px", 1}, {"depth_fill", 0}});
   frame->run();
-  std::size_t levelTwo = 0;
-  const float ppu = frame->camera.pixelsPerUnit();
+  ASSERT_NE(frame->canvas.overlay, nullptr);
+  const render::WorldImage& image = *frame->canvas.overlay;
+  ASSERT_FALSE(image.empty());
+  // The texel where a vertical edge at x crosses height y.
+  auto lit = [&](float x, float y) {
+    const float pixel = (image.area.max.x - image.area.min.x) / float(image.width);
+    const int col = int(std::floor((x - image.area.min.x) / pixel));
+    const int row = int(std::floor((y - image.area.min.y) / pixel));
+    if (col < 0 || col >= image.width || row < 0 || row >= image.height) return true;
+    return (image.texels[std::size_t(row) * std::size_t(image.width) + std::size_t(col)] >> 24) != 0u;
+  };
+  std::vector<Box> levelTwo;
   frame->model->structure().visitNodes([&](const NodeInfo& node) {
-    levelTwo += node.depth == 2 && (node.box.max.x - node.box.min.x) * ppu >= 1.0f;
+    if (node.depth == 2) levelTwo.push_back(node.box);
   });
-  ASSERT_GT(levelTwo, 0u);
-  EXPECT_EQ(frame->canvas.above.lines().size(), 8 * levelTwo);  // four lines of two vertices per box
+  ASSERT_GT(levelTwo.size(), 0u);
+  std::size_t checked = 0;
+  frame->model->structure().visitNodes([&](const NodeInfo& node) {
+    const float midY = 0.5f * (node.box.min.y + node.box.max.y);
+    if (node.depth == 2) {
+      EXPECT_TRUE(lit(node.box.min.x, midY)) << "a level-2 node's edge is drawn";
+      ++checked;
+    }
+    if (node.depth != 3) return;
+    // A level-3 edge down the middle of its level-2 parent is no level-2 edge: it stays dark.
+    for (const Box& parent : levelTwo) {
+      const float split = 0.5f * (parent.min.x + parent.max.x);
+      if (node.box.min.x == split && midY > parent.min.y && midY < parent.max.y) {
+        EXPECT_FALSE(lit(node.box.min.x + 0.25f * (node.box.max.x - node.box.min.x) * 0.0f, midY))
+            << "a level-3 edge is not drawn";
+        ++checked;
+      }
+    }
+  });
+  EXPECT_GT(checked, levelTwo.size());
 }
 
 // At 100,000 circles most nodes are under a pixel or two and the deep ones sit under the swarms, whose
@@ -634,13 +671,12 @@ TEST(Parts, NodeOverlayShowsWhereTheTreeIsDeepAt100k) {
   auto frame = nodesOnly(100000, "quadtree", {{"min_px", 8}});
   frame->model->pairSearch = false;
   frame->run();
-  std::size_t nodes = 0;
-  frame->model->structure().visitNodes([&](const NodeInfo&) { ++nodes; });
-  EXPECT_LT(frame->canvas.above.lines().size() / 8, nodes / 4);
-  const render::WorldImage& fill = frame->canvas.underlay;
-  const render::WorldImage& haze = frame->canvas.overlay;
+  ASSERT_NE(frame->canvas.underlay, nullptr);
+  ASSERT_NE(frame->canvas.overlay, nullptr);
+  const render::WorldImage& fill = *frame->canvas.underlay;
+  const render::WorldImage& haze = *frame->canvas.overlay;
   ASSERT_FALSE(fill.empty());
-  ASSERT_EQ(haze.width, fill.width);
+  ASSERT_FALSE(haze.empty());
   const Simulation& sim = frame->model->simulation();
   auto texel = [&](const render::WorldImage& image, Vec2 p) {
     const int col =
@@ -652,12 +688,22 @@ TEST(Parts, NodeOverlayShowsWhereTheTreeIsDeepAt100k) {
     return image.texels[std::size_t(row) * std::size_t(image.width) + std::size_t(col)];
   };
   auto lightness = [](std::uint32_t c) { return render::redOf(c) + render::greenOf(c) + render::blueOf(c); };
+  // The haze around a place: the faintest texel near it, so that a one-pixel outline there does not count.
+  auto hazeAt = [&](const render::WorldImage& image, Vec2 p) {
+    const float pixel = (image.area.max.x - image.area.min.x) / float(image.width);
+    float faintest = 1.0f;
+    for (int dx = -4; dx <= 4; ++dx) {
+      for (int dy = -4; dy <= 4; ++dy)
+        faintest = std::min(faintest, render::alphaOf(texel(image, p + Vec2{float(dx), float(dy)} * pixel)));
+    }
+    return faintest;
+  };
   // The middle of a swarm, and the place of the world farthest from every attraction point.
   const Vec2 swarm = sim.attractors().front();
   Vec2 sparse = sim.world().min;
   float best = -1.0f;
-  for (int i = 0; i <= 20; ++i) {
-    for (int j = 0; j <= 20; ++j) {
+  for (int i = 1; i < 20; ++i) {
+    for (int j = 1; j < 20; ++j) {
       const Vec2 p{sim.world().min.x + (sim.world().max.x - sim.world().min.x) * float(i) / 20.0f,
                    sim.world().min.y + (sim.world().max.y - sim.world().min.y) * float(j) / 20.0f};
       float nearest = 1e30f;
@@ -667,14 +713,15 @@ TEST(Parts, NodeOverlayShowsWhereTheTreeIsDeepAt100k) {
   }
   EXPECT_GT(lightness(texel(fill, swarm)), lightness(texel(fill, sparse)) + 0.05f)
       << "the fill is lighter under a swarm, where the quadtree is deeper";
-  EXPECT_GT(render::alphaOf(texel(haze, swarm)), render::alphaOf(texel(haze, sparse)) + 0.1f)
+  EXPECT_GT(hazeAt(haze, swarm), hazeAt(haze, sparse) + 0.1f)
       << "the haze marks the levels under a swarm too fine to outline";
-  // Switched off, the fill and the haze are gone.
+  // Switched off, the fill and the haze are gone (the outlines stay).
   auto bare = nodesOnly(100000, "quadtree", {{"min_px", 8}, {"depth_fill", 0}});
   bare->model->pairSearch = false;
   bare->run();
-  EXPECT_TRUE(bare->canvas.underlay.empty());
-  EXPECT_TRUE(bare->canvas.overlay.empty());
+  EXPECT_TRUE(bare->canvas.underlay == nullptr || bare->canvas.underlay->empty());
+  ASSERT_NE(bare->canvas.overlay, nullptr);
+  EXPECT_EQ(hazeAt(*bare->canvas.overlay, swarm), 0.0f);
 }
 
 // The fill's shades step clearly with depth: each level of an eight-level tree is a visibly lighter shade.
