@@ -136,7 +136,7 @@ TEST(Claims, Seed002CellsPerLookupMatchTheSeedsTable) {
   EXPECT_EQ(findings(r).size(), 4u);
 }
 
-TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesAndTheEnneatreeDoesNot) {
+TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesTheEnneatreeAndLooseQuadtreeDoNot) {
   const std::size_t counts[] = {1000, 4000, 16000};
   const CentreLineCost r = measureCentreLineCost(registry(), counts, 200, 11);
   ASSERT_EQ(r.rows.size(), 3u);
@@ -149,7 +149,13 @@ TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesAndTheEnneatreeDoesNot
   EXPECT_GT(r.rows.back().fitRootShare, 0.95) << "the centre lines keep every circle in the root";
   EXPECT_GT(r.rows.back().fitLines.candidates, 50.0 * r.rows.back().enneaLines.candidates);
   EXPECT_LT(r.rows.back().enneaUniform.candidates, 20.0);
-  EXPECT_EQ(findings(r).size(), 3u);
+  // The loose quadtree of the same claim stays flat on the centre lines too.
+  const double looseK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.looseLines.candidates; });
+  EXPECT_GT(r.rows.back().looseLines.candidates, 0.0);
+  EXPECT_LT(looseK, 0.2);
+  EXPECT_GT(r.rows.back().fitLines.candidates, 50.0 * r.rows.back().looseLines.candidates);
+  EXPECT_EQ(findings(r).size(), 4u);
 }
 
 TEST(Claims, Seed000RemoteClusterLeavesTheRadiusTreesQueriesUnchanged) {
