@@ -396,7 +396,7 @@ class Box2dTree final : public SpatialIndex {
     return at;
   }
 
-  // A leaf is drawn as its circle's own box; the fat box the tree tests is its grown bounds.
+  // A leaf is drawn as its fat box, what the tree tests.
   NodeInfo nodeInfo(ProxyId index, int depth) const {
     const b2TreeNode& node = nodeAt(index);
     NodeInfo info;
@@ -405,10 +405,6 @@ class Box2dTree final : public SpatialIndex {
                 {node.aabb.upperBound.x / scale_, node.aabb.upperBound.y / scale_}};
     info.depth = depth;
     info.itemCount = node.IsLeaf() ? 1 : 0;
-    if (node.IsLeaf()) {
-      info.grown = info.box;
-      info.box = boundsOf(circle(itemOf(index)));
-    }
     return info;
   }
 
@@ -416,9 +412,8 @@ class Box2dTree final : public SpatialIndex {
     const b2AABB& fat = tree_->GetFatAABB(proxy);
     NodeInfo info;
     info.shape = NodeShape::Box;
-    info.grown = {{fat.lowerBound.x / scale_, fat.lowerBound.y / scale_},
-                  {fat.upperBound.x / scale_, fat.upperBound.y / scale_}};
-    info.box = boundsOf(circle(itemOf(proxy)));
+    info.box = {{fat.lowerBound.x / scale_, fat.lowerBound.y / scale_},
+                {fat.upperBound.x / scale_, fat.upperBound.y / scale_}};
     info.itemCount = 1;
     return info;
   }

@@ -268,9 +268,6 @@ TEST(Box2dTree, NodesIncludeTheInnerNodesAndPathsEndAtTheLeaf) {
     for (std::size_t k = 0; k < path.size(); ++k) EXPECT_EQ(path[k].depth, static_cast<int>(k));
     EXPECT_EQ(path.back().itemCount, 1u);
     EXPECT_TRUE(boxContains(path.back().box, boundsOf(items[id].circle))) << id;
-    // The leaf is drawn as its circle's box; the fat box Box2D tests is its grown bounds.
-    ASSERT_TRUE(path.back().hasGrown()) << id;
-    EXPECT_TRUE(boxContains(path.back().grown, path.back().box)) << id;
     EXPECT_TRUE(boxContains(path.front().box, path.back().box)) << id;
   }
   EXPECT_FALSE(peer->nodeRule().empty());

@@ -80,8 +80,7 @@ class HelpPanel final : public DemoPart {
     ImGui::TextUnformatted("fill under the circles: lighter is deeper");
     colourSwatch(render::withAlpha(render::depthShade(0.0f), 60),
                  "haze over the circles: levels too fine to outline");
-    ImGui::TextDisabled(
-        "Dashed: a node's grown bounds (loose, widened or fat) where they explain something.");
+    ImGui::TextDisabled("Dashed: a node's grown bounds (loose or widened) where they explain something.");
     ImGui::Spacing();
     ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "circles: muted colours, one per attraction group");
     for (int g = 0; g < 16; ++g) {

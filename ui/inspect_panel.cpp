@@ -278,10 +278,11 @@ class InspectPanel final : public DemoPart {
       row("sphere", format("centre (%.2f, %.2f)", node.circle.center.x, node.circle.center.y) +
                         format(", radius %.2f", node.circle.radius));
     } else {
-      row("cell", format("x %.2f .. %.2f", node.box.min.x, node.box.max.x) +
-                      format(", y %.2f .. %.2f", node.box.min.y, node.box.max.y));
+      row(node.hasGrown() ? "own box" : "bounds",
+          format("x %.2f .. %.2f", node.box.min.x, node.box.max.x) +
+              format(", y %.2f .. %.2f", node.box.min.y, node.box.max.y));
       if (node.hasGrown()) {
-        row("bounds (dashed)", format("x %.2f .. %.2f", node.grown.min.x, node.grown.max.x) +
+        row("tested (dashed)", format("x %.2f .. %.2f", node.grown.min.x, node.grown.max.x) +
                                    format(", y %.2f .. %.2f", node.grown.min.y, node.grown.max.y));
       }
     }

@@ -289,10 +289,10 @@ class PairLinesOverlay final : public DemoPart {
 // The walk is drawn on the nodes' own cells: entered ones outlined green, ones whose bounds test rejected it
 // outlined magenta near the query (fainter: a wide walk prunes most of what it looks at), empty children
 // passed over without a test not at all. A node entered although its cell misses the query was reached
-// through its grown bounds (loose bounds, a point quadtree's widening, a leaf's fat box): those bounds are
+// through its grown bounds (a loose quadtree's loose bounds, a point quadtree's widening): those bounds are
 // dashed beside it, the one place where they explain the walk. Nodes under a few pixels become patches under
-// the circles, and a leaf that is only its circle's own box is left to the circle's rim. The hits and
-// candidates are drawn over all of it by the candidates overlay.
+// the circles, and a bounding-volume leaf, a box around one circle, is left to the circle's rim. The hits
+// and candidates are drawn over all of it by the candidates overlay.
 class TraceOverlay final : public DemoPart {
  public:
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
@@ -353,7 +353,7 @@ class TraceOverlay final : public DemoPart {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     wrappedText(nodesVisitedText(notCounted, ctx.model.query.counters.nodesVisited, &progress_));
     wrappedText(
-        "Dashed: the grown bounds (loose, widened or fat) of a node entered only through them. Nodes "
+        "Dashed: the grown bounds (loose or widened) of a node entered only through them. Nodes "
         "under " +
         std::to_string(int(kMinOutlinePx)) + " px are patches under the circles.");
     ImGui::PopStyleColor();
@@ -378,17 +378,16 @@ class TraceOverlay final : public DemoPart {
     return std::clamp(2.0f * reachSide / std::max(side, 1e-12f), 0.3f, 1.0f);
   }
 
-  /// Whether a node entered is no more than the box of the one circle tested next (a bounding volume
-  /// tree's leaf): the circle's rim shows that step already.
+  /// Whether a node entered is a box around just the one circle tested next (a bounding-volume tree's leaf,
+  /// its box the circle's grown by a margin): the circle's rim shows that step already.
   static bool onlyItsCirclesBox(const NodeInfo& node, const TraceEvent& next,
                                 const std::vector<Circle>& circles) {
     if (node.itemCount != 1 || node.shape != NodeShape::Box) return false;
     if (next.kind != TraceEventKind::Candidate && next.kind != TraceEventKind::Hit) return false;
     if (next.id >= circles.size()) return false;
     const Box own = boundsOf(circles[next.id]);
-    const float slack = 0.05f * (own.max.x - own.min.x) + 1e-6f;
-    return std::fabs(node.box.min.x - own.min.x) <= slack && std::fabs(node.box.max.x - own.max.x) <= slack &&
-           std::fabs(node.box.min.y - own.min.y) <= slack && std::fabs(node.box.max.y - own.max.y) <= slack;
+    const auto area = [](const Box& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); };
+    return boxContains(node.box, own) && area(node.box) <= 9.0f * std::max(area(own), 1e-12f);
   }
 
   TraceProgress progress_;

@@ -379,9 +379,9 @@ class AabbTree final : public SpatialIndex {
   NodeInfo nodeInfo(Ref r, int depth) const {
     NodeInfo info;
     info.shape = NodeShape::Box;
-    // A leaf is drawn as its circle's own box; the fat box the walks test is its grown bounds.
-    info.box = isLeaf(r) ? tightBox(circle(itemOf(r))) : boxOf(r);
-    if (isLeaf(r)) info.grown = boxOf(r);
+    // A leaf is drawn as its fat box, what the walks test: its circle's own box would cost a drawing of a
+    // large tree a second cache miss per leaf.
+    info.box = boxOf(r);
     info.depth = depth;
     info.itemCount = isLeaf(r) ? 1 : 0;
     return info;
