@@ -29,6 +29,7 @@
 #include "render/palette.hpp"
 #include "render/screenshot.hpp"
 #include "render/shape_batch.hpp"
+#include "render/world_image.hpp"
 #include "soak.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/demo_part.hpp"
@@ -182,6 +183,11 @@ class WindowApp {
   Recorder recorder_;
   render::CircleRenderer circles_;
   render::ShapeRenderer shapes_;
+  // One renderer per layer: each has its own texture or buffer, so that filling one never waits for a draw
+  // the software rasterizer has not done yet from another.
+  render::WorldImageRenderer underlay_;
+  render::WorldImageRenderer overlay_;
+  render::CircleRenderer marks_;
   ui::WorldCanvas canvas_;
   std::vector<render::CircleInstance> instances_;
   std::vector<render::CircleInstance> visibleInstances_;
@@ -253,6 +259,9 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
 
   if (std::string error = circles_.init(); !error.empty()) return error;
   if (std::string error = shapes_.init(); !error.empty()) return error;
+  if (std::string error = underlay_.init(); !error.empty()) return error;
+  if (std::string error = overlay_.init(); !error.empty()) return error;
+  if (std::string error = marks_.init(); !error.empty()) return error;
 
   view_.vsync = settings.getBool("view.vsync", true) && !config_.scripted();
   const char* renderer = reinterpret_cast<const char*>(render::gl::GetString(GL_RENDERER));
@@ -391,6 +400,10 @@ int WindowApp::run() {
     std::uint64_t start = ui::nowNanoseconds();
     for (ui::PartSlot& slot : parts_) slot.part->update(ctx_);
     record[Phase::Queries] = float(ui::millisecondsSince(start));
+    if (view_.cameraMoved) {  // a part's view is kept, not refitted after the first frame's panels
+      fitted_ = false;
+      view_.cameraMoved = false;
+    }
 
     start = ui::nowNanoseconds();
     drawWorld();
@@ -678,9 +691,12 @@ void WindowApp::drawWorld() {
                        0u};
     }
   });
+  canvas_.underlay = canvas_.overlay = nullptr;
   canvas_.below.clear(camera_.pixelsPerUnit());
   canvas_.above.clear(camera_.pixelsPerUnit());
+  canvas_.top.clear(camera_.pixelsPerUnit());
   canvas_.rings.clear();
+  canvas_.marks.clear();
   // Overlays first, then panels: what a panel shows of something picked (the inspector's path, the
   // step-through's walk) stays on top of the live overlays.
   for (const auto category : {ui::PartCategory::Overlay, ui::PartCategory::Panel}) {
@@ -709,12 +725,24 @@ void WindowApp::drawWorld() {
     toDraw = visibleInstances_;
   }
 
-  shapes_.draw(canvas_.below, camera_);
+  {
+    const ClipToWorldBox clip(world, camera_);
+    if (canvas_.underlay != nullptr) underlay_.draw(*canvas_.underlay, camera_);
+    shapes_.draw(canvas_.below, camera_);
+  }
   const CircleMode mode = view_.circleMode;
   circles_.setScheduler(&model_.scheduler());  // the pool changes when the thread slider moves
   circles_.draw(toDraw, camera_, mode, {view_.minCirclePx, 1.5f});
-  circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
-  shapes_.draw(canvas_.above, camera_);
+  {
+    const ClipToWorldBox clip(world, camera_);
+    if (canvas_.overlay != nullptr) overlay_.draw(*canvas_.overlay, camera_);
+    circles_.draw(canvas_.rings, camera_, CircleMode::Pulled, {0.5f, 1.2f});
+    shapes_.draw(canvas_.above, camera_);
+  }
+  // Drawn a little larger than the circles themselves, so that a hit stays visible at any count.
+  marks_.setScheduler(&model_.scheduler());
+  marks_.draw(canvas_.marks, camera_, mode, {std::max(view_.minCirclePx, 1.6f), 1.0f});
+  shapes_.draw(canvas_.top, camera_);
 }
 
 void WindowApp::drawUi() {
@@ -811,7 +839,8 @@ void WindowApp::drawPanels() {
       ImGui::SetWindowPos(reachable);
       pos = reachable;
     }
-    uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+    // A panel laid over the world (the split view) is not one the world is fitted around.
+    if (!slot.part->placement().overWorld) uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
     ImGui::End();
     if (lesson && !view_.present) {
       if (pos.x + 0.5f * size.x < 0.5f * display.x) {

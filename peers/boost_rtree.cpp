@@ -176,6 +176,10 @@ class BoostRtree final : public SpatialIndex {
     for (const NodeInfo& node : finder.path) visitor(node);
   }
 
+  std::string_view nodesNotCounted() const override {
+    return "Boost.Geometry's query reports the values it finds, not the nodes it tests";
+  }
+
   std::string_view nodeRule() const override {
     return "R*-tree, 16 entries a node: a box goes down into the child that grows least (in overlap just "
            "above the leaves, in area higher up); a full node re-inserts some entries, then splits";

@@ -23,6 +23,8 @@ class CircleSplatter {
  public:
   /// Circles with a larger on-screen radius (pixels) are handed back for the GPU path.
   static constexpr float kMaxRadiusPx = 6.0f;
+  /// Pixels of one row of a splatted circle, at most.
+  static constexpr int kMaxRowPixels = 16;
 
   CircleSplatter() = default;
   ~CircleSplatter();
@@ -49,16 +51,30 @@ class CircleSplatter {
     int x0, y0, x1, y1;
   };
   /// One piece of the circle array: the small circles it holds on screen, its large ones, and how many of
-  /// the small ones fall in each band.
+  /// the small ones fall in each bucket (a tile of a band).
   struct Piece {
     std::vector<Pending> pending;
     std::vector<CircleInstance> large;
     std::vector<std::uint32_t> perBand;
   };
   void splat(const Pending& p, float rimPx, Dirty& dirty);
+  /// The common case at large counts, a circle of a pixel or so with an opaque fill, from precomputed
+  /// stamps; false when the circle is not such a one.
+  bool splatTiny(const Pending& p, Dirty& dirty);
+  void buildStamps(float rimPx);
   void clearRows(int y0, int y1);
 
   std::vector<std::uint32_t> image_;  // premultiplied RGBA8, row 0 at the bottom as GL expects
+  /// A pixel a tiny circle covers: where in its window, and its coverage and rim weight (0..256).
+  struct StampCell {
+    std::uint8_t x, y;
+    std::uint16_t coverage, rim;
+  };
+  // The cells of each stamp (per radius step and sub-pixel place of the centre, see splatTiny), for the rim
+  // width `stampRimPx_`; stamp k's are stampCells_[stampStart_[k] .. stampStart_[k + 1]).
+  std::vector<StampCell> stampCells_;
+  std::vector<std::uint32_t> stampStart_;
+  float stampRimPx_ = -1.0f;
   std::vector<Piece> pieces_;
   std::vector<Pending> sorted_;  // the small circles band by band, in id order within each
   std::vector<std::uint32_t> bandStart_;

@@ -10,6 +10,7 @@
   X(PFNGLGETINTEGERVPROC, GetIntegerv)                         \
   X(PFNGLGETFLOATVPROC, GetFloatv)                             \
   X(PFNGLVIEWPORTPROC, Viewport)                               \
+  X(PFNGLSCISSORPROC, Scissor)                                 \
   X(PFNGLCLEARCOLORPROC, ClearColor)                           \
   X(PFNGLCLEARPROC, Clear)                                     \
   X(PFNGLENABLEPROC, Enable)                                   \

@@ -46,7 +46,7 @@ constexpr float alphaOf(std::uint32_t c) {
 /// Fixed meanings, shared by the drawing and the help text.
 namespace colours {
 inline constexpr std::uint32_t kBackground = rgba(18, 20, 26);
-inline constexpr std::uint32_t kStatic = rgba(92, 98, 112);        ///< circles that never move
+inline constexpr std::uint32_t kStatic = rgba(112, 117, 128);      ///< circles that never move
 inline constexpr std::uint32_t kHit = rgba(255, 225, 0);           ///< query hit (fill)
 inline constexpr std::uint32_t kHitRim = rgba(90, 70, 0);          ///< query hit (rim: neighbours stay apart)
 inline constexpr std::uint32_t kCandidateRim = rgba(0, 225, 255);  ///< tested by the query but missed
@@ -70,8 +70,8 @@ struct ReservedColour {
 inline constexpr ReservedColour kReservedColours[] = {
     {colours::kHit, "hit: the exact test said yes (filled)"},
     {colours::kCandidateRim, "candidate: tested exactly, missed (rim)"},
-    {colours::kVisited, "visited: a node the query walked into"},
-    {colours::kPruned, "pruned: a node whose bounds the query rejected"},
+    {colours::kVisited, "entered: a node whose bounds the query met (visited)"},
+    {colours::kPruned, "pruned: a node whose bounds the query rejected (visited)"},
     {colours::kOverlapRim, "overlapping: in a pair this frame (rim, line)"},
     {colours::kEntered, "entered the view cone this frame (rim)"},
     {colours::kLeft, "left the view cone this frame (rim)"},
@@ -99,6 +99,17 @@ constexpr std::uint32_t depthShade(float t, std::uint32_t alpha = 255) {
     return static_cast<std::uint32_t>(root + (deep - root) * u + 0.5f);
   };
   return rgba(channel(200, 65), channel(210, 72), channel(222, 83), alpha);
+}
+
+/// Fill of the node overlay's depth map at `t` (0 the root's depth, 1 the deepest's), opaque: the same
+/// grey-blue as the outlines, lighter where the tree is deeper, so that the deep places stand out under
+/// the circles.
+constexpr std::uint32_t depthFill(float t) {
+  const float u = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  auto channel = [u](float low, float high) {
+    return static_cast<std::uint32_t>(low + (high - low) * u + 0.5f);
+  };
+  return rgba(channel(28, 62), channel(32, 74), channel(42, 100));
 }
 
 /// Colour of tree depth `d` for node outlines: bright at the root, dimmer with each level down to level

@@ -21,6 +21,26 @@ void ShapeBatch::boxOutline(const Box& box, std::uint32_t colour) {
   line(d, a, colour);
 }
 
+void ShapeBatch::dashedBoxOutline(const Box& box, std::uint32_t colour, float dashPx) {
+  const float dash = std::max(dashPx, 1.0f) / pixelsPerUnit_;
+  auto side = [&](Vec2 from, Vec2 to) {
+    const float length = std::max(std::fabs(to.x - from.x), std::fabs(to.y - from.y));
+    // Whole dash-and-gap periods, at most a few hundred a side: a huge box zoomed in stays cheap.
+    const int periods = std::clamp(static_cast<int>(length / (2.0f * dash)), 1, 400);
+    const Vec2 step{(to.x - from.x) / float(periods), (to.y - from.y) / float(periods)};
+    for (int i = 0; i < periods; ++i) {
+      const Vec2 a{from.x + step.x * float(i), from.y + step.y * float(i)};
+      line(a, {a.x + 0.5f * step.x, a.y + 0.5f * step.y}, colour);
+    }
+  };
+  const Vec2 a = box.min, c = box.max;
+  const Vec2 b{c.x, a.y}, d{a.x, c.y};
+  side(a, b);
+  side(b, c);
+  side(c, d);
+  side(d, a);
+}
+
 void ShapeBatch::boxFill(const Box& box, std::uint32_t colour) {
   const Vec2 a = box.min, c = box.max;
   const Vec2 b{c.x, a.y}, d{a.x, c.y};

@@ -39,6 +39,8 @@ class ShapeBatch {
   }
   /// A box outline.
   void boxOutline(const Box& box, std::uint32_t colour);
+  /// A box outline in dashes of about `dashPx` pixels with gaps as long (bounds drawn beside a solid cell).
+  void dashedBoxOutline(const Box& box, std::uint32_t colour, float dashPx = 5.0f);
   /// A filled box.
   void boxFill(const Box& box, std::uint32_t colour);
   /// A filled triangle.

@@ -2,7 +2,8 @@
 # The window tested as a person would: for every registered structure, run the app under xvfb-run with
 # 5,000 circles, save a screenshot, and check that it has the window's size, is not blank and shows the
 # structure's nodes. Two more runs draw 40,000 circles on one thread and on three, which must give the same
-# picture, and one more uses SDL's offscreen video driver instead of an X server.
+# picture; others check that the query's hits stay visible at 100,000 circles and that node drawings stay
+# inside the world; one more uses SDL's offscreen video driver instead of an X server.
 #
 # usage: gui_test.sh SPHERETEST PNG_CHECK OUTPUT_DIR
 # Exits 77 (skipped) when xvfb-run is not installed. Settings are never read or written: --screenshot
@@ -67,6 +68,32 @@ for threads in 1 3; do
   fi
 done
 "$check" --same "$out/threads-1.png" "$out/threads-3.png" 24 || failures=$((failures + 1))
+
+# What the node drawings must never do, checked on the window with every panel closed (the world then fills
+# the window below the menu bar, a square of about 730 pixels around x 640, y 411): at 100,000 circles the
+# circle query's hits stay visible over the cells of the walk (its disc of about 51 pixels is mostly hit
+# yellow), and no node drawing reaches past the world (a loose quadtree's loose bounds and grown root would
+# run to the window's edges).
+runner=(xvfb-run -a -s "-screen 0 1280x800x24")
+structure=loose-quadtree
+if SPHERETEST_OPEN_PANELS= "${runner[@]}" "$app" --count 100000 --structure $structure --frames 5 \
+    --screenshot "$out/hits-100k.png" > "$out/hits-100k.log" 2>&1; then
+  "$check" --count "$out/hits-100k.png" 255 225 0 60 590 361 690 461 1500 || failures=$((failures + 1))
+else
+  echo "FAIL hits-100k: the app exited with an error:"
+  cat "$out/hits-100k.log"
+  failures=$((failures + 1))
+fi
+for structure in loose-quadtree enneatree sphere-tree aabb-tree; do
+  if SPHERETEST_OPEN_PANELS= "${runner[@]}" "$app" --count 3000 --structure $structure --frames 5 \
+      --screenshot "$out/clipped-$structure.png" > "$out/clipped-$structure.log" 2>&1; then
+    "$check" --content-box "$out/clipped-$structure.png" 30 800 790 || failures=$((failures + 1))
+  else
+    echo "FAIL clipped-$structure: the app exited with an error:"
+    cat "$out/clipped-$structure.log"
+    failures=$((failures + 1))
+  fi
+done
 
 # SDL's offscreen driver renders through EGL without any X server.
 runner=()

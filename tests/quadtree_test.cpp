@@ -303,6 +303,31 @@ TEST(LooseQuadtree, MovesWithinTheLooseBoundsCostNothing) {
   EXPECT_EQ(loose->validate(), "");
 }
 
+// A node is drawn as its own cell; the loose bounds a query tests (the cell scaled by `factor` around its
+// centre) come along as its grown bounds, for the views that explain a walk with them.
+TEST(LooseQuadtree, NodesAreTheirCellsWithTheLooseBoundsBeside) {
+  auto loose = makeLooseQuadtree();
+  loose->setWorldHint({{0, 0}, {256, 256}});
+  std::vector<Item> items;
+  Rng rng(5);
+  for (ItemId id = 0; id < 500; ++id)
+    items.push_back({id, {{rng.uniform(0, 256), rng.uniform(0, 256)}, rng.uniform(0.5f, 3.0f)}});
+  loose->build(items);
+  std::size_t nodes = 0;
+  loose->visitNodes([&](const NodeInfo& node) {
+    ++nodes;
+    ASSERT_TRUE(node.hasGrown());
+    const float cell = node.box.max.x - node.box.min.x;
+    EXPECT_FLOAT_EQ(node.grown.max.x - node.grown.min.x, 2.0f * cell);
+    EXPECT_FLOAT_EQ(node.grown.min.x + node.grown.max.x, node.box.min.x + node.box.max.x);
+  });
+  EXPECT_GT(nodes, 20u);
+  // The fit-entirely quadtree has no grown bounds: its cells are what it tests.
+  auto fit = makeFitQuadtree();
+  fit->build(items);
+  fit->visitNodes([](const NodeInfo& node) { EXPECT_FALSE(node.hasGrown()); });
+}
+
 TEST(LooseQuadtree, RemovingEverythingFreesEveryNode) {
   auto loose = makeLooseQuadtree();
   loose->setWorldHint(kWorld);

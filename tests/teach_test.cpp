@@ -136,7 +136,7 @@ TEST(Claims, Seed002CellsPerLookupMatchTheSeedsTable) {
   EXPECT_EQ(findings(r).size(), 4u);
 }
 
-TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesAndTheEnneatreeDoesNot) {
+TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesTheEnneatreeAndLooseQuadtreeDoNot) {
   const std::size_t counts[] = {1000, 4000, 16000};
   const CentreLineCost r = measureCentreLineCost(registry(), counts, 200, 11);
   ASSERT_EQ(r.rows.size(), 3u);
@@ -149,7 +149,13 @@ TEST(Claims, Seed003FitQuadtreeTurnsLinearOnTheCentreLinesAndTheEnneatreeDoesNot
   EXPECT_GT(r.rows.back().fitRootShare, 0.95) << "the centre lines keep every circle in the root";
   EXPECT_GT(r.rows.back().fitLines.candidates, 50.0 * r.rows.back().enneaLines.candidates);
   EXPECT_LT(r.rows.back().enneaUniform.candidates, 20.0);
-  EXPECT_EQ(findings(r).size(), 3u);
+  // The loose quadtree of the same claim stays flat on the centre lines too.
+  const double looseK =
+      growthExponent(r.rows, [](const CentreLineRow& row) { return row.looseLines.candidates; });
+  EXPECT_GT(r.rows.back().looseLines.candidates, 0.0);
+  EXPECT_LT(looseK, 0.2);
+  EXPECT_GT(r.rows.back().fitLines.candidates, 50.0 * r.rows.back().looseLines.candidates);
+  EXPECT_EQ(findings(r).size(), 4u);
 }
 
 TEST(Claims, Seed000RemoteClusterLeavesTheRadiusTreesQueriesUnchanged) {
@@ -322,6 +328,39 @@ TEST(StepThrough, EventsAreFoundAndDescribed) {
   EXPECT_EQ(p.candidates, 2u);
   EXPECT_EQ(p.hits, 1u);
   EXPECT_TRUE(sameNode(trace.events[0].node, trace.events[1].node));
+}
+
+// One definition of the nodes a query visited, in every panel: the structure's count is the nodes it
+// entered plus the ones it pruned (plus, for a grid, the empty cells it looks up untraced); a structure that
+// cannot count them says so instead of a number.
+TEST(StepThrough, NodesVisitedAreTheEnteredAndThePruned) {
+  const Simulation sim("spheretest", SceneConfig{}, 3000, 4);
+  auto index = registry().create("quadtree");
+  index->setWorldHint(sim.world());
+  index->build(sim.items());
+  QueryState q;
+  q.mode = QueryShape::Circle;
+  q.anchor = sim.attractors().front();
+  q.radius = 0.05f * (sim.world().max.x - sim.world().min.x);
+  ShapeAnswer answer;
+  runQueryShape(*index, q, answer);
+  const QueryCounters counters = index->lastCounters();
+  QueryTrace trace;
+  traceQueryShape(*index, q, trace, answer);
+  const TraceProgress walk = progressAt(trace, trace.events.size());
+  ASSERT_GT(walk.pruned, 0u);
+  ASSERT_EQ(walk.visited + walk.pruned, counters.nodesVisited);
+  EXPECT_EQ(nodesVisitedText(index->nodesNotCounted(), counters.nodesVisited, &walk),
+            "nodes visited " + std::to_string(counters.nodesVisited) + " = entered " +
+                std::to_string(walk.visited) + " + pruned " + std::to_string(walk.pruned));
+  TraceProgress few;
+  few.visited = 1200;
+  few.pruned = 34;
+  EXPECT_EQ(nodesVisitedText({}, 1300, &few),
+            "nodes visited 1,300 = entered 1,200 + pruned 34 + 66 not traced");
+  EXPECT_EQ(nodesVisitedText({}, 1300, nullptr), "nodes visited 1,300");
+  EXPECT_EQ(nodesVisitedText("reports leaves only", 141, &few),
+            "nodes visited: not counted (reports leaves only)");
 }
 
 // The view cone's log says in words what came into view and what went out of it.

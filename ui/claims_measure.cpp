@@ -59,6 +59,18 @@ constexpr CellsPerLookupRow kSeedCellTable[] = {
 
 }  // namespace
 
+/// A figure rounded to a whole number with thousands separators (675,669).
+std::string grouped(double value) {
+  if (!std::isfinite(value) || value < 0.0) return figureText("%.0f", value);
+  const std::string digits = std::to_string(static_cast<std::uint64_t>(std::llround(value)));
+  std::string text;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text.push_back(',');
+    text.push_back(digits[i]);
+  }
+  return text;
+}
+
 std::string figureText(const char* pattern, double value) {
   if (std::isnan(value)) return "missing";
   char text[64];
@@ -220,6 +232,12 @@ CentreLineCost measureCentreLineCost(const StructureRegistry& registry, std::spa
                              uniform.world(), seed * 37 + n);
     row.enneaUniform = measure(*buildOver(registry, "enneatree", uniform.world(), uniformItems),
                                uniform.world(), seed * 37 + n);
+    if (registry.find("loose-quadtree")) {
+      row.looseLines = measure(*buildOver(registry, "loose-quadtree", lines.world(), lineItems),
+                               lines.world(), seed * 31 + n);
+      row.looseUniform = measure(*buildOver(registry, "loose-quadtree", uniform.world(), uniformItems),
+                                 uniform.world(), seed * 37 + n);
+    }
     result.rows.push_back(row);
   }
   return result;
@@ -244,14 +262,23 @@ std::vector<std::string> findings(const CentreLineCost& r) {
       growthExponent(r.rows, [](const CentreLineRow& row) { return row.enneaLines.candidates; });
   auto shape = [](double k) { return k > 0.75 ? "linear" : (k < 0.25 ? "flat" : "sub-linear"); };
   lines.push_back(
-      format("center-lines, %zu -> %zu circles (x%.0f): the fit-entirely quadtree's tests per query go %.1f "
+      format("center-lines, %s -> %s circles (x%.0f): the fit-entirely quadtree's circles examined per query go %.1f "
              "-> %.1f, growth exponent %.2f (%s); it holds %s of the circles in its root.",
-             a.count, b.count, double(b.count) / double(a.count), a.fitLines.candidates,
-             b.fitLines.candidates, fitK, shape(fitK), figureText("%.0f%%", 100.0 * b.fitRootShare).c_str()));
+             grouped(double(a.count)).c_str(), grouped(double(b.count)).c_str(),
+             double(b.count) / double(a.count), a.fitLines.candidates, b.fitLines.candidates, fitK,
+             shape(fitK), figureText("%.0f%%", 100.0 * b.fitRootShare).c_str()));
   lines.push_back(
       format("The enneatree's go %.1f -> %.1f, growth exponent %.2f (%s): its circles sit at the depth their "
              "diameter gives, whatever line they cross.",
              a.enneaLines.candidates, b.enneaLines.candidates, enneaK, shape(enneaK)));
+  if (b.looseLines.candidates > 0.0) {
+    const double looseK =
+        growthExponent(r.rows, [](const CentreLineRow& row) { return row.looseLines.candidates; });
+    lines.push_back(format(
+        "The loose quadtree's go %.1f -> %.1f, growth exponent %.2f (%s): a circle's level follows from "
+        "its radius and its cell from its centre, and the loose bounds hold it across any line.",
+        a.looseLines.candidates, b.looseLines.candidates, looseK, shape(looseK)));
+  }
   const double fitUniformK =
       growthExponent(r.rows, [](const CentreLineRow& row) { return row.fitUniform.candidates; });
   const double enneaUniformK =
@@ -347,10 +374,10 @@ std::vector<std::string> findings(const RemoteCluster& r) {
       return before > 0 ? 100.0 * (after / before - 1.0) : 0.0;
     };
     const std::string verdict = same ? "unchanged, to the node"
-                                     : format("nodes %+.1f%%, tests %+.1f%%", change(x.nodes, y.nodes),
+                                     : format("nodes %+.1f%%, examined %+.1f%%", change(x.nodes, y.nodes),
                                               change(x.candidates, y.candidates));
     lines.push_back(format(
-        "%s: %.2f nodes and %.2f tests per query without the cluster, %.2f and %.2f with %zu clustered "
+        "%s: %.2f nodes and %.2f circles examined per query without the cluster, %.2f and %.2f with %zu clustered "
         "circles (%s); the structure grew from %zu to %zu nodes.",
         r.structures[s].c_str(), x.nodes, x.candidates, y.nodes, y.candidates, b.clusterCircles,
         verdict.c_str(), a.nodes[s], b.nodes[s]));
@@ -422,9 +449,9 @@ std::vector<std::string> findings(const FastPath& r) {
       format("%s of %s moves cost one distance test against the parent super-sphere (%s after the "
              "first second; the worst frame %s); %s moves pierced their parent and were queued for "
              "reintegration.",
-             figureText("%.2f%%", 100.0 * r.overall).c_str(), figureText("%.0f", r.moves).c_str(),
+             figureText("%.2f%%", 100.0 * r.overall).c_str(), grouped(r.moves).c_str(),
              figureText("%.2f%%", 100.0 * r.settled).c_str(), figureText("%.2f%%", 100.0 * lowest).c_str(),
-             figureText("%.0f", r.detached).c_str()));
+             grouped(r.detached).c_str()));
   for (const FastPathPeer& peer : r.peers) {
     lines.push_back(format("Same scene, %s (%s): %s of moves stay on its constant-time path.",
                            peer.structure.c_str(), peer.figure.c_str(),
@@ -546,17 +573,20 @@ std::vector<std::string> findings(const CollisionChecks& r) {
     if (row.structure == "quadtree") quadtree = &row;
     if (row.agrees) ++agreeing;
   }
-  lines.push_back(format("%zu circles (%s), %zu frames: brute force makes %.0f collision checks per frame%s.",
-                         r.count, r.scenario.c_str(), r.frames, r.bruteChecksPerFrame,
+  lines.push_back(format("%s circles (%s), %zu frames: brute force makes %s collision checks per frame%s.",
+                         grouped(double(r.count)).c_str(), r.scenario.c_str(), r.frames,
+                         grouped(r.bruteChecksPerFrame).c_str(),
                          r.bruteRan ? "" : " (n(n-1)/2; not run at this count)"));
   if (quadtree != nullptr) {
-    lines.push_back(
-        format("The point quadtree of seed 004 makes %.0f: %.0fx fewer.", quadtree->checksPerFrame,
-               quadtree->checksPerFrame > 0 ? r.bruteChecksPerFrame / quadtree->checksPerFrame : 0.0));
+    lines.push_back(format(
+        "The point quadtree of seed 004 makes %s: %sx fewer.", grouped(quadtree->checksPerFrame).c_str(),
+        grouped(quadtree->checksPerFrame > 0 ? r.bruteChecksPerFrame / quadtree->checksPerFrame : 0.0)
+            .c_str()));
   }
-  lines.push_back(format("Fewest: %s with %.0f (%.0fx fewer than brute force).", best->structure.c_str(),
-                         best->checksPerFrame,
-                         best->checksPerFrame > 0 ? r.bruteChecksPerFrame / best->checksPerFrame : 0.0));
+  lines.push_back(
+      format("Fewest: %s with %s (%sx fewer than brute force).", best->structure.c_str(),
+             grouped(best->checksPerFrame).c_str(),
+             grouped(best->checksPerFrame > 0 ? r.bruteChecksPerFrame / best->checksPerFrame : 0.0).c_str()));
   lines.push_back(format("%zu of %zu structures found exactly %s pairs on every frame.", agreeing,
                          r.rows.size(), r.bruteRan ? "brute force's" : "the majority's"));
   const bool anyGrid = std::any_of(r.rows.begin(), r.rows.end(), [](const CollisionRow& row) {
@@ -569,9 +599,9 @@ std::vector<std::string> findings(const CollisionChecks& r) {
   }
   if (r.smallBrute > 0) {
     lines.push_back(format(
-        "At the seed's scale (%zu circles, %.0f brute-force checks per frame) the point quadtree makes %.0f; "
+        "At the seed's scale (%zu circles, %s brute-force checks per frame) the point quadtree makes %s; "
         "the seed's game went from over 4000 to about 100.",
-        r.smallCount, r.smallBrute, r.smallQuadtree));
+        r.smallCount, grouped(r.smallBrute).c_str(), grouped(r.smallQuadtree).c_str()));
   }
   return lines;
 }

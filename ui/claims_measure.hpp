@@ -59,7 +59,8 @@ CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::siz
                                      const std::atomic<bool>* cancelled = nullptr);
 
 // ---------------------------------------------------------------------------------------------------------
-// Seed 003: the fit-entirely quadtree turns linear on the centre lines, the enneatree does not
+// Seed 003: the fit-entirely quadtree turns linear on the centre lines, the enneatree and the loose quadtree
+// do not
 // ---------------------------------------------------------------------------------------------------------
 
 /// Costs at one circle count.
@@ -69,6 +70,8 @@ struct CentreLineRow {
   QueryCost enneaLines;       ///< enneatree on center-lines
   QueryCost fitUniform;       ///< fit-quadtree on uniform
   QueryCost enneaUniform;     ///< enneatree on uniform
+  QueryCost looseLines;       ///< loose-quadtree on center-lines
+  QueryCost looseUniform;     ///< loose-quadtree on uniform
   double fitRootShare = 0.0;  ///< share of the circles the fit-quadtree keeps in its root (NaN: missing)
 };
 
@@ -80,7 +83,8 @@ struct CentreLineCost {
   float queryRadius = 0.0f;         ///< their radius (the scenes' largest circle radius)
 };
 
-/// Builds fit-quadtree and enneatree over the center-lines and uniform scenes of each count and runs
+/// Builds fit-quadtree, enneatree and loose-quadtree over the center-lines and uniform scenes of each count
+/// (the loose quadtree only where the registry has it) and runs
 /// `queries` circle queries at random places of each world.
 CentreLineCost measureCentreLineCost(const StructureRegistry& registry, std::span<const std::size_t> counts,
                                      std::size_t queries, std::uint64_t seed,
@@ -189,6 +193,9 @@ CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const 
 /// the figures read from extra() are NaN when a structure does not report them, which must not look like a
 /// measured 0.
 std::string figureText(const char* pattern, double value);
+
+/// A figure rounded to a whole number with thousands separators ("675,669"); "missing" for NaN.
+std::string grouped(double value);
 
 /// Sentences drawn from the measured figures (no fixed verdicts: each compares numbers just measured).
 std::vector<std::string> findings(const CellsPerLookup& r);

@@ -48,13 +48,15 @@ struct Claim {
 
 constexpr Claim kClaims[] = {
     {"seed-003", "003_237a6c88e80f769f.txt",
-     "On the centre lines the fit-entirely quadtree turns linear; the enneatree does not",
+     "On the centre lines the fit-entirely quadtree turns linear; the enneatree and the loose quadtree do "
+     "not",
      "\"Suppose that every object in the world lay on the horizontal and vertical center lines. Even very "
      "small objects would accumulate in the top node, and no region subdividing would ever occur. This "
      "degenerate situation causes linear behavior.\" The enneatree's circles instead sit at the depth their "
      "diameter gives.",
-     "fit-quadtree and enneatree over the center-lines and uniform scenes from 1,000 to 16,000 circles; 400 "
-     "circle queries of the largest circle's radius at random points of each world; mean exact tests per "
+     "fit-quadtree, enneatree and loose-quadtree over the center-lines and uniform scenes from 1,000 to "
+     "16,000 circles; 400 circle queries of the largest circle's radius at random points of each world; mean "
+     "circles examined per "
      "query."},
     {"seed-000", "000_a1f25bdfc4ffc280.txt",
      "A dense remote cluster leaves the radius tree's query cost unchanged",
@@ -62,7 +64,7 @@ constexpr Claim kClaims[] = {
      "are located at least twice their maximum view distance from the viewpoint in any one dimension.\"",
      "the same 2,000 background circles alone and with 2,000 to 32,000 more packed into the far corner; "
      "1,000 "
-     "point queries in the opposite quarter; mean nodes visited and exact tests per query, per structure."},
+     "point queries in the opposite quarter; mean nodes visited and circles examined per query, per structure."},
     {"seed-002", "002_df0639732141293d.txt",
      "Average cells searched per lookup against the cell-size multiplier",
      "\"Multiplier / Avg. cells to search / Cell area: 1.0 4.00 1.00, 1.5 2.78 2.25, 2.0 2.25 4.00, 3.0 1.78 "
@@ -82,7 +84,7 @@ constexpr Claim kClaims[] = {
      "was "
      "getting around 60 frames per second with around 100 collision checks per frame.\"",
      "the window's own scene from its current frame, 60 frames (fewer above 20,000 circles) on every "
-     "structure; exact circle-circle tests per frame of the pair search, and whether each found brute "
+     "structure; circle pairs examined (by distance or by bounds) per frame of the pair search, and whether each found brute "
      "force's "
      "pairs; plus a SphereTest scene sized like the seed's game."},
 };
@@ -92,6 +94,11 @@ const Claim* findClaim(const std::string& id) {
     if (id == c.id) return &c;
   }
   return nullptr;
+}
+
+/// A count or ratio rounded to a whole number, with thousands separators (675,669).
+std::string wholeNumber(double v) {
+  return std::isfinite(v) && v >= 0.0 ? groupedNumber(static_cast<std::uint64_t>(std::llround(v))) : "-";
 }
 
 std::string fmt(const char* pattern, double v) {
@@ -227,9 +234,13 @@ class ClaimsPanel final : public DemoPart {
   void drawClaim(const Claim& claim) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.45f, 1.0f), "%s", claim.title);
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%s)", claim.source);
     ImGui::PopTextWrapPos();
+    // The file name is one word: beside the title when it fits there, else on a line of its own.
+    const std::string source = std::string("(") + claim.source + ")";
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(source.c_str()).x <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine();
+    ImGui::TextDisabled("%s", source.c_str());
     wrappedText(claim.words);
     if (running_ == claim.id) {
       ImGui::TextColored(ImVec4(0.6f, 0.9f, 1.0f, 1.0f), "measuring... %.1f s",
@@ -272,11 +283,16 @@ class ClaimsPanel final : public DemoPart {
   // -- each claim's figure ---------------------------------------------------------------------------------
   static void drawCentreLines(const CentreLineCost& r, const std::vector<std::string>& lines) {
     std::vector<double> xs;
-    std::vector<ChartSeries> series(4);
+    const bool loose = !r.rows.empty() && r.rows.back().looseLines.candidates > 0.0;
+    std::vector<ChartSeries> series(loose ? 6 : 4);
     series[0] = {"fit-quadtree, center-lines", {}, kSeries[0], false};
     series[1] = {"enneatree, center-lines", {}, kSeries[1], false};
     series[2] = {"fit-quadtree, uniform", {}, render::withAlpha(kSeries[2], 200), false};
     series[3] = {"enneatree, uniform", {}, render::withAlpha(kSeries[3], 200), false};
+    if (loose) {
+      series[4] = {"loose-quadtree, center-lines", {}, kSeries[4], false};
+      series[5] = {"loose-quadtree, uniform", {}, render::withAlpha(kSeries[5], 200), false};
+    }
     std::vector<std::vector<std::string>> rows;
     for (const CentreLineRow& row : r.rows) {
       xs.push_back(double(row.count));
@@ -284,17 +300,28 @@ class ClaimsPanel final : public DemoPart {
       series[1].values.push_back(row.enneaLines.candidates);
       series[2].values.push_back(row.fitUniform.candidates);
       series[3].values.push_back(row.enneaUniform.candidates);
-      rows.push_back({groupedNumber(row.count), fmt("%.1f", row.fitLines.candidates),
-                      fmt("%.1f", row.enneaLines.candidates), fmt("%.1f", row.fitUniform.candidates),
-                      fmt("%.1f", row.enneaUniform.candidates),
-                      figureText("%.0f%%", 100.0 * row.fitRootShare)});
+      std::vector<std::string> cells{groupedNumber(row.count), fmt("%.1f", row.fitLines.candidates),
+                                     fmt("%.1f", row.enneaLines.candidates)};
+      if (loose) {
+        series[4].values.push_back(row.looseLines.candidates);
+        series[5].values.push_back(row.looseUniform.candidates);
+        cells.push_back(fmt("%.1f", row.looseLines.candidates));
+      }
+      cells.push_back(fmt("%.1f", row.fitUniform.candidates));
+      cells.push_back(fmt("%.1f", row.enneaUniform.candidates));
+      if (loose) cells.push_back(fmt("%.1f", row.looseUniform.candidates));
+      cells.push_back(figureText("%.0f%%", 100.0 * row.fitRootShare));
+      rows.push_back(cells);
     }
-    chartHeading("exact tests per circle query against the circle count (log-log)");
-    lineChart("centre lines", xs, series, {"circles", "tests per query", true, true, true}, ImVec2(0, 250));
+    chartHeading("circles examined per circle query against the circle count (log-log)");
+    lineChart("centre lines", xs, series, {"circles", "examined per query", true, true, true}, ImVec2(0, 270));
     drawFindings(lines);
-    table("centre line table",
-          {"circles", "fit, lines", "ennea, lines", "fit, uniform", "ennea, uniform", "fit root share"},
-          rows);
+    std::vector<std::string> header{"circles", "fit, lines", "ennea, lines"};
+    if (loose) header.push_back("loose, lines");
+    header.insert(header.end(), {"fit, uniform", "ennea, uniform"});
+    if (loose) header.push_back("loose, uniform");
+    header.push_back("fit root share");
+    table("centre line table", header, rows);
   }
 
   static void drawCluster(const RemoteCluster& r, const std::vector<std::string>& lines) {
@@ -303,7 +330,7 @@ class ClaimsPanel final : public DemoPart {
     for (std::size_t s = 0; s < r.structures.size(); ++s)
       series.push_back({r.structures[s], {}, kSeries[s % std::size(kSeries)], false});
     std::vector<std::string> header{"clustered circles"};
-    for (const std::string& name : r.structures) header.push_back(name + " nodes / tests");
+    for (const std::string& name : r.structures) header.push_back(name + " nodes / examined");
     std::vector<std::vector<std::string>> rows;
     for (const RemoteClusterRow& row : r.rows) {
       xs.push_back(double(row.clusterCircles));
@@ -317,7 +344,7 @@ class ClaimsPanel final : public DemoPart {
       rows.push_back(cells);
     }
     chartHeading(
-        "work per point query (nodes visited + exact tests) against the remote cluster's size (log y)");
+        "work per point query (nodes visited + circles examined) against the remote cluster's size (log y)");
     lineChart("cluster", xs, series, {"circles in the remote cluster", "work per query", false, true, true},
               ImVec2(0, 250));
     drawFindings(lines);
@@ -375,8 +402,7 @@ class ClaimsPanel final : public DemoPart {
       rows.push_back({p.structure, p.figure, figureText("%.2f%%", 100.0 * p.ratio)});
     table("fast path table", {"structure", "constant-time path", "share of moves"}, rows);
     ImGui::TextDisabled("%s circles, %zu frames, %s moves, %s detached", groupedNumber(r.count).c_str(),
-                        r.frames, figureText("%.0f", r.moves).c_str(),
-                        figureText("%.0f", r.detached).c_str());
+                        r.frames, grouped(r.moves).c_str(), grouped(r.detached).c_str());
   }
 
   static void drawCollisions(const CollisionChecks& r, const std::vector<std::string>& lines) {
@@ -398,11 +424,12 @@ class ClaimsPanel final : public DemoPart {
       bar.highlight = row.structure == "quadtree";
       bar.valueText = groupedNumber(static_cast<std::uint64_t>(std::llround(row.checksPerFrame)));
       bars.push_back(bar);
-      rows.push_back({row.structure, fmt("%.0f", row.checksPerFrame),
-                      fmt("%.0fx", row.checksPerFrame > 0 ? r.bruteChecksPerFrame / row.checksPerFrame : 0.0),
-                      fmt("%.0f", row.pairsPerFrame), row.agrees ? "yes" : "NO"});
+      rows.push_back(
+          {row.structure, wholeNumber(row.checksPerFrame),
+           wholeNumber(row.checksPerFrame > 0 ? r.bruteChecksPerFrame / row.checksPerFrame : 0.0) + "x",
+           wholeNumber(row.pairsPerFrame), row.agrees ? "yes" : "NO"});
     }
-    chartHeading("collision checks (exact circle-circle tests) per frame, log scale");
+    chartHeading("collision checks (circle pairs examined) per frame, log scale");
     barChart("checks", bars, true, 130.0f);
     drawFindings(lines);
     if (ImGui::CollapsingHeader("table")) {

@@ -170,6 +170,11 @@ class ComparePanel final : public DemoPart {
   }
 
   void drawPairCharts(const CompareResult& r, const std::string& current) {
+    // A structure that joined this run (the first run, a new scene) was built from the circles: its first
+    // segment is a build, not an update batch, and says so.
+    const auto built =
+        std::count_if(r.rows.begin(), r.rows.end(), [](const CompareRow& row) { return row.built; });
+    const bool allBuilt = built > 0 && std::size_t(built) == r.rows.size();
     std::vector<ChartBar> time, tests;
     for (const CompareRow& row : r.rows) {
       ChartBar t;
@@ -178,6 +183,7 @@ class ComparePanel final : public DemoPart {
       t.segments = {row.updateMs, row.pairsRan ? row.pairsMs : 0.0};
       t.colours = {kUpdateColour, kPairsColour};
       t.valueText = row.pairsRan ? number(row.updateMs + row.pairsMs) + " ms" : row.note;
+      if (row.built && !allBuilt) t.valueText += " (build)";
       char tip[200];
       std::snprintf(tip, sizeof tip, "%s: %s %.3f ms, pair search %.3f ms", row.name.c_str(),
                     row.built ? "build" : "update batch", row.updateMs, row.pairsMs);
@@ -198,8 +204,10 @@ class ComparePanel final : public DemoPart {
       }
       tests.push_back(c);
     }
-    chartHeading("milliseconds: update batch + pair search");
-    colourSwatch(kUpdateColour, "update (build on the first run)");
+    chartHeading(allBuilt ? "milliseconds: build from the circles + pair search"
+                          : "milliseconds: update batch + pair search");
+    colourSwatch(kUpdateColour, allBuilt ? "build (every structure is new this run)"
+                                         : (built > 0 ? "update (build where marked)" : "update batch"));
     ImGui::SameLine();
     colourSwatch(kPairsColour, "pair search");
     if (logScale_) {
@@ -225,12 +233,14 @@ class ComparePanel final : public DemoPart {
       const bool highlight = row.name == current;
       time.push_back(singleBar(row.name, row.queryUs, kQueryColour, number(row.queryUs) + " us", highlight));
       std::string text = groupedNumber(row.queryTests);
-      text.append(" (").append(groupedNumber(row.queryNodes)).append(" nodes)");
+      text.append(" (")
+          .append(row.nodesCounted ? groupedNumber(row.queryNodes) : "uncounted")
+          .append(" nodes)");
       tests.push_back(singleBar(row.name, double(row.queryTests), kTestsColour, std::move(text), highlight));
     }
     chartHeading((std::string("microseconds of the ") + queryModeName(mode) + " query").c_str());
     barChart("query us", time, logScale_, 130.0f);
-    chartHeading("candidate tests of the query (nodes visited in brackets)");
+    chartHeading("circles the query examined (nodes visited in brackets)");
     barChart("query tests", tests, logScale_, 130.0f);
   }
 
@@ -239,8 +249,8 @@ class ComparePanel final : public DemoPart {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
     if (!ImGui::BeginTable("figures", 9, flags)) return;
-    for (const char* h : {"structure", "update ms", "pairs ms", "pair tests", "pairs", "query us",
-                          "query tests", "nodes", "memory"}) {
+    for (const char* h : {"structure", "update ms", "pairs ms", "pairs examined", "pairs", "query us",
+                          "query examined", "nodes", "memory"}) {
       ImGui::TableSetupColumn(h);
     }
     ImGui::TableHeadersRow();
@@ -298,7 +308,7 @@ class ComparePanel final : public DemoPart {
 
 const PartRegistrar registrar{
     {PartCategory::Panel, teach_names::kCompare,
-     "every structure on the current frame in the background: live bars of milliseconds and candidate tests, "
+     "every structure on the current frame in the background: live bars of milliseconds and circle pairs examined, "
      "and whether all found the same pairs",
      66, false, [] { return std::make_unique<ComparePanel>(); }}};
 

@@ -82,6 +82,7 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
         runQuery(index, queryOf(snapshot.query), answer);
         row.queryUs = millisecondsSince(t) * 1000.0;
         row.queryNodes = answer.counters.nodesVisited;
+        row.nodesCounted = index.nodesNotCounted().empty();
         row.queryTests = answer.counters.candidates;
         row.queryHits = answer.count();
         row.queryRan = true;

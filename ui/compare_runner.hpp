@@ -42,6 +42,7 @@ struct CompareRow {
   bool agrees = true;                ///< found the reference's pair set
   double queryUs = 0.0;              ///< the query, microseconds
   std::uint64_t queryNodes = 0;      ///< nodes it visited
+  bool nodesCounted = true;          ///< queryNodes counts them (see SpatialIndex::nodesNotCounted)
   std::uint64_t queryTests = 0;      ///< circles it examined
   std::uint64_t queryHits = 0;       ///< results
   bool queryRan = false;             ///< the query ran

@@ -40,7 +40,11 @@ struct CanvasMap {
 
 class SplitView final : public DemoPart {
  public:
-  PanelPlacement placement() const override { return {0.0f, 0.0f, 10.0f, 30.0f, 1000.0f, 600.0f}; }
+  PanelPlacement placement() const override {
+    PanelPlacement p{0.5f, 0.0f, -300.0f, 30.0f, 600.0f, 560.0f};
+    p.overWorld = true;
+    return p;
+  }
 
   // -- per frame ------------------------------------------------------------------------------------------
   void update(DemoContext& ctx) override {
@@ -51,6 +55,7 @@ class SplitView final : public DemoPart {
 
   void drawPanel(DemoContext& ctx) override {
     DemoModel& model = ctx.model;
+    coverTheWorld(ctx);
     drawHeader(model);
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -141,6 +146,39 @@ class SplitView final : public DemoPart {
   }
 
   // -- panel pieces --------------------------------------------------------------------------------------
+  /// Puts the panel where the window shows the world (the area the other panels leave it), at least big
+  /// enough for its two halves to read.
+  static void coverTheWorld(DemoContext& ctx) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const Box& world = ctx.model.simulation().world();
+    const float sx = std::max(io.DisplayFramebufferScale.x, 1e-3f),
+                sy = std::max(io.DisplayFramebufferScale.y, 1e-3f);
+    const Vec2 a = ctx.camera.worldToScreen(world.min), b = ctx.camera.worldToScreen(world.max);
+    const float top = ImGui::GetFrameHeight();
+    ImVec2 min(std::max(std::min(a.x, b.x) / sx, 0.0f), std::max(std::min(a.y, b.y) / sy, top));
+    ImVec2 max(std::min(std::max(a.x, b.x) / sx, io.DisplaySize.x),
+               std::min(std::max(a.y, b.y) / sy, io.DisplaySize.y));
+    const ImVec2 least(std::min(560.0f, io.DisplaySize.x), std::min(420.0f, io.DisplaySize.y - top));
+    if (max.x - min.x < least.x) {
+      const float grow = 0.5f * (least.x - (max.x - min.x));
+      min.x = std::clamp(min.x - grow, 0.0f, io.DisplaySize.x - least.x);
+      max.x = min.x + least.x;
+    }
+    if (max.y - min.y < least.y) {
+      const float grow = 0.5f * (least.y - (max.y - min.y));
+      min.y = std::clamp(min.y - grow, top, io.DisplaySize.y - least.y);
+      max.y = min.y + least.y;
+    }
+    ImGui::SetWindowPos(min);
+    ImGui::SetWindowSize(ImVec2(max.x - min.x, max.y - min.y));
+    // Opaque: the window's own world, drawn underneath, must not show between the halves.
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        pos, ImVec2(pos.x + size.x, pos.y + size.y),
+        ImGui::GetColorU32(ImGuiCol_WindowBg,
+                           1.0f / std::max(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w, 0.01f)));
+  }
+
   void drawHeader(DemoModel& model) {
     const auto& all = model.registry().all();
     for (int s = 0; s < 2; ++s) {
@@ -174,8 +212,9 @@ class SplitView final : public DemoPart {
     ImGui::TextDisabled("query: %s", queryModeName(model.query.mode));
     helpMarker(
         "Both sides answer the Query panel's query on the same circles (a cone is walked as its bounding "
-        "circle). Green: nodes the walk entered; pink: nodes it pruned; cyan rim: circles it tested and "
-        "missed; yellow: hits. Faint boxes or circles are the structure's other nodes.");
+        "circle). Green: nodes the walk entered; magenta: nodes it pruned (the nodes it visited are both); "
+        "cyan rim: circles it tested and missed; yellow: hits. Faint boxes or circles are the structure's "
+        "other nodes.");
   }
 
   Box viewBox(const DemoModel& model) const {
@@ -210,6 +249,9 @@ class SplitView final : public DemoPart {
     ImGui::PushID(&side);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("canvas", size);
+    // One camera for both halves: the wheel over either zooms both around the query.
+    if (ImGui::IsItemHovered() && ImGui::GetIO().MouseWheel != 0.0f && aroundQuery_)
+      zoom_ = std::clamp(zoom_ * std::pow(1.15f, -ImGui::GetIO().MouseWheel), 1.2f, 20.0f);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(18, 20, 26, 255));
     draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
@@ -226,12 +268,15 @@ class SplitView final : public DemoPart {
     const SpatialIndex* index = side.followCurrent ? &model.structure() : side.own.get();
     if (index != nullptr) drawNodes(*index, map, draw);
     drawCircles(side, sim, map, draw);
+    // The walk on the nodes' cells (empty children passed over untested are no prune), then the circles it
+    // tested and found over it, so that no cell covers a hit.
     for (const TraceEvent& e : side.trace.events) {
       if (e.kind == TraceEventKind::VisitNode)
         nodeShape(e.node, map, draw, static_cast<ImU32>(colours::kVisited), 1.5f);
-      if (e.kind == TraceEventKind::PruneNode)
-        nodeShape(e.node, map, draw, static_cast<ImU32>(colours::kPruned), 1.5f);
+      if (e.kind == TraceEventKind::PruneNode && !prunedWithoutTest(e))
+        nodeShape(e.node, map, draw, static_cast<ImU32>(render::withAlpha(colours::kPruned, 170)), 1.0f);
     }
+    drawMarks(side, sim, map, draw);
     drawQuery(model.query, map, draw);
     draw->PopClipRect();
     draw->AddText(ImVec2(origin.x + 6, origin.y + 4), IM_COL32(255, 230, 120, 255), side.name.c_str());
@@ -242,8 +287,11 @@ class SplitView final : public DemoPart {
       const TraceProgress p = progressAt(side.trace, side.trace.events.size());
       ImGui::Text("%s hits, %s circles examined, %.1f us", groupedNumber(side.answer.count()).c_str(),
                   groupedNumber(side.counters.candidates).c_str(), side.microseconds);
-      ImGui::TextDisabled("nodes visited %s, pruned %zu", groupedNumber(side.counters.nodesVisited).c_str(),
-                          p.pruned);
+      const SpatialIndex* shown = side.followCurrent ? &model.structure() : side.own.get();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      wrappedText(nodesVisitedText(shown != nullptr ? shown->nodesNotCounted() : std::string_view{},
+                                   side.counters.nodesVisited, &p));
+      ImGui::PopStyleColor();
     }
     ImGui::PopID();
   }
@@ -290,17 +338,31 @@ class SplitView final : public DemoPart {
       const int group = sim.group(static_cast<ItemId>(i));
       std::uint32_t fillColour = group < 0 ? colours::kStatic : render::groupColour(group);
       fillColour = render::withAlpha(fillColour, 150);
-      if (side.marks[i] == Mark::Hit) fillColour = colours::kHit;
       if (r < 1.5f) {
         draw->AddRectFilled(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + 1, p.y + 1),
                             static_cast<ImU32>(fillColour));
       } else {
         draw->AddCircleFilled(p, r, static_cast<ImU32>(fillColour), r < 6.0f ? 10 : 0);
       }
-      if (side.marks[i] == Mark::Tested)
-        draw->AddCircle(p, std::max(r, 2.0f), static_cast<ImU32>(colours::kCandidateRim), 12, 1.5f);
-      if (side.marks[i] == Mark::Hit)
-        draw->AddCircle(p, std::max(r, 2.0f), static_cast<ImU32>(colours::kHitRim), 12, 1.5f);
+    }
+  }
+
+  /// The circles the walk tested (cyan rim) and found (yellow), over everything else.
+  static void drawMarks(const Side& side, const Simulation& sim, const CanvasMap& map, ImDrawList* draw) {
+    const std::vector<Circle>& circles = sim.circles();
+    for (int pass = 0; pass < 2; ++pass) {
+      const Mark wanted = pass == 0 ? Mark::Tested : Mark::Hit;
+      for (std::size_t i = 0; i < side.marks.size() && i < circles.size(); ++i) {
+        if (side.marks[i] != wanted || !boxesOverlap(boundsOf(circles[i]), map.view)) continue;
+        const ImVec2 p = map.at(circles[i].center);
+        const float r = std::max(circles[i].radius * map.scale, 2.0f);
+        if (wanted == Mark::Hit) {
+          draw->AddCircleFilled(p, r, static_cast<ImU32>(colours::kHit), r < 6.0f ? 10 : 0);
+          if (r >= 3.0f) draw->AddCircle(p, r, static_cast<ImU32>(colours::kHitRim), 12, 1.5f);
+        } else {
+          draw->AddCircle(p, r, static_cast<ImU32>(colours::kCandidateRim), 12, 1.5f);
+        }
+      }
     }
   }
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <string>
 
 #include <imgui.h>
 
@@ -34,6 +36,17 @@ class ControlPanel final : public DemoPart {
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.45f, 1.0f), "%s", model.lastError().c_str());
       ImGui::PopTextWrapPos();
     }
+    growToContent();
+  }
+
+  /// Lengthens the window to its content (down to the display's bottom at most), so that its last row is
+  /// never cut; a window the user made taller stays so.
+  static void growToContent() {
+    const float needed = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    const float room = ImGui::GetIO().DisplaySize.y - ImGui::GetWindowPos().y;
+    const float height = std::min(needed, room);
+    if (height > ImGui::GetWindowHeight() + 0.5f)
+      ImGui::SetWindowSize(ImVec2(ImGui::GetWindowWidth(), height));
   }
 
  private:
@@ -73,16 +86,22 @@ class ControlPanel final : public DemoPart {
     }
   }
 
-  static void drawParameters(DemoModel& model) {
+  void drawParameters(DemoModel& model) {
     const std::vector<ParamInfo>& params = model.structure().params();
     if (params.empty()) return;
     if (!ImGui::CollapsingHeader("parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushItemWidth(-scaled(140.0f));
+    const ExtraCounters& extra = chosenSizes(model);
     for (const ParamInfo& p : params) {
       const double current = model.structure().param(p.key);
       bool changed = false;
       double next = current;
-      if (p.integer) {
+      if (p.integer && p.minValue == 0.0 && p.maxValue == 1.0) {
+        // An on/off switch.
+        bool on = current >= 1.0;
+        changed = ImGui::Checkbox(p.key.c_str(), &on);
+        next = on ? 1.0 : 0.0;
+      } else if (p.integer) {
         int value = static_cast<int>(std::lround(current));
         const int lo = static_cast<int>(p.minValue), hi = static_cast<int>(std::min(p.maxValue, 1e9));
         changed = hi - lo <= 64 ? ImGui::SliderInt(p.key.c_str(), &value, lo, hi)
@@ -93,7 +112,8 @@ class ControlPanel final : public DemoPart {
         const float lo = static_cast<float>(p.minValue), hi = static_cast<float>(p.maxValue);
         // Wide ranges (cell scales, slop factors up to thousands) are only usable on a log scale.
         const bool logarithmic = lo > 0.0f && hi / lo > 100.0f;
-        changed = ImGui::SliderFloat(p.key.c_str(), &value, lo, hi, "%.3g",
+        const std::string format = sliderFormat(p, current, extra);
+        changed = ImGui::SliderFloat(p.key.c_str(), &value, lo, hi, format.c_str(),
                                      logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
         next = std::clamp(double(value), p.minValue, p.maxValue);
       }
@@ -108,6 +128,44 @@ class ControlPanel final : public DemoPart {
         if (model.structure().param(p.key) != p.defaultValue) model.setParam(p.key, p.defaultValue);
       }
     }
+  }
+
+  /// The structure's figures, for the sizes it chose itself: only when a parameter is left to it, and at
+  /// most once a second (extra() can walk a whole tree).
+  const ExtraCounters& chosenSizes(const DemoModel& model) {
+    const bool wanted =
+        std::any_of(model.structure().params().begin(), model.structure().params().end(),
+                    [&](const ParamInfo& p) { return automatic(p, model.structure().param(p.key)); });
+    if (!wanted) {
+      chosen_.clear();
+      return chosen_;
+    }
+    const std::uint64_t now = nowNanoseconds();
+    if (model.generation() != chosenGeneration_ || double(now - chosenAt_) * 1e-9 >= 1.0) {
+      chosen_.clear();
+      model.structure().extra(chosen_);
+      chosenAt_ = now;
+      chosenGeneration_ = model.generation();
+    }
+    return chosen_;
+  }
+
+  /// Whether a parameter whose 0 means "chosen automatically" is at 0.
+  static bool automatic(const ParamInfo& p, double current) {
+    return current == 0.0 && p.minValue == 0.0 && p.description.find("0 =") != std::string::npos;
+  }
+
+  /// How a float parameter's slider shows its value: a parameter whose 0 means "chosen automatically" says
+  /// so at 0, with the size the structure chose when its figures name it.
+  static std::string sliderFormat(const ParamInfo& p, double current, const ExtraCounters& extra) {
+    if (!automatic(p, current)) return "%.3g";
+    for (const auto& [name, value] : extra) {
+      if (name != p.key) continue;
+      char text[64];
+      std::snprintf(text, sizeof text, "auto (%.3g)", value);
+      return text;
+    }
+    return "auto";
   }
 
   // -- scene ---------------------------------------------------------------------------------------------
@@ -216,6 +274,9 @@ class ControlPanel final : public DemoPart {
 
   SceneSetup pending_;
   bool pendingValid_ = false;
+  ExtraCounters chosen_;
+  std::uint64_t chosenAt_ = 0;
+  std::uint64_t chosenGeneration_ = ~std::uint64_t{0};
 };
 
 const PartRegistrar registrar{

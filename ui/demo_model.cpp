@@ -39,6 +39,7 @@ DemoModel::DemoModel(const StructureRegistry& registry, StructureFactory factory
 void DemoModel::setThreads(unsigned threads) {
   const unsigned wanted = threads == 0 ? hardwareThreads() : threads;
   if (wanted == pool_->workerCount()) return;
+  waitForReaders();
   auto next = std::make_unique<ThreadPool>(wanted);
   simulation_->setScheduler(next.get());
   structure_->setScheduler(next.get());
@@ -50,6 +51,7 @@ void DemoModel::setThreads(unsigned threads) {
 // ---------------------------------------------------------------------------------------------------------
 
 bool DemoModel::selectStructure(const std::string& name) {
+  waitForReaders();
   std::unique_ptr<SpatialIndex> next;
   try {
     next = factory_(name);
@@ -84,6 +86,7 @@ bool DemoModel::selectByDigit(int digit, bool shift) {
 }
 
 bool DemoModel::reseed(const SceneSetup& setup) {
+  waitForReaders();
   try {
     simulation_ = std::make_unique<Simulation>(setup.scenario, setup.config, setup.count, setup.seed);
     simulation_->setScheduler(pool_.get());
@@ -99,6 +102,7 @@ bool DemoModel::reseed(const SceneSetup& setup) {
 }
 
 bool DemoModel::setParam(const std::string& key, double value) {
+  waitForReaders();
   const std::uint64_t start = nowNanoseconds();
   try {
     structure_->setParam(key, value);
@@ -145,6 +149,7 @@ void DemoModel::guardBrutePairs() {
 // ---------------------------------------------------------------------------------------------------------
 
 void DemoModel::advance(FrameRecord& record) {
+  waitForReaders();
   int steps = 0;
   if (!paused) {
     stepCredit_ += speed;

@@ -143,7 +143,14 @@ class DemoModel {
   QueryState query;      ///< the mouse query, run by the query tool
   FrameTimings timings;  ///< last frames' phase times
 
+  /// Registers how to wait for work that reads the structure and the circles on another thread (a walk over
+  /// the nodes during the rest of the frame): the model calls `wait` before it changes either.
+  void addReaderWait(std::function<void()> wait) { readerWaits_.push_back(std::move(wait)); }
+
  private:
+  void waitForReaders() {
+    for (const std::function<void()>& wait : readerWaits_) wait();
+  }
   void build(const std::string& reason);
   void guardBrutePairs();
 
@@ -166,6 +173,7 @@ class DemoModel {
   QueryCounters pairCounters_;
   QueryCounters updateCounters_;
   bool pairsCurrent_ = false;
+  std::vector<std::function<void()>> readerWaits_;
 };
 
 /// Milliseconds since `start`.

@@ -53,6 +53,10 @@ void outlineNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour
   }
 }
 
+void outlineGrown(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
+  if (node.shape == NodeShape::Box && node.hasGrown()) canvas.above.dashedBoxOutline(node.grown, colour);
+}
+
 void fillNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour) {
   if (node.shape == NodeShape::Circle) {
     canvas.below.sectorFill(node.circle.center, node.circle.radius, 0.0f, 2.0f * std::numbers::pi_v<float>,

@@ -26,6 +26,7 @@
 #include "render/camera.hpp"
 #include "render/circle_renderer.hpp"
 #include "render/shape_batch.hpp"
+#include "render/world_image.hpp"
 #include "ui/demo_model.hpp"
 #include "ui/settings.hpp"
 
@@ -48,16 +49,23 @@ struct ViewOptions {
   bool layoutPanels = false;         ///< put the open panels back at their places, beside the lesson's
   bool fitRequested = false;         ///< fit the world into the window on the next frame
   std::optional<Box> fitBox;         ///< with fitRequested: fit this part of the world instead
+  bool cameraMoved = false;          ///< a part placed the camera: the app stops refitting the world
   bool screenshotRequested = false;  ///< save a screenshot at the end of this frame
   std::string status;                ///< one line for the menu bar (e.g. where a screenshot went)
 };
 
-/// World-space drawing of one frame, in the order it reaches the screen: `below` (under the circles),
-/// the circles, `rings` (outlined circles such as sphere-tree nodes), then `above`.
+/// World-space drawing of one frame, in the order it reaches the screen: `underlay` and `below` (under the
+/// circles), the circles, `overlay`, `rings` (outlined circles such as sphere-tree nodes), `above`, then
+/// `marks` (the query's hits and candidates drawn again, so that no node drawing covers them) and `top`.
+/// The node layers (all but `marks` and `top`) are clipped to the world's box.
 struct WorldCanvas {
-  render::ShapeBatch below;                   ///< fills under the circles
-  std::vector<render::CircleInstance> rings;  ///< outlined circles over the circles
-  render::ShapeBatch above;                   ///< lines and shapes on top
+  const render::WorldImage* underlay = nullptr;  ///< an image under everything (its part keeps it alive)
+  render::ShapeBatch below;                      ///< fills under the circles
+  const render::WorldImage* overlay = nullptr;   ///< an image over the circles (its part keeps it alive)
+  std::vector<render::CircleInstance> rings;     ///< outlined circles over the circles
+  render::ShapeBatch above;                      ///< node outlines and lines over the circles
+  std::vector<render::CircleInstance> marks;     ///< circles over every node drawing
+  render::ShapeBatch top;                        ///< shapes over everything (the query's shape)
   /// Adds an outlined circle to `rings`.
   void ring(const Circle& c, std::uint32_t colour) {
     rings.push_back({c.center.x, c.center.y, c.radius, 0u, colour});
@@ -66,6 +74,9 @@ struct WorldCanvas {
 
 /// Outlines a node in `canvas.above`, `width` lines each `px` world units inside the last.
 void outlineNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour, int width, float px);
+
+/// Outlines a node's grown bounds (NodeInfo::grown) in dashes in `canvas.above`, when it has any.
+void outlineGrown(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour);
 
 /// Fills a node in `canvas.below`.
 void fillNode(WorldCanvas& canvas, const NodeInfo& node, std::uint32_t colour);
@@ -113,6 +124,9 @@ struct PanelPlacement {
   float offsetY = 30.0f;  ///< pixels from the anchor (negative: upward)
   float width = 320.0f;   ///< pixels
   float height = 300.0f;  ///< pixels
+  /// The panel places itself over the world's area every frame (the split view): the world is fitted
+  /// around the other panels only.
+  bool overWorld = false;
 };
 
 /// One part of the demo.

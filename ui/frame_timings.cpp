@@ -1,5 +1,9 @@
 #include "ui/frame_timings.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "render/palette.hpp"
 
 namespace st::ui {
@@ -63,6 +67,27 @@ std::uint32_t phaseColour(Phase phase) {
       return rgba(130, 130, 140);
   }
   return 0;
+}
+
+float niceCeiling(float v) {
+  static constexpr float kSteps[] = {0.05f,   0.1f, 0.2f, 0.5f, 1,   2,    4,    8,   16.667f,
+                                     33.333f, 50,   100,  200,  500, 1000, 2000, 5000};
+  for (float step : kSteps) {
+    if (v <= step) return step;
+  }
+  return std::ceil(v / 1000.0f) * 1000.0f;
+}
+
+float plotCeiling(const FrameTimings& timings, std::size_t first, float (*value)(const FrameRecord&),
+                  float floor) {
+  std::vector<float> values;
+  for (std::size_t i = first; i < timings.size(); ++i) {
+    if (!timings.isStartup(i)) values.push_back(value(timings.at(i)));
+  }
+  if (values.empty()) return niceCeiling(floor);
+  const auto at = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) * 9 / 10);
+  std::nth_element(values.begin(), at, values.end());
+  return niceCeiling(std::max(1.25f * *at, floor));
 }
 
 }  // namespace st::ui

@@ -37,14 +37,22 @@ class FrameTimings {
   static constexpr std::size_t kCapacity = 480;
 
   FrameTimings() : records_(kCapacity) {}
+  /// Frames at the start of a run (building, first fits, shader compiles) that plots leave out of scale.
+  static constexpr std::uint64_t kStartupFrames = 10;
+
   /// Appends a frame, dropping the oldest once full.
   void push(const FrameRecord& record) {
     records_[(start_ + size_) % kCapacity] = record;
+    ++pushed_;
     if (size_ < kCapacity)
       ++size_;
     else
       start_ = (start_ + 1) % kCapacity;
   }
+  /// Frames pushed since the start, dropped ones included.
+  std::uint64_t pushed() const { return pushed_; }
+  /// Whether the i-th held frame (0 the oldest) is one of the run's first kStartupFrames.
+  bool isStartup(std::size_t i) const { return pushed_ - size_ + i < kStartupFrames; }
   /// Frames held.
   std::size_t size() const { return size_; }
   /// The i-th held frame, 0 the oldest.
@@ -70,6 +78,17 @@ class FrameTimings {
   std::vector<FrameRecord> records_;
   std::size_t start_ = 0;
   std::size_t size_ = 0;
+  std::uint64_t pushed_ = 0;
 };
+
+/// The top of a plot of `value` over the held frames from `first` on: a round number ("nice": 1, 2, 5
+/// steps, and the 60 and 30 fps frame times) a quarter above the 90th percentile of the values, the run's
+/// start-up frames left out, so that a spike (a rebuild, the first frames) neither pins the scale up nor
+/// flattens the rest. Never below `floor`.
+float plotCeiling(const FrameTimings& timings, std::size_t first, float (*value)(const FrameRecord&),
+                  float floor);
+
+/// The smallest round number at least `v` (0.05, 0.1, 0.2, 0.5, 1, 2, 4, 8, 16.7, 33.3, 50, 100, ...).
+float niceCeiling(float v);
 
 }  // namespace st::ui

@@ -83,12 +83,16 @@ class HelpPanel final : public DemoPart {
     for (const render::ReservedColour& reserved : render::kReservedColours)
       colourSwatch(reserved.colour, reserved.meaning);
     ImGui::Spacing();
-    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f),
-                       "structure nodes: one grey-blue, brighter nearer the root");
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "structure nodes: one grey-blue");
     depthSwatches(render::kDepthLevels);
     ImGui::SameLine();
-    ImGui::TextUnformatted("root .. deepest");
-    colourSwatch(render::depthShade(0.35f), "patch: nodes too small to draw at this zoom");
+    ImGui::TextUnformatted("outlines: root .. deepest");
+    depthFillSwatches(render::kDepthLevels - 1);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("fill under the circles: lighter is deeper");
+    colourSwatch(render::withAlpha(render::depthShade(0.0f), 60),
+                 "haze over the circles: levels too fine to outline");
+    ImGui::TextDisabled("Dashed: a node's grown bounds (loose or widened) where they explain something.");
     ImGui::Spacing();
     ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "circles: muted colours, one per attraction group");
     for (int g = 0; g < 16; ++g) {

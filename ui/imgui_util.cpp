@@ -44,6 +44,18 @@ void depthSwatches(int levels) {
   }
 }
 
+void depthFillSwatches(int deepest) {
+  const int shown = std::clamp(deepest + 1, 1, 16);
+  for (int i = 0; i < shown; ++i) {
+    if (i > 0) ImGui::SameLine(0.0f, 2.0f);
+    ImGui::PushID(i);
+    const float t = deepest > 0 ? (shown > 1 ? float(i) / float(shown - 1) : 0.0f) : 0.5f;
+    ImGui::ColorButton("depth fill", toImVec4(render::depthFill(t)), ImGuiColorEditFlags_NoTooltip,
+                       ImVec2(14, 14));
+    ImGui::PopID();
+  }
+}
+
 std::vector<std::string> wrapAtSpaces(std::string_view text, float width) {
   std::vector<std::string> lines;
   std::string line;

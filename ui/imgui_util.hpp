@@ -28,6 +28,10 @@ void colourSwatch(std::uint32_t colour, const char* label);
 /// caller's label may follow with SameLine().
 void depthSwatches(int levels);
 
+/// One small square per depth 0..deepest in the node overlay's depth fill (at most 16, spread evenly over
+/// the depths when there are more), on one line; the caller's label may follow with SameLine().
+void depthFillSwatches(int deepest);
+
 /// The lines of `text` at most `width` pixels wide in the current font, broken only at spaces and at
 /// newlines (a word wider than `width` keeps a line of its own).
 std::vector<std::string> wrapAtSpaces(std::string_view text, float width);

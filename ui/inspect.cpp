@@ -45,7 +45,9 @@ std::optional<CircleDetails> describeCircle(SpatialIndex& index, const Simulatio
     index.visitNodes([&](const NodeInfo& node) {
       if (!nodeContains(node, d.circle.center)) return;
       const auto depth = static_cast<std::size_t>(std::max(node.depth, 0));
-      if (depth >= d.path.size()) d.path.resize(depth + 1, NodeInfo{NodeShape::Box, {}, {}, -1, 0});
+      NodeInfo unset;
+      unset.depth = -1;
+      if (depth >= d.path.size()) d.path.resize(depth + 1, unset);
       if (d.path[depth].depth < 0 || nodeSize(node) < nodeSize(d.path[depth])) d.path[depth] = node;
     });
     d.path.erase(std::remove_if(d.path.begin(), d.path.end(), [](const NodeInfo& n) { return n.depth < 0; }),

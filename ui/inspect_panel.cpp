@@ -93,7 +93,11 @@ class InspectPanel final : public DemoPart {
             static_cast<std::uint32_t>(90 + 120 * (k + 1) / std::max<std::size_t>(d.path.size(), 1));
         outlineNode(canvas, d.path[k], render::withAlpha(kPicked, holder ? 255 : alpha), holder ? 3 : 1, px);
       }
-      if (!d.path.empty() && d.pathNamed) fillNode(canvas, d.path.back(), kPickedFill);
+      if (!d.path.empty() && d.pathNamed) {
+        fillNode(canvas, d.path.back(), kPickedFill);
+        // The bounds that must hold the circle when they reach past the cell (a loose quadtree's).
+        outlineGrown(canvas, d.path.back(), kPicked);
+      }
       for (ItemId id : d.partners) {
         if (id < ctx.model.simulation().circles().size())
           canvas.above.line(d.circle.center, ctx.model.simulation().circles()[id].center, colours::kPairLine);
@@ -104,6 +108,12 @@ class InspectPanel final : public DemoPart {
     if (node_) {
       fillNode(canvas, *node_, kPickedFill);
       outlineNode(canvas, *node_, kPicked, 3, px);
+      outlineGrown(canvas, *node_, kPicked);
+    }
+    // The node under the pointer, with the bounds a query tests when they reach past its cell.
+    if (hovering_ && hoverNode_ && !hoverCircle_) {
+      outlineNode(canvas, *hoverNode_, render::withAlpha(kPicked, 170), 1, px);
+      outlineGrown(canvas, *hoverNode_, render::withAlpha(kPicked, 170));
     }
   }
 
@@ -267,8 +277,13 @@ class InspectPanel final : public DemoPart {
       row("sphere", format("centre (%.2f, %.2f)", node.circle.center.x, node.circle.center.y) +
                         format(", radius %.2f", node.circle.radius));
     } else {
-      row("bounds", format("x %.2f .. %.2f", node.box.min.x, node.box.max.x) +
-                        format(", y %.2f .. %.2f", node.box.min.y, node.box.max.y));
+      row(node.hasGrown() ? "own box" : "bounds",
+          format("x %.2f .. %.2f", node.box.min.x, node.box.max.x) +
+              format(", y %.2f .. %.2f", node.box.min.y, node.box.max.y));
+      if (node.hasGrown()) {
+        row("tested (dashed)", format("x %.2f .. %.2f", node.grown.min.x, node.grown.max.x) +
+                                   format(", y %.2f .. %.2f", node.grown.min.y, node.grown.max.y));
+      }
     }
     row("depth", std::to_string(node.depth));
     row("items", groupedNumber(node.itemCount) + " held in the node itself");

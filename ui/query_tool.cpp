@@ -108,7 +108,7 @@ class QueryTool final : public DemoPart {
   void drawWorld(DemoContext& ctx, WorldCanvas& canvas) override {
     const QueryState& q = ctx.model.query;
     const std::uint32_t c = render::colours::kQueryShape;
-    render::ShapeBatch& out = canvas.above;
+    render::ShapeBatch& out = canvas.top;
     if (!q.mode) return;
     switch (*q.mode) {
       case QueryShape::Point:
@@ -166,8 +166,12 @@ class QueryTool final : public DemoPart {
     const std::size_t found = q.mode == QueryShape::Segment ? q.rayHits.size() : q.hits.size();
     ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(),
                 q.mode == QueryShape::Cone ? "visible" : "hits", q.microseconds);
-    ImGui::Text("nodes visited %s, circles examined %s (%s exact tests)",
-                groupedNumber(q.counters.nodesVisited).c_str(), groupedNumber(q.counters.candidates).c_str(),
+    const TraceProgress walk = progressAt(q.trace, q.trace.events.size());
+    const std::string nodes =
+        nodesVisitedText(ctx.model.structure().nodesNotCounted(), q.counters.nodesVisited,
+                         q.trace.events.empty() ? nullptr : &walk);
+    wrappedText(nodes);
+    ImGui::Text("circles examined %s (%s exact tests)", groupedNumber(q.counters.candidates).c_str(),
                 groupedNumber(q.counters.exactTests).c_str());
     if (q.mode == QueryShape::Cone) drawConeEvents(q);
     drawHitList(ctx.model, q);

@@ -28,6 +28,16 @@ constexpr double kMinRefreshSeconds = 0.25;
 constexpr double kMaxRefreshSeconds = 10.0;
 constexpr double kRefreshShare = 0.002;
 
+/// The nodes a walk visited, or "not counted" where the structure cannot count them.
+std::string nodesFigure(const SpatialIndex& index, std::uint64_t visited) {
+  return index.nodesNotCounted().empty() ? groupedNumber(visited) : "not counted";
+}
+
+/// Why the structure cannot count them, for the row's tooltip (none where it can).
+const char* notCountedTip(const SpatialIndex& index) {
+  return index.nodesNotCounted().empty() ? nullptr : index.nodesNotCounted().data();
+}
+
 std::string number(double v) {
   char text[48];
   if (v == static_cast<double>(static_cast<std::uint64_t>(v)) && v >= 0 && v < 1e15) {
@@ -84,7 +94,7 @@ class StatsPanel final : public DemoPart {
         std::snprintf(ratio, sizeof ratio, "%.0fx", bruteTests / double(pc.candidates));
         row("fewer than brute", ratio, "n(n-1)/2 over the pairs examined");
       }
-      row("pair nodes visited", groupedNumber(pc.nodesVisited));
+      row("pair nodes visited", nodesFigure(index, pc.nodesVisited), notCountedTip(index));
     } else {
       row("pairs", "(pair search off)");
     }
@@ -93,7 +103,8 @@ class StatsPanel final : public DemoPart {
     row("update tests", groupedNumber(uc.candidates),
         "circles examined during update + maintain, this frame");
     if (model.query.mode != std::nullopt) {
-      row("query nodes visited", groupedNumber(model.query.counters.nodesVisited), "the Query panel's query");
+      row("query nodes visited", nodesFigure(index, model.query.counters.nodesVisited),
+          index.nodesNotCounted().empty() ? "the Query panel's query" : notCountedTip(index));
       row("query circles examined", groupedNumber(model.query.counters.candidates),
           "circles whose distance or bounds the query compared");
       row("query exact tests", groupedNumber(model.query.counters.exactTests));
@@ -156,7 +167,7 @@ class StatsPanel final : public DemoPart {
 
 const PartRegistrar registrar{
     {PartCategory::Panel, "Stats",
-     "nodes, depth, memory, pair tests against brute force, nodes visited, structure counters", 30, true,
+     "nodes, depth, memory, pairs examined against brute force, nodes visited, structure counters", 30, true,
      [] { return std::make_unique<StatsPanel>(); }}};
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 #include "ui/imgui_util.hpp"
@@ -14,6 +15,8 @@ constexpr ImU32 kAxis = IM_COL32(200, 200, 210, 140);
 constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 28);
 constexpr ImU32 kLabel = IM_COL32(220, 220, 230, 200);
 constexpr ImU32 kPlotBg = IM_COL32(20, 22, 28, 255);
+/// A linear bar chart breaks its axis for a bar more than this many times the next longest.
+constexpr double kAxisBreakRatio = 6.0;
 
 /// A value range mapped onto pixels, linear or logarithmic.
 struct Scale {
@@ -112,7 +115,27 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* draw = ImGui::GetWindowDrawList();
 
-  const float left = scaled(52.0f), right = scaled(10.0f), top = line + 4.0f, bottom = 2.0f * line + 6.0f;
+  // The legend sits above the plot, never over a point or a tick: its rows are laid out first.
+  const float left = scaled(52.0f), right = scaled(10.0f), bottom = 2.0f * line + 6.0f;
+  // The swatch and the gaps follow the font, so the legend keeps its proportions at any UI scale.
+  const float swatch = line * 0.65f, gap = line * 0.3f;
+  std::vector<ImVec2> legendAt;
+  float legendBottom = origin.y + line + 4.0f;
+  {
+    const float x0 = origin.x + left + 6.0f, x1 = origin.x + size.x - right;
+    float lx = x0, ly = legendBottom;
+    for (const ChartSeries& s : series) {
+      const float w = ImGui::CalcTextSize(s.label.c_str()).x;
+      if (lx > x0 && lx + swatch + gap + w > x1) {
+        lx = x0;
+        ly += line + 2.0f;
+      }
+      legendAt.emplace_back(lx, ly);
+      lx += swatch + gap + w + 2.0f * line;
+    }
+    if (!series.empty()) legendBottom = ly + line + 6.0f;
+  }
+  const float top = legendBottom - origin.y;
   const ImVec2 p0(origin.x + left, origin.y + top);
   const ImVec2 p1(origin.x + size.x - right, origin.y + size.y - bottom);
   draw->AddRectFilled(p0, p1, kPlotBg);
@@ -177,28 +200,18 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
       for (const ImVec2& p : points) draw->AddCircle(p, scaled(6.0f), colour, 16, scaled(2.0f));
       continue;
     }
-    if (points.size() > 1)
-      draw->AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, scaled(2.0f));
+    // Segment by segment: a thick polyline's joins leave gaps at the sharp turns of a noisy curve.
+    for (std::size_t k = 1; k < points.size(); ++k) draw->AddLine(points[k - 1], points[k], colour, scaled(2.0f));
     if (points.size() < 80) {
       for (const ImVec2& p : points) draw->AddCircleFilled(p, scaled(3.0f), colour);
     }
   }
 
-  // Legend across the top of the plot, wrapping onto more rows when it does not fit.
-  // The swatch and the gaps follow the font, so the legend keeps its proportions at any UI scale.
-  const float swatch = line * 0.65f, gap = line * 0.3f;
-  const float legendX = p0.x + line * 0.4f;
-  float lx = legendX, ly = p0.y + 2.0f;
-  for (const ChartSeries& s : series) {
-    const float w = ImGui::CalcTextSize(s.label.c_str()).x;
-    if (lx > legendX && lx + swatch + gap + w > p1.x) {
-      lx = legendX;
-      ly += line + 2.0f;
-    }
-    const float sy0 = ly + 0.5f * (line - swatch);
-    draw->AddRectFilled(ImVec2(lx, sy0), ImVec2(lx + swatch, sy0 + swatch), static_cast<ImU32>(s.colour));
-    draw->AddText(ImVec2(lx + swatch + gap, ly), kLabel, s.label.c_str());
-    lx += swatch + gap + w + 2.0f * line;
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const ImVec2 at = legendAt[k];
+    const float sy0 = at.y + 0.5f * (line - swatch);
+    draw->AddRectFilled(ImVec2(at.x, sy0), ImVec2(at.x + swatch, sy0 + swatch), static_cast<ImU32>(series[k].colour));
+    draw->AddText(ImVec2(at.x + swatch + gap, at.y), kLabel, series[k].label.c_str());
   }
 
   if (hovered && !xs.empty()) {
@@ -237,17 +250,31 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
   labelWidth = scaled(labelWidth);  // written for UI scale 1
   const float barSpace = std::max(width - labelWidth - valueWidth, 40.0f);
   double largest = 0.0, smallest = std::numeric_limits<double>::max();
+  std::vector<double> lengths;  // what each bar's longest drawn piece measures
   auto consider = [&](double v) {
     largest = std::max(largest, v);
     if (v > 0) smallest = std::min(smallest, v);
   };
   for (const ChartBar& bar : bars) {
-    double total = 0.0;
+    double total = 0.0, longest = 0.0;
     for (double v : bar.segments) {
       total += std::max(v, 0.0);
+      longest = std::max(longest, v);
       if (!stack) consider(std::max(v, 0.0));
     }
     if (stack) consider(total);
+    lengths.push_back(stack ? total : longest);
+  }
+  // On a linear scale one bar many times longer than all others (brute force's) would squash them into
+  // slivers: the axis is broken instead. The others set the scale, and the long one runs off its end.
+  double brokenAbove = std::numeric_limits<double>::max();
+  if (!logScale && lengths.size() >= 3) {
+    std::vector<double> sorted = lengths;
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    if (sorted[1] > 0 && sorted[0] > kAxisBreakRatio * sorted[1]) {
+      brokenAbove = sorted[1];
+      largest = sorted[1] * 1.15;
+    }
   }
   // On a log scale a length is log10(value / floor) with the floor a decade below the smallest value, so
   // the smallest still shows.
@@ -256,7 +283,7 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
                            : 1.0;
   auto length = [&](double value) {
     if (value <= 0 || largest <= 0) return 0.0;
-    if (!logScale) return value / largest;
+    if (!logScale) return std::min(value / largest, 1.0);
     return std::log10(value / floor) / std::log10(largest / floor);
   };
 
@@ -298,6 +325,17 @@ void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, 
                               static_cast<ImU32>(colourOf(s)));
         reach = std::max(reach, w);
       }
+    }
+    if (lengths[i] > brokenAbove) {
+      // Two slanted cuts near the end: this bar is longer than the axis shows.
+      const float cut = x0 + reach - 18.0f;
+      const ImVec2 a(cut, at.y + rowHeight), b(cut + 6.0f, at.y), c(cut + 11.0f, at.y),
+          d(cut + 5.0f, at.y + rowHeight);
+      draw->AddQuadFilled(
+          a, b, c, d,
+          ImGui::GetColorU32(ImGuiCol_WindowBg, 1.0f / ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w));
+      draw->AddLine(a, b, kLabel, 1.5f);
+      draw->AddLine(d, c, kLabel, 1.5f);
     }
     if (bar.highlight) {
       draw->AddRect(ImVec2(x0 - 1.0f, at.y + 2.0f), ImVec2(x0 + reach + 1.0f, at.y + rowHeight - 2.0f),

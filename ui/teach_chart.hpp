@@ -46,10 +46,11 @@ struct ChartBar {
   std::string tooltip;                 ///< shown when hovered
 };
 
-/// Horizontal bars, one row each, scaled to the largest; `logScale` draws log10 lengths from a decade under
-/// the smallest positive value (so that a bar a thousand times longer still leaves the others visible).
-/// Segments stack into one bar when `stacked` and the scale is linear; otherwise (and always on a log
-/// scale, where lengths do not add up) each segment is a thin bar of its own under the previous one.
+/// Horizontal bars, one row each, scaled to the largest (on a linear scale a bar more than six times the
+/// next longest is left out of the scale and drawn broken, running off it); `logScale` draws log10 lengths
+/// from a decade under the smallest positive value (so that a bar a thousand times longer still leaves the
+/// others visible). Segments stack into one bar when `stacked` and the scale is linear; otherwise (and always
+/// on a log scale, where lengths do not add up) each segment is a thin bar of its own under the previous one.
 void barChart(const char* id, const std::vector<ChartBar>& bars, bool logScale, float labelWidth,
               bool stacked = true);
 

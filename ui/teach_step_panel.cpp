@@ -13,6 +13,7 @@
 #include "render/palette.hpp"
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
+#include "ui/node_drawing.hpp"
 #include "ui/part_names.hpp"
 #include "ui/teach_links.hpp"
 #include "ui/teach_trace.hpp"
@@ -30,6 +31,11 @@ constexpr std::uint32_t kVisitedFaint = render::withAlpha(colours::kVisited, 110
 constexpr std::uint32_t kTestedNow = render::rgba(255, 255, 255);
 
 constexpr std::uint32_t kNodeFaint = render::rgba(170, 180, 200, 45);
+// Table labels that are no query state: a quiet grey, and for the empty children a readable pink-grey.
+const ImVec4 kQuietText(0.78f, 0.78f, 0.82f, 1.0f);
+const ImVec4 kSkippedText(0.82f, 0.62f, 0.76f, 1.0f);
+/// The current node is ringed this far out when it is smaller than this on screen, so that it is found.
+constexpr float kLocatorPx = 18.0f;
 constexpr const char* kHiddenWhileStepping[] = {part_names::kQueryTrace, part_names::kCandidates,
                                                 "Structure nodes", "Overlapping circles", "Pair lines"};
 
@@ -98,27 +104,50 @@ class StepPanel final : public DemoPart {
       if (!boxesOverlap(bounds, view) || (bounds.max.x - bounds.min.x) < 6.0f * px) return;
       outlineNode(canvas, node, kNodeFaint, 1, px);
     });
+    const std::vector<Circle>& all = ctx.model.simulation().circles();
     for (std::size_t i = 0; i < step_; ++i) {
       const TraceEvent& e = trace_.events[i];
+      // Empty children passed over untested are no prune: the event list names them, the world does not.
       if (e.kind == TraceEventKind::VisitNode) outlineNode(canvas, e.node, kVisitedFaint, 1, px);
-      if (e.kind == TraceEventKind::PruneNode) outlineNode(canvas, e.node, colours::kPruned, 1, px);
+      if (e.kind == TraceEventKind::PruneNode && !prunedWithoutTest(e))
+        outlineNode(canvas, e.node, colours::kPruned, 1, px);
+      // The circles reached so far, over every node drawing.
+      if ((e.kind == TraceEventKind::Candidate || e.kind == TraceEventKind::Hit) && e.id < all.size()) {
+        const Circle& c = all[e.id];
+        const bool hit = e.kind == TraceEventKind::Hit;
+        canvas.marks.push_back({c.center.x, c.center.y, c.radius, hit ? colours::kHit : 0u,
+                                hit ? colours::kHitRim : colours::kCandidateRim});
+      }
     }
     // The node whose items are being tested is the last one the walk entered.
     if (const TraceEvent* node = currentNode()) {
-      fillNode(canvas, node->node, node->kind == TraceEventKind::PruneNode ? kPrunedFill : kCurrentFill);
-      outlineNode(canvas, node->node,
-                  node->kind == TraceEventKind::PruneNode ? colours::kPruned : kCurrentEdge, 3, px);
+      const bool pruned = node->kind == TraceEventKind::PruneNode;
+      const std::uint32_t edge = pruned ? colours::kPruned : kCurrentEdge;
+      fillNode(canvas, node->node, pruned ? kPrunedFill : kCurrentFill);
+      outlineNode(canvas, node->node, edge, 3, px);
+      // The bounds the walk tested, when they reach past the cell.
+      outlineGrown(canvas, node->node, edge);
+      // A node of a few pixels would be a white speck: a ring around it and four ticks point it out.
+      const Box b = drawnBounds(node->node);
+      const float sidePx = std::max(b.max.x - b.min.x, b.max.y - b.min.y) / px;
+      if (sidePx < 2.0f * kLocatorPx) {
+        const Vec2 c{0.5f * (b.min.x + b.max.x), 0.5f * (b.min.y + b.max.y)};
+        const float r = (0.5f * sidePx + kLocatorPx) * px;
+        canvas.top.circleOutline({c, r}, edge);
+        canvas.top.circleOutline({c, r + px}, edge);
+        for (const Vec2 d : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, -1}})
+          canvas.top.line(c + d * r, c + d * (r + 10.0f * px), edge);
+      }
     }
     if (step_ > 0) {
       const TraceEvent& e = trace_.events[step_ - 1];
-      const std::vector<Circle>& all = ctx.model.simulation().circles();
       if ((e.kind == TraceEventKind::Candidate || e.kind == TraceEventKind::Hit) && e.id < all.size()) {
         const Circle& c = all[e.id];
-        canvas.ring({c.center, c.radius + 3.0f * px}, kTestedNow);
-        canvas.ring({c.center, c.radius + 5.0f * px}, kTestedNow);
+        canvas.top.circleOutline({c.center, c.radius + 3.0f * px}, kTestedNow);
+        canvas.top.circleOutline({c.center, c.radius + 5.0f * px}, kTestedNow);
       }
     }
-    drawShape(canvas.above, captured_);
+    drawShape(canvas.top, captured_);
   }
 
   // -- panel -------------------------------------------------------------------------------------------
@@ -147,7 +176,7 @@ class StepPanel final : public DemoPart {
     if (!active_) return;
 
     drawControls();
-    drawCounters();
+    drawCounters(ctx.model.structure());
     drawCurrentEvent(ctx);
     drawEventList();
   }
@@ -234,6 +263,7 @@ class StepPanel final : public DemoPart {
     const float half = std::max({shape.max.x - shape.min.x, shape.max.y - shape.min.y, 0.05f * side}) * 1.5f;
     const Vec2 c{0.5f * (shape.min.x + shape.max.x), 0.5f * (shape.min.y + shape.max.y)};
     ctx.camera.fit(boxFromCenter(c, half, half));
+    ctx.view.cameraMoved = true;
   }
 
   void readRequest(DemoContext& ctx) {
@@ -295,58 +325,80 @@ class StepPanel final : public DemoPart {
     if (ImGui::SliderInt("##step", &at, 0, static_cast<int>(total), format)) jump(std::size_t(at));
   }
 
-  void drawCounters() {
+  void drawCounters(const SpatialIndex& index) {
     const TraceProgress now = progressAt(trace_, step_);
     const TraceProgress all = progressAt(trace_, trace_.events.size());
-    // The structure counts a node as visited when it tests the node's bounds: the walk's visits and bounds
-    // prunes. Nodes it counts but does not trace (a grid's empty cells looked up) make up the rest.
+    const bool atEnd = step_ == trace_.events.size();
+    // The nodes a structure counts as visited are the ones whose bounds it tested: those the walk entered
+    // and those it pruned. Nodes it counts but does not trace (a grid's empty cells looked up) make up the
+    // rest, and a library that reports only leaves cannot count them at all.
+    const std::string_view notCounted =
+        index.name() == structure_ ? index.nodesNotCounted() : std::string_view{};
     const std::uint64_t counted = counters_.nodesVisited;
     const std::uint64_t traced = all.visited + all.pruned;
     const std::uint64_t untraced = counted > traced ? counted - traced : 0;
     if (ImGui::BeginTable("counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("so far");
-      ImGui::TableSetupColumn("of the whole walk");
-      ImGui::TableSetupColumn("");
-      auto row = [](const char* label, std::size_t a, std::size_t b, ImVec4 colour, const char* tip) {
+      ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+      ImGui::TableSetupColumn("so far", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("whole walk", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableHeadersRow();
+      auto label = [](const char* text, ImVec4 colour, const char* tip) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextColored(colour, "%s", label);
+        ImGui::TextColored(colour, "%s", text);
         if (tip != nullptr && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
-        ImGui::TableNextColumn();
-        ImGui::Text("%zu", a);
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("of %zu", b);
       };
-      row("nodes visited", now.visited, all.visited, toImVec4(colours::kVisited), "walked into: bounds met");
-      row("+ nodes pruned", now.pruned, all.pruned, toImVec4(colours::kPruned), "bounds tested and rejected");
+      auto values = [](std::uint64_t a, std::uint64_t b) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(groupedNumber(a).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(groupedNumber(b).c_str());
+      };
+      auto words = [](const char* text) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", text);
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", text);
+      };
+      label("entered", toImVec4(colours::kVisited), "walked into: its bounds met the query");
+      values(now.visited, all.visited);
+      label("+ pruned", toImVec4(colours::kPruned), "bounds tested and rejected: nothing below is looked at");
+      if (notCounted.empty()) {
+        values(now.pruned, all.pruned);
+      } else {
+        words("not reported");
+      }
       if (untraced > 0) {
-        row("+ counted, not traced", step_ == trace_.events.size() ? untraced : 0, untraced,
-            ImVec4(0.7f, 0.7f, 0.75f, 1.0f),
-            "nodes the structure counts but does not report step by step (a grid's empty cells looked up)");
+        label("+ counted, not traced", kQuietText,
+              "nodes the structure counts but does not report step by step (a grid's empty cells looked up)");
+        values(atEnd ? untraced : 0, untraced);
       }
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted("= nodes it counts");
-      ImGui::TableNextColumn();
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%llu", static_cast<unsigned long long>(counted));
+      label("= nodes visited", kQuietText, "the structure's own count: every node whose bounds it tested");
+      if (notCounted.empty()) {
+        values(now.visited + now.pruned + (atEnd ? untraced : 0), counted);
+      } else {
+        words("not counted");
+      }
       if (all.skipped > 0) {
-        row("empty, passed over", now.skipped, all.skipped,
-            toImVec4(render::withAlpha(colours::kPruned, 150)),
-            "empty children never entered: no bounds test, so the structure does not count them");
+        label("empty, passed over", kSkippedText,
+              "empty children never entered: no bounds test, so the structure does not count them");
+        values(now.skipped, all.skipped);
       }
-      row("candidates reached", now.candidates, all.candidates, toImVec4(colours::kCandidateRim),
-          "Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a bound "
-          "lying "
-          "wholly inside the query, accepted without a test.");
-      row("hits", now.hits, all.hits, toImVec4(colours::kHit), nullptr);
+      label("candidates reached", toImVec4(colours::kCandidateRim),
+            "Circles the walk reached: one per exact test, plus, in the sphere tree, the circles of a bound "
+            "lying wholly inside the query, accepted without a test.");
+      values(now.candidates, all.candidates);
+      label("hits", toImVec4(colours::kHit), nullptr);
+      values(now.hits, all.hits);
       ImGui::EndTable();
     }
     ImGui::PushTextWrapPos(0.0f);
+    if (!notCounted.empty())
+      ImGui::TextDisabled("Nodes not counted: %.*s.", int(notCounted.size()), notCounted.data());
     ImGui::TextDisabled(
-        "%s's own counters for this %s query: %llu nodes visited, %llu candidate tests; %zu results",
+        "%s's own counters for this %s query: %s nodes visited, %llu circles examined; %zu results",
         structure_.c_str(), queryModeName(captured_.mode),
-        static_cast<unsigned long long>(counters_.nodesVisited),
+        notCounted.empty() ? groupedNumber(counted).c_str() : "uncounted",
         static_cast<unsigned long long>(counters_.candidates), answer_.count());
     if (stale_) {
       ImGui::TextColored(

@@ -5,6 +5,19 @@
 #include <string_view>
 
 namespace st::ui {
+namespace {
+
+std::string groupedCount(std::uint64_t value) {
+  const std::string digits = std::to_string(value);
+  std::string grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped.push_back(',');
+    grouped.push_back(digits[i]);
+  }
+  return grouped;
+}
+
+}  // namespace
 
 Box queryBoxOf(const QueryState& q) {
   return {{q.anchor.x - q.halfExtent.x, q.anchor.y - q.halfExtent.y},
@@ -35,6 +48,21 @@ Query queryOf(const QueryState& q) {
     query.radius = cone.farDistance;
   }
   return query;
+}
+
+Box queryReach(const QueryState& q) {
+  const Query query = queryOf(q);
+  switch (query.shape) {
+    case QueryShape::Point:
+      return {query.at, query.at};
+    case QueryShape::Circle:
+      return boundsOf({query.at, query.radius});
+    case QueryShape::Box:
+      return queryBoxOf(q);
+    default:
+      return {{std::min(q.anchor.x, q.target.x), std::min(q.anchor.y, q.target.y)},
+              {std::max(q.anchor.x, q.target.x), std::max(q.anchor.y, q.target.y)}};
+  }
 }
 
 void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
@@ -140,6 +168,12 @@ std::string describeNode(const NodeInfo& node) {
                   double(node.box.min.x), double(node.box.max.x), double(node.box.min.y),
                   double(node.box.max.y), node.itemCount);
   }
+  if (node.hasGrown()) {
+    char grown[96];
+    std::snprintf(grown, sizeof grown, "; tested bounds %.1f..%.1f x %.1f..%.1f", double(node.grown.min.x),
+                  double(node.grown.max.x), double(node.grown.min.y), double(node.grown.max.y));
+    return std::string(text) + grown;
+  }
   return text;
 }
 
@@ -156,6 +190,17 @@ std::string describeEvent(const TraceEvent& event) {
       return "exact test of circle " + std::to_string(event.id) + ": HIT";
   }
   return "";
+}
+
+std::string nodesVisitedText(std::string_view notCounted, std::uint64_t nodesVisited,
+                             const TraceProgress* walk) {
+  if (!notCounted.empty()) return "nodes visited: not counted (" + std::string(notCounted) + ")";
+  std::string text = "nodes visited " + groupedCount(nodesVisited);
+  if (walk == nullptr) return text;
+  text += " = entered " + groupedCount(walk->visited) + " + pruned " + groupedCount(walk->pruned);
+  const std::uint64_t traced = walk->visited + walk->pruned;
+  if (nodesVisited > traced) text += " + " + groupedCount(nodesVisited - traced) + " not traced";
+  return text;
 }
 
 bool sameNode(const NodeInfo& a, const NodeInfo& b) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "spheretest/spatial_index.hpp"
@@ -32,6 +33,10 @@ struct ShapeAnswer {
   /// Number of results, whichever list holds them.
   std::size_t count() const { return ids.size() + rayHits.size(); }
 };
+
+/// The box the query's shape covers (a cone: its bounding circle's), for telling whether a node's own cell
+/// meets the query at all.
+Box queryReach(const QueryState& q);
 
 /// Runs the query `q` describes on `index`. A cone runs as its bounding circle, the walk a cull starts
 /// with, so that it can be traced without consuming the structure's enter/leave state. Does nothing for
@@ -81,6 +86,13 @@ std::string describeNode(const NodeInfo& node);
 
 /// One line telling what an event means, e.g. "pruned node at depth 3 (box 0..64 x 0..64): <test>".
 std::string describeEvent(const TraceEvent& event);
+
+/// The nodes a query visited, in the words every panel uses: the structure's own count (the nodes whose
+/// bounds it tested) and, given the traced walk, how it splits, "nodes visited 173 = entered 124 + pruned
+/// 49" (plus the nodes it counts without tracing them, a grid's empty cells). Where the structure cannot
+/// count them (SpatialIndex::nodesNotCounted), "nodes visited: not counted (<why>)".
+std::string nodesVisitedText(std::string_view notCounted, std::uint64_t nodesVisited,
+                             const TraceProgress* walk);
 
 /// Whether two nodes are the same drawn shape (same kind, bounds and depth).
 bool sameNode(const NodeInfo& a, const NodeInfo& b);

@@ -11,6 +11,12 @@
 // With --share it checks which share of a rectangle of the picture has one colour (within a few levels):
 // e.g. that the presentation view leaves the world's middle free of any panel's background and draws no
 // menu bar, while the normal view of the same lesson step does cover it.
+//
+// With --count it counts the pixels of one colour (within a tolerance) in a rectangle and checks that the
+// count lies in a range: the query's hits visible over the nodes, a zoomed view's large circles.
+//
+// With --content-box it checks that everything but the background (its commonest colour) below a number of
+// top rows lies within a box of at most the given size: node drawings clipped to the world.
 
 #include <algorithm>
 #include <cstdint>
@@ -44,7 +50,9 @@ int usage() {
   std::fprintf(stderr,
                "usage: png_check FILE WIDTH HEIGHT MIN_COLOURS [BRUTE_FILE MIN_NODE_PIXELS]\n"
                "       png_check --same FILE_A FILE_B TOP_ROWS_TO_SKIP\n"
-               "       png_check --share FILE X0 Y0 X1 Y1 R,G,B MIN_PERCENT MAX_PERCENT\n");
+               "       png_check --share FILE X0 Y0 X1 Y1 R,G,B MIN_PERCENT MAX_PERCENT\n"
+               "       png_check --count FILE R G B TOLERANCE X0 Y0 X1 Y1 MIN [MAX]\n"
+               "       png_check --content-box FILE TOP_ROWS_TO_SKIP MAX_WIDTH MAX_HEIGHT\n");
   return 2;
 }
 
@@ -71,6 +79,77 @@ int colourShare(const char* path, int x0, int y0, int x1, int y1, const char* rg
   std::printf("%s: %.1f%% of %d..%d x %d..%d is %s (wanted %g..%g%%)%s\n", path, percent, x0, x1, y0, y1, rgb,
               minPercent, maxPercent, ok ? "" : ": FAIL");
   return ok ? 0 : 1;
+}
+
+std::uint32_t packed(const unsigned char* p) {
+  return std::uint32_t(p[0]) | (std::uint32_t(p[1]) << 8) | (std::uint32_t(p[2]) << 16);
+}
+
+// Pixels within `tolerance` (sum of the channels' differences) of r, g, b in [x0, x1) x [y0, y1).
+int countColour(char** argv, int argc) {
+  const Image image(argv[2]);
+  if (image.rgb == nullptr) {
+    std::printf("%s: missing or not a PNG\n", argv[2]);
+    return 1;
+  }
+  const int r = std::atoi(argv[3]), g = std::atoi(argv[4]), b = std::atoi(argv[5]),
+            tolerance = std::atoi(argv[6]);
+  const int x0 = std::max(0, std::atoi(argv[7])), y0 = std::max(0, std::atoi(argv[8]));
+  const int x1 = std::min(image.width, std::atoi(argv[9])), y1 = std::min(image.height, std::atoi(argv[10]));
+  const long least = std::atol(argv[11]);
+  const long most = argc > 12 ? std::atol(argv[12]) : -1;
+  long n = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* p = image.at(x, y);
+      if (std::abs(p[0] - r) + std::abs(p[1] - g) + std::abs(p[2] - b) <= tolerance) ++n;
+    }
+  }
+  std::printf("%s: %ld pixels of (%d, %d, %d) in x %d..%d, y %d..%d", argv[2], n, r, g, b, x0, x1, y0, y1);
+  if (n < least || (most >= 0 && n > most)) {
+    std::printf(", outside %ld..%ld\n", least, most);
+    return 1;
+  }
+  std::printf("\n");
+  return 0;
+}
+
+// Whether everything that is not background below `skipRows` fits a box of maxWidth x maxHeight.
+int contentBox(const char* path, int skipRows, int maxWidth, int maxHeight) {
+  const Image image(path);
+  if (image.rgb == nullptr) {
+    std::printf("%s: missing or not a PNG\n", path);
+    return 1;
+  }
+  std::unordered_map<std::uint32_t, long> histogram;
+  for (int y = skipRows; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) ++histogram[packed(image.at(x, y))];
+  }
+  std::uint32_t background = 0;
+  long best = -1;
+  for (const auto& [colour, n] : histogram) {
+    if (n > best) best = n, background = colour;
+  }
+  int x0 = image.width, y0 = image.height, x1 = -1, y1 = -1;
+  for (int y = skipRows; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const unsigned char* p = image.at(x, y);
+      const std::uint32_t c = packed(p);
+      const int d = std::abs(int(c & 0xff) - int(background & 0xff)) +
+                    std::abs(int((c >> 8) & 0xff) - int((background >> 8) & 0xff)) +
+                    std::abs(int((c >> 16) & 0xff) - int((background >> 16) & 0xff));
+      if (d <= 6) continue;
+      x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+    }
+  }
+  const int w = x1 - x0 + 1, h = y1 - y0 + 1;
+  std::printf("%s: drawing within x %d..%d, y %d..%d (%dx%d)", path, x0, x1, y0, y1, w, h);
+  if (w > maxWidth || h > maxHeight) {
+    std::printf(", larger than %dx%d: something is drawn outside the world\n", maxWidth, maxHeight);
+    return 1;
+  }
+  std::printf("\n");
+  return 0;
 }
 
 // Whether two screenshots hold the same pixels below their first `skipRows` rows; prints what differs.
@@ -109,6 +188,9 @@ int main(int argc, char** argv) {
     return colourShare(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]),
                        std::atoi(argv[6]), argv[7], std::atof(argv[8]), std::atof(argv[9]));
   }
+  if ((argc == 12 || argc == 13) && std::string_view(argv[1]) == "--count") return countColour(argv, argc);
+  if (argc == 6 && std::string_view(argv[1]) == "--content-box")
+    return contentBox(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]));
   if (argc != 5 && argc != 7) return usage();
   const char* path = argv[1];
   const int wantWidth = std::atoi(argv[2]);

@@ -47,6 +47,19 @@ feature() {  # NAME PANELS REQUESTS ARGS...: the panel's screenshot against the 
 feature explain "Explain" "explain=radius-tree" --count 2000 --structure radius-tree
 feature step "Step through" "step=10;step_stop=prune;step_zoom=1" --count 2000 --structure quadtree \
   --queries circle:1 --query-size 25
+# Zoomed to the query (step_zoom=1), the walk's first hit is a circle of many pixels; without the zoom the
+# whole world shows and it is a dot. Only the world left of the panel is counted (the panel's text has
+# yellow words too).
+for zoom in 1 0; do
+  if shoot "step-zoom-$zoom" "Step through" "step=1;step_stop=hit;step_zoom=$zoom" --count 2000 \
+      --structure quadtree --queries circle:1 --query-size 25; then
+    if [ $zoom = 1 ]; then
+      "$check" --count "$out/step-zoom-1.png" 255 225 0 40 0 30 800 800 300 || failures=$((failures + 1))
+    else
+      "$check" --count "$out/step-zoom-0.png" 255 225 0 40 0 30 800 800 0 150 || failures=$((failures + 1))
+    fi
+  fi
+done
 feature split "Split view" "split_left=fit-quadtree;split=enneatree" --count 4000 --scenario center-lines \
   --structure fit-quadtree --queries circle:1 --query-size 12
 feature compare "Compare" "compare_wait=1" --count 3000 --structure radius-tree

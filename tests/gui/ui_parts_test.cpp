@@ -318,9 +318,12 @@ struct Frame {
     model->advance(record);
     for (PartSlot& s : parts) s.part->update(ctx);
     circles.assign(model->simulation().circles().size(), render::CircleInstance{});
+    canvas.underlay = canvas.overlay = nullptr;
     canvas.below.clear(camera.pixelsPerUnit());
     canvas.above.clear(camera.pixelsPerUnit());
+    canvas.top.clear(camera.pixelsPerUnit());
     canvas.rings.clear();
+    canvas.marks.clear();
     for (const auto category : {PartCategory::Overlay, PartCategory::Panel}) {
       for (PartSlot& s : parts) {
         if (s.info->category != category || (category == PartCategory::Overlay && !s.shown)) continue;
@@ -433,11 +436,20 @@ TEST(Parts, ViewConeReportsEnterAndLeaveAgainstItsVisibleSet) {
   }
 }
 
+/// Texels of an image that are not clear.
+std::size_t litTexels(const render::WorldImage* image) {
+  return image == nullptr || image->empty()
+             ? 0u
+             : std::size_t(std::count_if(image->texels.begin(), image->texels.end(),
+                                         [](std::uint32_t c) { return (c >> 24) != 0u; }));
+}
+
 TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
   Frame brute(makeModel(2000, "brute"));
   brute.slot(part_names::kQueryTrace).shown = false;
   brute.run();
-  const std::size_t bruteLines = brute.canvas.above.lines().size() + brute.canvas.rings.size();
+  const std::size_t bruteLines = litTexels(brute.canvas.overlay) + brute.canvas.rings.size();
+  EXPECT_EQ(litTexels(brute.canvas.overlay), 0u);
 
   for (const StructureInfo& info : registry().all()) {
     if (info.name == "brute") continue;
@@ -447,7 +459,7 @@ TEST(Parts, NodeOverlayDrawsTheStructuresNodesAndNothingForBruteForce) {
     std::size_t nodes = 0;
     frame.model->structure().visitNodes([&](const NodeInfo&) { ++nodes; });
     if (nodes == 0) continue;
-    const std::size_t lines = frame.canvas.above.lines().size() + frame.canvas.rings.size();
+    const std::size_t lines = litTexels(frame.canvas.overlay) + frame.canvas.rings.size();
     EXPECT_GT(lines, bruteLines) << info.name << " has " << nodes << " nodes but the overlay drew none";
   }
 }
@@ -612,40 +624,185 @@ std::unique_ptr<Frame> nodesOnly(std::size_t count, const std::string& structure
 // One level at a time: every drawn box is a node of that level, and every node of that level big enough
 // on screen is drawn.
 TEST(Parts, NodeOverlayShowsOneLevelAtATime) {
-  auto frame = nodesOnly(3000, "quadtree", {{"one_level", 1}, {"min_depth", 2}, {"min_px", 1}});
+  auto frame =
+      nodesOnly(3000, "quadtree", {{"one_level", 1}, {"min_depth", 2}, {"min_px", 1}, {"depth_fill", 0}});
   frame->run();
-  std::size_t levelTwo = 0;
-  const float ppu = frame->camera.pixelsPerUnit();
+  ASSERT_NE(frame->canvas.overlay, nullptr);
+  const render::WorldImage& image = *frame->canvas.overlay;
+  ASSERT_FALSE(image.empty());
+  // The texel where a vertical edge at x crosses height y.
+  auto lit = [&](float x, float y) {
+    const float pixel = (image.area.max.x - image.area.min.x) / float(image.width);
+    const int col = int(std::floor((x - image.area.min.x) / pixel));
+    const int row = int(std::floor((y - image.area.min.y) / pixel));
+    if (col < 0 || col >= image.width || row < 0 || row >= image.height) return true;
+    return (image.texels[std::size_t(row) * std::size_t(image.width) + std::size_t(col)] >> 24) != 0u;
+  };
+  std::vector<Box> levelTwo;
   frame->model->structure().visitNodes([&](const NodeInfo& node) {
-    levelTwo += node.depth == 2 && (node.box.max.x - node.box.min.x) * ppu >= 1.0f;
+    if (node.depth == 2) levelTwo.push_back(node.box);
   });
-  ASSERT_GT(levelTwo, 0u);
-  EXPECT_EQ(frame->canvas.above.lines().size(), 8 * levelTwo);  // four lines of two vertices per box
+  ASSERT_GT(levelTwo.size(), 0u);
+  std::size_t checked = 0;
+  frame->model->structure().visitNodes([&](const NodeInfo& node) {
+    const float midY = 0.5f * (node.box.min.y + node.box.max.y);
+    if (node.depth == 2) {
+      EXPECT_TRUE(lit(node.box.min.x, midY)) << "a level-2 node's edge is drawn";
+      ++checked;
+    }
+    if (node.depth != 3) return;
+    // A level-3 edge down the middle of its level-2 parent is no level-2 edge: it stays dark.
+    for (const Box& parent : levelTwo) {
+      const float split = 0.5f * (parent.min.x + parent.max.x);
+      if (node.box.min.x == split && midY > parent.min.y && midY < parent.max.y) {
+        EXPECT_FALSE(lit(node.box.min.x + 0.25f * (node.box.max.x - node.box.min.x) * 0.0f, midY))
+            << "a level-3 edge is not drawn";
+        ++checked;
+      }
+    }
+  });
+  EXPECT_GT(checked, levelTwo.size());
 }
 
-// At 100,000 circles most nodes are under a pixel or two: they are not drawn one by one but shade the
-// patches of screen they fall in, so the outlines stay few enough to read.
-TEST(Parts, NodeOverlayDrawsTinyNodesAsPatchesAt100k) {
+// At 100,000 circles most nodes are under a pixel or two and the deep ones sit under the swarms, whose
+// circles cover them: the outlines stay few, a fill under the circles is lighter where the tree is deeper,
+// and a haze over the circles marks where it goes deeper than the outlines show.
+TEST(Parts, NodeOverlayShowsWhereTheTreeIsDeepAt100k) {
   auto frame = nodesOnly(100000, "quadtree", {{"min_px", 8}});
   frame->model->pairSearch = false;
   frame->run();
-  std::size_t nodes = 0;
-  frame->model->structure().visitNodes([&](const NodeInfo&) { ++nodes; });
-  const std::size_t boxes = frame->canvas.above.lines().size() / 8;
-  EXPECT_LT(boxes, nodes / 4);
-  // Patches: filled squares (two triangles each) no larger than the 8-pixel cells.
-  const auto& triangles = frame->canvas.below.triangles();
-  ASSERT_GT(triangles.size(), 0u);
-  const float cell = 8.0f / frame->camera.pixelsPerUnit();
-  for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
-    EXPECT_LE(std::fabs(triangles[i].x - triangles[i + 1].x), cell * 1.01f);
-    EXPECT_LE(std::fabs(triangles[i].y - triangles[i + 2].y), cell * 1.01f);
+  ASSERT_NE(frame->canvas.underlay, nullptr);
+  ASSERT_NE(frame->canvas.overlay, nullptr);
+  const render::WorldImage& fill = *frame->canvas.underlay;
+  const render::WorldImage& haze = *frame->canvas.overlay;
+  ASSERT_FALSE(fill.empty());
+  ASSERT_FALSE(haze.empty());
+  const Simulation& sim = frame->model->simulation();
+  auto texel = [&](const render::WorldImage& image, Vec2 p) {
+    const int col =
+        std::clamp(int((p.x - image.area.min.x) / (image.area.max.x - image.area.min.x) * float(image.width)),
+                   0, image.width - 1);
+    const int row = std::clamp(
+        int((p.y - image.area.min.y) / (image.area.max.y - image.area.min.y) * float(image.height)), 0,
+        image.height - 1);
+    return image.texels[std::size_t(row) * std::size_t(image.width) + std::size_t(col)];
+  };
+  auto lightness = [](std::uint32_t c) { return render::redOf(c) + render::greenOf(c) + render::blueOf(c); };
+  // The haze around a place: the faintest texel near it, so that a one-pixel outline there does not count.
+  auto hazeAt = [&](const render::WorldImage& image, Vec2 p) {
+    const float pixel = (image.area.max.x - image.area.min.x) / float(image.width);
+    float faintest = 1.0f;
+    for (int dx = -4; dx <= 4; ++dx) {
+      for (int dy = -4; dy <= 4; ++dy)
+        faintest = std::min(faintest, render::alphaOf(texel(image, p + Vec2{float(dx), float(dy)} * pixel)));
+    }
+    return faintest;
+  };
+  // The middle of a swarm, and the place of the world farthest from every attraction point.
+  const Vec2 swarm = sim.attractors().front();
+  Vec2 sparse = sim.world().min;
+  float best = -1.0f;
+  for (int i = 1; i < 20; ++i) {
+    for (int j = 1; j < 20; ++j) {
+      const Vec2 p{sim.world().min.x + (sim.world().max.x - sim.world().min.x) * float(i) / 20.0f,
+                   sim.world().min.y + (sim.world().max.y - sim.world().min.y) * float(j) / 20.0f};
+      float nearest = 1e30f;
+      for (const Vec2 a : sim.attractors()) nearest = std::min(nearest, length(p - a));
+      if (nearest > best) best = nearest, sparse = p;
+    }
   }
-  // Without patches the small nodes are simply left out.
-  auto bare = nodesOnly(100000, "quadtree", {{"min_px", 8}, {"patches", 0}});
+  EXPECT_GT(lightness(texel(fill, swarm)), lightness(texel(fill, sparse)) + 0.05f)
+      << "the fill is lighter under a swarm, where the quadtree is deeper";
+  EXPECT_GT(hazeAt(haze, swarm), hazeAt(haze, sparse) + 0.1f)
+      << "the haze marks the levels under a swarm too fine to outline";
+  // Switched off, the fill and the haze are gone (the outlines stay).
+  auto bare = nodesOnly(100000, "quadtree", {{"min_px", 8}, {"depth_fill", 0}});
   bare->model->pairSearch = false;
   bare->run();
-  EXPECT_TRUE(bare->canvas.below.triangles().empty());
+  EXPECT_TRUE(bare->canvas.underlay == nullptr || bare->canvas.underlay->empty());
+  ASSERT_NE(bare->canvas.overlay, nullptr);
+  EXPECT_EQ(hazeAt(*bare->canvas.overlay, swarm), 0.0f);
+}
+
+// The fill's shades step clearly with depth: each level of an eight-level tree is a visibly lighter shade.
+TEST(Palette, DepthFillStepsClearly) {
+  constexpr int kLevels = 8;
+  for (int d = 1; d < kLevels; ++d) {
+    const std::uint32_t shallower = render::depthFill(float(d - 1) / float(kLevels - 1));
+    const std::uint32_t deeper = render::depthFill(float(d) / float(kLevels - 1));
+    EXPECT_GT(oklab(deeper)[0], oklab(shallower)[0] + 0.012) << "depth " << d;
+    EXPECT_LT(chroma(deeper), chroma(render::groupColour(0))) << "depth " << d;
+  }
+}
+
+// Hits are drawn again over every node drawing (the marks layer): at 100,000 circles the cells of the walk
+// would otherwise cover the hits they lead to. Visited and pruned cells under a few pixels become patches
+// under the circles instead of outlines.
+TEST(Parts, QueryHitsAreDrawnOverTheNodesAt100k) {
+  Frame frame(makeModel(100000, "loose-quadtree"));
+  frame.model->pairSearch = false;
+  frame.run();
+  const QueryState& q = frame.model->query;
+  ASSERT_GT(q.hits.size(), 1000u);
+  std::set<ItemId> hits(q.hits.begin(), q.hits.end());
+  std::size_t marked = 0;
+  for (const render::CircleInstance& m : frame.canvas.marks) {
+    if (m.fill != render::colours::kHit) continue;
+    ++marked;
+    // Each mark is a hit's own circle.
+    bool found = false;
+    for (ItemId id : hits) {
+      const Circle& c = frame.model->simulation().circles()[id];
+      if (c.center.x == m.x && c.center.y == m.y) {
+        found = true;
+        hits.erase(id);
+        break;
+      }
+    }
+    EXPECT_TRUE(found);
+    if (marked > 50) break;
+  }
+  EXPECT_GT(marked, 50u);
+  std::size_t hitMarks = 0;
+  for (const render::CircleInstance& m : frame.canvas.marks) hitMarks += m.fill == render::colours::kHit;
+  EXPECT_EQ(hitMarks, q.hits.size());
+  // The walk's small cells are patches (triangles under the circles), not outlines over the hits: the
+  // outlines over the circles are far fewer than the nodes the walk visited.
+  std::size_t walked = 0;
+  for (const TraceEvent& e : q.trace.events)
+    walked += e.kind == TraceEventKind::VisitNode || e.kind == TraceEventKind::PruneNode;
+  frame.slot("Structure nodes").shown = false;
+  frame.run();
+  EXPECT_LT(frame.canvas.above.lines().size() / 8, walked / 4);
+  EXPECT_FALSE(frame.canvas.below.triangles().empty());
+}
+
+// The timings plot takes its scale from the recent frames, not from the start-up frames' spike nor from a
+// single slow frame, so the phases of a 16 ms frame fill it; the structure's own phases, a fraction of a
+// millisecond at 3,000 circles, get a plot on their own scale.
+TEST(FrameTimings, PlotScaleFollowsTheRecentFramesNotTheStartUp) {
+  FrameTimings timings;
+  FrameRecord startup;
+  startup.frameMs = 200.0f;
+  startup[Phase::Update] = 150.0f;
+  for (std::uint64_t i = 0; i < FrameTimings::kStartupFrames; ++i) timings.push(startup);
+  FrameRecord frame;
+  frame.frameMs = 16.0f;
+  frame[Phase::Pairs] = 0.16f;
+  frame[Phase::Update] = 0.07f;
+  frame[Phase::Draw] = 9.0f;
+  for (int i = 0; i < 90; ++i) timings.push(i == 45 ? startup : frame);  // one rebuild-like spike
+  EXPECT_TRUE(timings.isStartup(0));
+  EXPECT_FALSE(timings.isStartup(FrameTimings::kStartupFrames));
+  const float whole = plotCeiling(
+      timings, 0, [](const FrameRecord& r) { return r.frameMs; }, 1.0f);
+  EXPECT_GE(whole, 16.0f);
+  EXPECT_LE(whole, 33.4f);
+  const float structure = plotCeiling(
+      timings, 0, [](const FrameRecord& r) { return r[Phase::Update] + r[Phase::Pairs] + r[Phase::Queries]; },
+      0.05f);
+  EXPECT_GE(structure, 0.23f);
+  EXPECT_LE(structure, 0.5f) << "0.23 ms of structure work must fill the lower plot";
 }
 
 // ---------------------------------------------------------------------------------------------------------

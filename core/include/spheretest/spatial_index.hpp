@@ -65,10 +65,15 @@ enum class NodeShape : std::uint8_t { Box, Circle };
 /// One node as seen by a drawing visitor.
 struct NodeInfo {
   NodeShape shape = NodeShape::Box;  ///< which of box / circle is meaningful
-  Box box;                           ///< bounds when shape is Box
+  Box box;                           ///< bounds when shape is Box: the node's own cell
   Circle circle;                     ///< bounds when shape is Circle
   int depth = 0;                     ///< 0 at the root
   std::uint32_t itemCount = 0;       ///< items stored directly in the node
+  /// The bounds a query tests when they reach beyond `box`: a loose quadtree's loose bounds, a point
+  /// quadtree's cell widened by the largest radius below. Empty (zero width, the default) otherwise.
+  Box grown;
+  /// Whether `grown` is set.
+  bool hasGrown() const { return grown.max.x > grown.min.x; }
 };
 
 /// Visitor called once per node by visitNodes().
@@ -259,6 +264,9 @@ class SpatialIndex {
   }
   /// One line naming the rule that decides which node holds a circle, for the inspector.
   virtual std::string_view nodeRule() const { return {}; }
+  /// Why `QueryCounters::nodesVisited` does not count the nodes whose bounds a walk tested (a library that
+  /// reports only the leaves it reaches), or "" when it does. Panels then say so instead of the number.
+  virtual std::string_view nodesNotCounted() const { return {}; }
   /// Node count, depth and memory.
   virtual IndexStats stats() const = 0;
   /// Structure-specific figures for reports.

@@ -385,6 +385,8 @@ class AabbTree final : public SpatialIndex {
   NodeInfo nodeInfo(Ref r, int depth) const {
     NodeInfo info;
     info.shape = NodeShape::Box;
+    // A leaf is drawn as its fat box, what the walks test: its circle's own box would cost a drawing of a
+    // large tree a second cache miss per leaf.
     info.box = boxOf(r);
     info.depth = depth;
     info.itemCount = isLeaf(r) ? 1 : 0;

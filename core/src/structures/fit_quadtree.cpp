@@ -20,7 +20,7 @@ using namespace quadtree_family;
 class FitQuadtree final : public SplittingQuadtree {
  public:
   FitQuadtree()
-      : SplittingQuadtree("fit-quadtree", {"query misses the cell", /*drawWidenedBounds=*/false,
+      : SplittingQuadtree("fit-quadtree", {"query misses the cell",
                                            /*widenFollowsCell=*/false, /*countWidening=*/false}) {}
 
   std::string_view description() const override {

@@ -20,7 +20,7 @@ using namespace quadtree_family;
 class LooseQuadtree final : public QuadtreeFamily {
  public:
   LooseQuadtree()
-      : QuadtreeFamily("loose-quadtree", {"query misses the loose bounds", /*drawWidenedBounds=*/true,
+      : QuadtreeFamily("loose-quadtree", {"query misses the loose bounds",
                                           /*widenFollowsCell=*/true, /*countWidening=*/false}) {
     addParam({"factor", "loose bounds are the cell scaled by this around its centre (Ulrich's k)", 2.0, 1.25,
               4.0, false});

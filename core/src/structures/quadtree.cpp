@@ -19,9 +19,8 @@ using namespace quadtree_family;
 class PointQuadtree final : public SplittingQuadtree {
  public:
   PointQuadtree()
-      : SplittingQuadtree(
-            "quadtree", {"query misses the cell widened by the largest radius below it",
-                         /*drawWidenedBounds=*/false, /*widenFollowsCell=*/false, /*countWidening=*/true}) {}
+      : SplittingQuadtree("quadtree", {"query misses the cell widened by the largest radius below it",
+                                       /*widenFollowsCell=*/false, /*countWidening=*/true}) {}
 
   std::string_view description() const override {
     return "Point quadtree (seed 004): the world square is split into quadrants recursively, a leaf holding "

@@ -281,7 +281,8 @@ NodeInfo QuadtreeFamily::infoOf(std::uint32_t index, int depth) const {
   const QuadNode& node = nodes_[index];
   NodeInfo info;
   info.shape = NodeShape::Box;
-  info.box = style_.drawWidenedBounds ? nodeBounds(node) : node.cell;
+  info.box = node.cell;
+  if (node.widen > 0.0f) info.grown = nodeBounds(node);
   info.depth = depth;
   info.itemCount = node.directCount;
   return info;

@@ -86,10 +86,9 @@ Box squareCellCovering(const Box& b);
 
 /// How a member of the family presents itself in traces and drawings.
 struct FamilyStyle {
-  const char* pruneTest = "";      ///< names the bounds test in traces
-  bool drawWidenedBounds = false;  ///< draw cell + widen (loose bounds) instead of the bare cell
-  bool widenFollowsCell = false;   ///< widen is a function of the cell (loose), not of the contents
-  bool countWidening = false;      ///< count nodes entered only because of the widening
+  const char* pruneTest = "";     ///< names the bounds test in traces
+  bool widenFollowsCell = false;  ///< widen is a function of the cell (loose), not of the contents
+  bool countWidening = false;     ///< count nodes entered only because of the widening
 };
 
 /// Base of the three quadtrees: pool, item lists, root growth, queries, pair search, drawing, stats.
