@@ -357,6 +357,8 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
     if (!queries.empty()) runQueries(pool, *run.structure, config, queries, size, result.queries);
     result.stats = run.structure->stats();
     run.structure->extra(result.extra);
+    result.nodesNotCounted = std::string(run.structure->nodesNotCounted());
+    result.examinedLowerBound = std::string(run.structure->examinedLowerBound());
     if (std::string problem = run.structure->validate(); !problem.empty()) {
       result.agreement = Agreement::Disagrees;
       result.disagreement = "validate: " + problem;
@@ -411,6 +413,11 @@ void printReport(const RunReport& report, std::ostream& out) {
       "force or as a majority of three or more others), reference (brute force), unchecked (nothing to",
       "check against), NO or DISPUTED (exit 3)"};
   for (const char* line : kLegend) out << line << "\n";
+  // A peer library that cannot count a figure: its cells stay numbers (scripts read them), said here.
+  for (const StructureResult& r : report.structures) {
+    if (!r.examinedLowerBound.empty())
+      out << r.name << ": cand. figures are lower bounds (" << r.examinedLowerBound << ")\n";
+  }
   if (report.queryKind) {
     out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
     if (report.queryKind != QueryShape::Point) out << " of size " << report.querySize;
@@ -428,6 +435,11 @@ void printReport(const RunReport& report, std::ostream& out) {
     }
     out << "cand./query: circles a query examined (by distance or by bounds); exact/query: the exact tests\n"
            "among them\n";
+    for (const StructureResult& r : report.structures) {
+      if (!r.nodesNotCounted.empty())
+        out << r.name << ": nodes/query counts what the library reports, not nodes (" << r.nodesNotCounted
+            << ")\n";
+    }
   }
   bool anyExtra = false;
   for (const StructureResult& r : report.structures) anyExtra = anyExtra || !r.extra.empty();
@@ -480,6 +492,8 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
     s["candidate_tests_per_frame"] = r.candidateTestsPerFrame;
     s["exact_tests_per_frame"] = r.exactTestsPerFrame;
     s["nodes_visited_per_frame"] = r.nodesVisitedPerFrame;
+    if (!r.nodesNotCounted.empty()) s["nodes_not_counted"] = r.nodesNotCounted;
+    if (!r.examinedLowerBound.empty()) s["candidate_tests_lower_bound"] = r.examinedLowerBound;
     s["nodes"] = r.stats.nodes;
     s["max_depth"] = r.stats.maxDepth;
     s["memory_bytes"] = r.stats.memoryBytes;

@@ -55,7 +55,9 @@ struct StructureResult {
   std::string disagreement;                 ///< the first difference, or why the structure is unchecked
   QueryResult queries;                      ///< after the last frame, when --queries was given
   ExtraCounters extra;                      ///< structure-specific figures
-  std::vector<std::uint64_t> frameHashes;   ///< per-frame pair-set hashes (for agreement)
+  std::string nodesNotCounted;     ///< why the nodes-visited figures are not node counts ("" when they are)
+  std::string examinedLowerBound;  ///< why the candidate figures are lower bounds ("" when they are counts)
+  std::vector<std::uint64_t> frameHashes;  ///< per-frame pair-set hashes (for agreement)
 };
 
 /// A whole headless run.

@@ -116,6 +116,11 @@ class Box2dTree final : public SpatialIndex {
     return "Box2D 2.4.1's query reports the leaves it reaches, not the inner nodes it tests";
   }
 
+  std::string_view examinedLowerBound() const override {
+    return "Box2D 2.4.1 reports the leaves whose fat boxes overlap and the contacts it keeps, not the fat "
+           "boxes it tests and rejects";
+  }
+
   std::string_view nodeRule() const override {
     return "a leaf per circle, its box fattened by 0.1 m and the last move x4, inserted beside the node "
            "whose box grows least in perimeter, then rotated for balance";

@@ -417,6 +417,25 @@ TEST(CliCounters, PairsAndCandidatesArePerFrameMeansWithALegend) {
   }
 }
 
+// A peer's figure that is not what the column says is named as such, under the table and in the JSON,
+// while the cells stay numbers for scripts; a structure of our own carries no such note.
+TEST(CliCounters, APeersLowerBoundsAndUncountedNodesAreSaid) {
+  Outcome o;
+  const nlohmann::json json = reportOf(
+      "peernotes", "--structure grid,box2d-tree,boost-rtree --count 1500 --frames 3 --queries circle:50", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("box2d-tree: cand. figures are lower bounds"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("boost-rtree: cand. figures are lower bounds"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("boost-rtree: nodes/query counts what the library reports"), std::string::npos)
+      << o.output;
+  for (const auto& s : json["structures"]) {
+    const std::string name = s["name"];
+    EXPECT_EQ(s.contains("candidate_tests_lower_bound"), name == "box2d-tree") << name;
+    EXPECT_EQ(s.contains("nodes_not_counted"), name != "grid") << name;
+    EXPECT_TRUE(s["candidate_tests_per_frame"].is_number()) << name;
+  }
+}
+
 // A report that cannot be written fails before the first frame, in one line, as bad input.
 TEST(CliReport, AnUnwritableReportPathFailsBeforeTheRun) {
   for (const std::string& path :

@@ -357,7 +357,7 @@ TEST(StepThrough, NodesVisitedAreTheEnteredAndThePruned) {
   few.visited = 1200;
   few.pruned = 34;
   EXPECT_EQ(nodesVisitedText({}, 1300, &few),
-            "nodes visited 1,300 = entered 1,200 + pruned 34 + 66 not traced");
+            "nodes visited 1,300 = entered 1,200 + pruned 34 + 66 empty cells looked up");
   EXPECT_EQ(nodesVisitedText({}, 1300, nullptr), "nodes visited 1,300");
   EXPECT_EQ(nodesVisitedText("reports leaves only", 141, &few),
             "nodes visited: not counted (reports leaves only)");

@@ -64,7 +64,8 @@ constexpr Claim kClaims[] = {
      "are located at least twice their maximum view distance from the viewpoint in any one dimension.\"",
      "the same 2,000 background circles alone and with 2,000 to 32,000 more packed into the far corner; "
      "1,000 "
-     "point queries in the opposite quarter; mean nodes visited and circles examined per query, per structure."},
+     "point queries in the opposite quarter; mean nodes visited and circles examined per query, per "
+     "structure."},
     {"seed-002", "002_df0639732141293d.txt",
      "Average cells searched per lookup against the cell-size multiplier",
      "\"Multiplier / Avg. cells to search / Cell area: 1.0 4.00 1.00, 1.5 2.78 2.25, 2.0 2.25 4.00, 3.0 1.78 "
@@ -84,7 +85,8 @@ constexpr Claim kClaims[] = {
      "was "
      "getting around 60 frames per second with around 100 collision checks per frame.\"",
      "the window's own scene from its current frame, 60 frames (fewer above 20,000 circles) on every "
-     "structure; circle pairs examined (by distance or by bounds) per frame of the pair search, and whether each found brute "
+     "structure; circle pairs examined (by distance or by bounds) per frame of the pair search, and whether "
+     "each found brute "
      "force's "
      "pairs; plus a SphereTest scene sized like the seed's game."},
 };
@@ -314,7 +316,8 @@ class ClaimsPanel final : public DemoPart {
       rows.push_back(cells);
     }
     chartHeading("circles examined per circle query against the circle count (log-log)");
-    lineChart("centre lines", xs, series, {"circles", "examined per query", true, true, true}, ImVec2(0, 270));
+    lineChart("centre lines", xs, series, {"circles", "examined per query", true, true, true},
+              ImVec2(0, 270));
     drawFindings(lines);
     std::vector<std::string> header{"circles", "fit, lines", "ennea, lines"};
     if (loose) header.push_back("loose, lines");

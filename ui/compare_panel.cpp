@@ -197,10 +197,11 @@ class ComparePanel final : public DemoPart {
       const std::uint64_t exact = std::min(row.pairExactTests, row.pairTests);
       c.segments = {double(exact), double(row.pairTests - exact)};
       c.colours = {row.agrees ? kTestsColour : kWrongColour, kPretestColour};
-      c.valueText = row.pairsRan ? groupedNumber(row.pairTests) : row.note;
+      c.valueText = row.pairsRan ? examinedText(row.examinedLowerBound, row.pairTests) : row.note;
       if (row.pairsRan) {
-        c.tooltip = row.name + ": " + groupedNumber(row.pairTests) + " circle pairs examined, " +
-                    groupedNumber(exact) + " of them tested exactly";
+        c.tooltip = row.name + ": " + examinedText(row.examinedLowerBound, row.pairTests) +
+                    " circle pairs examined, " + groupedNumber(exact) + " of them tested exactly";
+        if (!row.examinedLowerBound.empty()) c.tooltip += "\n(a lower bound: " + row.examinedLowerBound + ")";
       }
       tests.push_back(c);
     }
@@ -232,7 +233,7 @@ class ComparePanel final : public DemoPart {
       if (!row.queryRan) continue;
       const bool highlight = row.name == current;
       time.push_back(singleBar(row.name, row.queryUs, kQueryColour, number(row.queryUs) + " us", highlight));
-      std::string text = groupedNumber(row.queryTests);
+      std::string text = examinedText(row.examinedLowerBound, row.queryTests);
       text.append(" (")
           .append(row.nodesCounted ? groupedNumber(row.queryNodes) : "uncounted")
           .append(" nodes)");
@@ -267,7 +268,7 @@ class ComparePanel final : public DemoPart {
         ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (row.pairsRan)
-        ImGui::TextUnformatted(groupedNumber(row.pairTests).c_str());
+        ImGui::TextUnformatted(examinedText(row.examinedLowerBound, row.pairTests).c_str());
       else
         ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
@@ -284,7 +285,7 @@ class ComparePanel final : public DemoPart {
         ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (row.queryRan)
-        ImGui::TextUnformatted(groupedNumber(row.queryTests).c_str());
+        ImGui::TextUnformatted(examinedText(row.examinedLowerBound, row.queryTests).c_str());
       else
         ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
@@ -306,11 +307,11 @@ class ComparePanel final : public DemoPart {
   bool waitForFirst_ = false;
 };
 
-const PartRegistrar registrar{
-    {PartCategory::Panel, teach_names::kCompare,
-     "every structure on the current frame in the background: live bars of milliseconds and circle pairs examined, "
-     "and whether all found the same pairs",
-     66, false, [] { return std::make_unique<ComparePanel>(); }}};
+const PartRegistrar registrar{{PartCategory::Panel, teach_names::kCompare,
+                               "every structure on the current frame in the background: live bars of "
+                               "milliseconds and circle pairs examined, "
+                               "and whether all found the same pairs",
+                               66, false, [] { return std::make_unique<ComparePanel>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -46,6 +46,7 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
     row.name = slot.name;
     row.peer = slot.peer;
     SpatialIndex& index = *slot.index;
+    row.examinedLowerBound = std::string(index.examinedLowerBound());
     try {
       const bool bruteTooSlow = slot.name == "brute" && snapshot.circles.size() > kBrutePairLimit;
       const bool searchPairs = snapshot.pairs && !bruteTooSlow;

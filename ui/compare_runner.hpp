@@ -43,6 +43,7 @@ struct CompareRow {
   double queryUs = 0.0;              ///< the query, microseconds
   std::uint64_t queryNodes = 0;      ///< nodes it visited
   bool nodesCounted = true;          ///< queryNodes counts them (see SpatialIndex::nodesNotCounted)
+  std::string examinedLowerBound;    ///< why pairTests and queryTests are lower bounds ("" when counts)
   std::uint64_t queryTests = 0;      ///< circles it examined
   std::uint64_t queryHits = 0;       ///< results
   bool queryRan = false;             ///< the query ran

@@ -285,9 +285,12 @@ class SplitView final : public DemoPart {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", side.error.c_str());
     } else {
       const TraceProgress p = progressAt(side.trace, side.trace.events.size());
-      ImGui::Text("%s hits, %s circles examined, %.1f us", groupedNumber(side.answer.count()).c_str(),
-                  groupedNumber(side.counters.candidates).c_str(), side.microseconds);
       const SpatialIndex* shown = side.followCurrent ? &model.structure() : side.own.get();
+      ImGui::Text("%s hits, %s circles examined, %.1f us", groupedNumber(side.answer.count()).c_str(),
+                  examinedText(shown != nullptr ? shown->examinedLowerBound() : std::string_view{},
+                               side.counters.candidates)
+                      .c_str(),
+                  side.microseconds);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       wrappedText(nodesVisitedText(shown != nullptr ? shown->nodesNotCounted() : std::string_view{},
                                    side.counters.nodesVisited, &p));

@@ -171,7 +171,8 @@ class QueryTool final : public DemoPart {
         nodesVisitedText(ctx.model.structure().nodesNotCounted(), q.counters.nodesVisited,
                          q.trace.events.empty() ? nullptr : &walk);
     wrappedText(nodes);
-    ImGui::Text("circles examined %s (%s exact tests)", groupedNumber(q.counters.candidates).c_str(),
+    ImGui::Text("circles examined %s (%s exact tests)",
+                examinedText(ctx.model.structure().examinedLowerBound(), q.counters.candidates).c_str(),
                 groupedNumber(q.counters.exactTests).c_str());
     if (q.mode == QueryShape::Cone) drawConeEvents(q);
     drawHitList(ctx.model, q);

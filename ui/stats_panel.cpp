@@ -7,6 +7,7 @@
 
 #include "ui/demo_part.hpp"
 #include "ui/imgui_util.hpp"
+#include "ui/teach_trace.hpp"
 
 namespace st::ui {
 namespace {
@@ -81,17 +82,23 @@ class StatsPanel final : public DemoPart {
     if (model.pairsCurrent() || !model.pairs().empty()) {
       const QueryCounters& pc = model.pairCounters();
       row("pairs", groupedNumber(model.pairs().size()), "overlapping pairs this frame (touching counts)");
-      row("pairs examined", groupedNumber(pc.candidates),
-          "circle pairs whose distance or bounds the pair search compared this frame, in a vector lane or "
-          "one by one");
+      const std::string_view lowerBound = index.examinedLowerBound();
+      const std::string examinedTip =
+          lowerBound.empty()
+              ? "circle pairs whose distance or bounds the pair search compared this frame, in "
+                "a vector lane or one by one"
+              : "a lower bound: " + std::string(lowerBound);
+      row("pairs examined", examinedText(lowerBound, pc.candidates), examinedTip.c_str());
       row("exact tests", groupedNumber(pc.exactTests),
           "of those, the pairs tested exactly (a cheaper float check let them through, or there is none)");
       row("brute n(n-1)/2", number(bruteTests), "what examining every pair costs");
       if (pc.candidates > 0) {
         char ratio[64];
-        std::snprintf(ratio, sizeof ratio, "%.3g%%", 100.0 * double(pc.candidates) / bruteTests);
+        const char* atLeast = lowerBound.empty() ? "" : "at least ";
+        const char* atMost = lowerBound.empty() ? "" : "at most ";
+        std::snprintf(ratio, sizeof ratio, "%s%.3g%%", atLeast, 100.0 * double(pc.candidates) / bruteTests);
         row("examined / brute", ratio, "pairs examined as a share of n(n-1)/2");
-        std::snprintf(ratio, sizeof ratio, "%.0fx", bruteTests / double(pc.candidates));
+        std::snprintf(ratio, sizeof ratio, "%s%.0fx", atMost, bruteTests / double(pc.candidates));
         row("fewer than brute", ratio, "n(n-1)/2 over the pairs examined");
       }
       row("pair nodes visited", nodesFigure(index, pc.nodesVisited), notCountedTip(index));
@@ -105,7 +112,7 @@ class StatsPanel final : public DemoPart {
     if (model.query.mode != std::nullopt) {
       row("query nodes visited", nodesFigure(index, model.query.counters.nodesVisited),
           index.nodesNotCounted().empty() ? "the Query panel's query" : notCountedTip(index));
-      row("query circles examined", groupedNumber(model.query.counters.candidates),
+      row("query circles examined", examinedText(index.examinedLowerBound(), model.query.counters.candidates),
           "circles whose distance or bounds the query compared");
       row("query exact tests", groupedNumber(model.query.counters.exactTests));
     }

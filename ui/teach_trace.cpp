@@ -199,8 +199,12 @@ std::string nodesVisitedText(std::string_view notCounted, std::uint64_t nodesVis
   if (walk == nullptr) return text;
   text += " = entered " + groupedCount(walk->visited) + " + pruned " + groupedCount(walk->pruned);
   const std::uint64_t traced = walk->visited + walk->pruned;
-  if (nodesVisited > traced) text += " + " + groupedCount(nodesVisited - traced) + " not traced";
+  if (nodesVisited > traced) text += " + " + groupedCount(nodesVisited - traced) + " empty cells looked up";
   return text;
+}
+
+std::string examinedText(std::string_view lowerBound, std::uint64_t examined) {
+  return (lowerBound.empty() ? "" : "at least ") + groupedCount(examined);
 }
 
 bool sameNode(const NodeInfo& a, const NodeInfo& b) {

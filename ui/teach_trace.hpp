@@ -94,6 +94,10 @@ std::string describeEvent(const TraceEvent& event);
 std::string nodesVisitedText(std::string_view notCounted, std::uint64_t nodesVisited,
                              const TraceProgress* walk);
 
+/// The circles or pairs a walk examined, "1,234", or "at least 1,234" where the structure's library tests
+/// bounds it never reports (SpatialIndex::examinedLowerBound).
+std::string examinedText(std::string_view lowerBound, std::uint64_t examined);
+
 /// Whether two nodes are the same drawn shape (same kind, bounds and depth).
 bool sameNode(const NodeInfo& a, const NodeInfo& b);
 

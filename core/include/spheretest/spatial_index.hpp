@@ -267,6 +267,9 @@ class SpatialIndex {
   /// Why `QueryCounters::nodesVisited` does not count the nodes whose bounds a walk tested (a library that
   /// reports only the leaves it reaches), or "" when it does. Panels then say so instead of the number.
   virtual std::string_view nodesNotCounted() const { return {}; }
+  /// Why `QueryCounters::candidates` may be fewer than the circles (or pairs) a walk examined (a library
+  /// that tests bounds it never reports), or "" when it counts every one. Reports then call it a lower bound.
+  virtual std::string_view examinedLowerBound() const { return {}; }
   /// Node count, depth and memory.
   virtual IndexStats stats() const = 0;
   /// Structure-specific figures for reports.
