@@ -146,9 +146,6 @@ std::string CircleRenderer::init() {
   gl::VertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<const void*>(16));
   gl::BindVertexArray(0);
   if (std::string error = splatter_->init(); !error.empty()) return error;
-  GLfloat range[2] = {1.0f, 1.0f};
-  gl::GetFloatv(GL_POINT_SIZE_RANGE, range);
-  maxPointSize_ = range[1];
   return "";
 }
 

@@ -66,8 +66,6 @@ class CircleRenderer {
   /// The workers that draw on the CPU (the splat mode) share out their work (nullptr: the calling thread
   /// alone); it must outlive the draws.
   void setScheduler(TaskScheduler* workers) { workers_ = workers; }
-  /// Largest point size the driver draws (Points mode cuts larger circles).
-  float maxPointSize() const { return maxPointSize_; }
 
  private:
   struct Program {
@@ -84,7 +82,6 @@ class CircleRenderer {
   GLuint buffer_ = 0;
   GLuint texture_ = 0;
   std::size_t capacity_ = 0;
-  float maxPointSize_ = 1.0f;
 };
 
 }  // namespace st::render

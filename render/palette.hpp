@@ -1,7 +1,6 @@
 #pragma once
 /// \file Colours of the demo, packed as RGBA8 the way the shaders read them (red in the lowest byte).
 
-#include <algorithm>
 #include <cstdint>
 
 namespace st::render {
@@ -9,11 +8,6 @@ namespace st::render {
 /// Packs four 0..255 channels.
 constexpr std::uint32_t rgba(std::uint32_t r, std::uint32_t g, std::uint32_t b, std::uint32_t a = 255) {
   return r | (g << 8) | (b << 16) | (a << 24);
-}
-/// Packs four 0..1 channels.
-inline std::uint32_t rgbaf(float r, float g, float b, float a = 1.0f) {
-  auto byte = [](float v) { return static_cast<std::uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
-  return rgba(byte(r), byte(g), byte(b), byte(a));
 }
 /// The same colour with another alpha (0..255).
 constexpr std::uint32_t withAlpha(std::uint32_t colour, std::uint32_t alpha) {

@@ -9,11 +9,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 app="${1:-$root/build/release/app/spheretest}"
 out="$root/docs/images"
 
-# The GIF: which panels are open, what they are asked to show (SPHERETEST_TEACH, see ui/teach_links.hpp),
-# and the scene. A lesson step can take its place by changing these three.
-gif_panels="Split view"
-gif_teach="split_left=grid;split=sphere-tree"
-gif_args=(--count 3000 --structure grid)
+# The GIF: a lesson step (it opens its own panels and sets its own scene and query), or any view: which
+# panels are open ("default": the step's or the window's own), what they are asked to show (SPHERETEST_TEACH,
+# see ui/teach_links.hpp) and the command line.
+gif_panels=default
+gif_teach=""
+gif_args=(--lesson sphere-tree --step 4)
 gif_frames=60  # one step (1/60 s) each, played at 20 per second: 3 s
 gif_fps=20
 

@@ -16,6 +16,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
+#include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
@@ -646,11 +647,7 @@ TEST_P(BothHierarchies, PairsInADenseClusterMatchBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bvh, BothHierarchies, ::testing::Values("sphere-tree", "aabb-tree"),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         structureTestName);
 
 }  // namespace
 }  // namespace st::testing

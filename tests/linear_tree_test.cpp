@@ -129,7 +129,7 @@ TEST(LinearTree, RefileKeepsTheItemsSortedAndTheDirectoryExact) {
   std::vector<linear::Move> moves;
   for (const Item& item : items) {
     keyById[item.id] = randomKey();
-    moves.push_back({keyById[item.id], item.id, linear::kNone});
+    moves.push_back({keyById[item.id], item.id, kNoIndex});
   }
   linear::SortedItems sorted;
   sorted.assign(moves, *table);

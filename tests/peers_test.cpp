@@ -13,6 +13,7 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
+#include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
@@ -225,11 +226,7 @@ TEST_P(Peer, PathToACircleGoesFromTheRootToItsLeaf) {
   EXPECT_FALSE(peer->nodeRule().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(BothPeers, Peer, ::testing::Values("box2d-tree", "boost-rtree"),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                           return param.param == "box2d-tree" ? std::string("box2d_tree")
-                                                              : std::string("boost_rtree");
-                         });
+INSTANTIATE_TEST_SUITE_P(BothPeers, Peer, ::testing::Values("box2d-tree", "boost-rtree"), structureTestName);
 
 // ---------------------------------------------------------------------------------------------------------
 // Box2D: fat boxes, move buffer and contact cache

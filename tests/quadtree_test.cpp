@@ -14,6 +14,7 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/structures.hpp"
 
+#include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
 
 namespace st::testing {
@@ -461,12 +462,7 @@ TEST_P(QuadtreeFamily, PathToACircleRunsFromTheRootToTheNodeHoldingIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,
-                         ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"), structureTestName);
 
 }  // namespace
 }  // namespace st::testing

@@ -16,6 +16,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
+#include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
 #include "support/oracle_check.hpp"
 
@@ -476,11 +477,7 @@ TEST_P(SizeAwareTree, PairPassTestsEachPairOnce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Trees, SizeAwareTree, ::testing::Values("radius-tree", "enneatree"),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         structureTestName);
 
 }  // namespace
 }  // namespace st::testing

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "morton.hpp"
+#include "no_index.hpp"
 #include "ordered_pieces.hpp"
 #include "pair_view.hpp"
 #include "spheretest/large_pages.hpp"
@@ -33,7 +35,6 @@ using bvh::Side;
 
 // A child reference: an internal node index, or kLeafBit | item id.
 using Ref = std::uint32_t;
-constexpr Ref kNull = 0xffffffffu;
 constexpr Ref kLeafBit = 0x80000000u;
 // Parent of an id that is not in the tree.
 constexpr std::uint32_t kAbsentLeaf = 0xfffffffeu;
@@ -56,10 +57,10 @@ constexpr int kPartHeight = 13;
 constexpr Ref kLeaveNode = 0x7fffffffu;
 
 struct AabbNode {
-  Box box;                                 // union of the children's boxes
-  std::array<Ref, 2> child{kNull, kNull};  // internal indices or leaf references
-  std::uint32_t parent = kNull;            // next free node while dead
-  std::int32_t height = -1;                // >= 1 while live, -1 while dead
+  Box box;                                       // union of the children's boxes
+  std::array<Ref, 2> child{kNoIndex, kNoIndex};  // internal indices or leaf references
+  std::uint32_t parent = kNoIndex;               // next free node while dead
+  std::int32_t height = -1;                      // >= 1 while live, -1 while dead
 };
 static_assert(sizeof(AabbNode) == 32, "aabb-tree nodes are kept at 32 bytes");
 
@@ -115,7 +116,7 @@ class AabbTree final : public SpatialIndex {
   // -- introspection ------------------------------------------------------------------------------------
 
   void visitNodes(const NodeVisitor& visitor) const override {
-    if (root_ == kNull) return;
+    if (root_ == kNoIndex) return;
     std::vector<std::pair<Ref, int>> stack{{root_, 0}};
     while (!stack.empty()) {
       const auto [r, depth] = stack.back();
@@ -132,7 +133,7 @@ class AabbTree final : public SpatialIndex {
     std::vector<Ref> chain;
     for (Ref r = leafRef(id);; r = parentOf(r)) {
       chain.push_back(r);
-      if (parentOf(r) == kNull) break;
+      if (parentOf(r) == kNoIndex) break;
     }
     for (std::size_t k = chain.size(); k-- > 0;) visitor(nodeInfo(chain[k], int(chain.size() - 1 - k)));
   }
@@ -146,7 +147,7 @@ class AabbTree final : public SpatialIndex {
   IndexStats stats() const override {
     IndexStats s;
     s.nodes = liveNodes_ + size();
-    s.maxDepth = root_ == kNull ? 0 : heightOf(root_);
+    s.maxDepth = root_ == kNoIndex ? 0 : heightOf(root_);
     s.memoryBytes = tableBytes() + nodes_.capacity() * sizeof(AabbNode) + fat_.capacity() * sizeof(Box) +
                     up_.capacity() * sizeof(std::uint32_t) + order_.capacity() * sizeof(std::uint64_t) +
                     walkStack_.capacity() * sizeof(Ref) + view_.bytes() + items_.bytes() +
@@ -156,7 +157,7 @@ class AabbTree final : public SpatialIndex {
   }
 
   void extra(ExtraCounters& out) const override {
-    out.push_back({"height", root_ == kNull ? 0.0 : double(heightOf(root_))});
+    out.push_back({"height", root_ == kNoIndex ? 0.0 : double(heightOf(root_))});
     out.push_back({"quality", quality()});
     out.push_back({"fat_path_ratio", moves_ == 0 ? 1.0 : double(fatPath_) / double(moves_)});
     out.push_back({"moves", double(moves_)});
@@ -223,7 +224,7 @@ class AabbTree final : public SpatialIndex {
 
   void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override {
     // Nothing to reinsert; an empty tree (an empty batch) has no root box to order escapes in.
-    if (root_ == kNull) return;
+    if (root_ == kNoIndex) return;
     // Which circles left their fat boxes depends on no reinsertion, so the workers find them first, each
     // keyed by where it is now along a Z curve over the root's box: reinserted in that order, consecutive
     // descents share most of their path and find it in the cache. order_ holds the key in its high half
@@ -276,8 +277,8 @@ class AabbTree final : public SpatialIndex {
     nodes_.clear();
     fat_.clear();
     up_.clear();
-    root_ = kNull;
-    freeHead_ = kNull;
+    root_ = kNoIndex;
+    freeHead_ = kNoIndex;
     liveNodes_ = 0;
     moves_ = fatPath_ = reinserts_ = rotations_ = 0;
   }
@@ -361,7 +362,7 @@ class AabbTree final : public SpatialIndex {
 
   std::uint32_t allocNode() {
     std::uint32_t n;
-    if (freeHead_ != kNull) {
+    if (freeHead_ != kNoIndex) {
       n = freeHead_;
       freeHead_ = nodes_[n].parent;
       nodes_[n] = AabbNode{};
@@ -375,7 +376,7 @@ class AabbTree final : public SpatialIndex {
 
   void freeNode(std::uint32_t n) {
     nodes_[n].height = -1;
-    nodes_[n].child = {kNull, kNull};
+    nodes_[n].child = {kNoIndex, kNoIndex};
     nodes_[n].parent = freeHead_;
     freeHead_ = n;
     --liveNodes_;
@@ -427,20 +428,11 @@ class AabbTree final : public SpatialIndex {
     std::uint32_t key(Vec2 p) const {
       const auto qx = static_cast<std::uint32_t>(std::clamp((p.x - min.x) * sx, 0.0f, 65535.0f));
       const auto qy = static_cast<std::uint32_t>(std::clamp((p.y - min.y) * sy, 0.0f, 65535.0f));
-      return spreadBits(qx) | (spreadBits(qy) << 1);
+      return mortonKey16(qx, qy);
     }
     Vec2 min;
     float sx, sy;
   };
-
-  // The 16 low bits of v spread to the even bit positions.
-  static std::uint32_t spreadBits(std::uint32_t v) {
-    v = (v | (v << 8)) & 0x00ff00ffu;
-    v = (v | (v << 4)) & 0x0f0f0f0fu;
-    v = (v | (v << 2)) & 0x33333333u;
-    v = (v | (v << 1)) & 0x55555555u;
-    return v;
-  }
 
   void reinsert(ItemId id, const Circle& c, Vec2 displacement) {
     ++reinserts_;
@@ -449,8 +441,8 @@ class AabbTree final : public SpatialIndex {
     // The search starts at the lowest former ancestor that holds the new box: above it every path costs
     // nothing (each node already holds the box), so the descent from the root would come this way too,
     // only with more steps.
-    while (from != kNull && !boxContains(nodes_[from].box, fat_[id])) from = nodes_[from].parent;
-    insertLeaf(leafRef(id), from == kNull ? root_ : from);
+    while (from != kNoIndex && !boxContains(nodes_[from].box, fat_[id])) from = nodes_[from].parent;
+    insertLeaf(leafRef(id), from == kNoIndex ? root_ : from);
   }
 
   // -- insertion, removal, rotations -----------------------------------------------------------------
@@ -467,14 +459,14 @@ class AabbTree final : public SpatialIndex {
       const float here = unionPerimeter + inherited;
       inherited += unionPerimeter - boxPerimeter(node.box);
       float best = here;
-      Ref next = kNull;
+      Ref next = kNoIndex;
       for (Ref child : node.child) {
         const Box& cb = boxOf(child);
         const float grownChild = boxPerimeter(boxUnion(cb, leafBox));
         const float cost = inherited + (isLeaf(child) ? grownChild : grownChild - boxPerimeter(cb));
         if (cost < best) best = cost, next = child;
       }
-      if (next == kNull) break;
+      if (next == kNoIndex) break;
       n = next;
     }
     return n;
@@ -482,9 +474,9 @@ class AabbTree final : public SpatialIndex {
 
   // Inserts below `start` (the root unless the caller knows a node that holds the leaf's box).
   void insertLeaf(Ref leaf, Ref start) {
-    if (root_ == kNull) {
+    if (root_ == kNoIndex) {
       root_ = leaf;
-      setParent(leaf, kNull);
+      setParent(leaf, kNoIndex);
       return;
     }
     const Ref sibling = chooseSibling(boxOf(leaf), start);
@@ -495,7 +487,7 @@ class AabbTree final : public SpatialIndex {
     p.child = {sibling, leaf};
     p.box = boxUnion(boxOf(sibling), boxOf(leaf));
     p.height = heightOf(sibling) + 1;
-    if (oldParent == kNull)
+    if (oldParent == kNoIndex)
       root_ = parent;
     else
       replaceChild(oldParent, sibling, parent);
@@ -504,23 +496,23 @@ class AabbTree final : public SpatialIndex {
     refitUpwards(oldParent);
   }
 
-  // Unlinks a leaf; returns its former grandparent (kNull when the leaf or its parent was the root).
+  // Unlinks a leaf; returns its former grandparent (kNoIndex when the leaf or its parent was the root).
   std::uint32_t removeLeaf(Ref leaf) {
     if (leaf == root_) {
-      root_ = kNull;
-      return kNull;
+      root_ = kNoIndex;
+      return kNoIndex;
     }
     const std::uint32_t parent = parentOf(leaf);
     const std::uint32_t grandparent = nodes_[parent].parent;
     const Ref sibling = nodes_[parent].child[0] == leaf ? nodes_[parent].child[1] : nodes_[parent].child[0];
-    if (grandparent == kNull) {
+    if (grandparent == kNoIndex) {
       root_ = sibling;
     } else {
       replaceChild(grandparent, parent, sibling);
     }
     setParent(sibling, grandparent);
     freeNode(parent);
-    setParent(leaf, kNull);
+    setParent(leaf, kNoIndex);
     refitUpwards(grandparent);
     return grandparent;
   }
@@ -539,7 +531,7 @@ class AabbTree final : public SpatialIndex {
   // Refits and rotates from `n` to the root, stopping at the first node whose box and height come out
   // unchanged: nothing above it can change either.
   void refitUpwards(std::uint32_t n) {
-    while (n != kNull) {
+    while (n != kNoIndex) {
       const Box before = nodes_[n].box;
       const int heightBefore = nodes_[n].height;
       const std::uint32_t top = rotate(n);
@@ -578,7 +570,7 @@ class AabbTree final : public SpatialIndex {
     }
     const std::uint32_t up = nodes_[a].parent;
     nodes_[tall].parent = up;
-    if (up == kNull)
+    if (up == kNoIndex)
       root_ = tall;
     else
       replaceChild(up, a, tall);
@@ -637,7 +629,7 @@ class AabbTree final : public SpatialIndex {
   }
 
   void attach(Ref r, std::uint32_t parent, std::uint32_t slot) {
-    if (parent == kNull)
+    if (parent == kNoIndex)
       root_ = r;
     else
       nodes_[parent].child[slot] = r;
@@ -651,7 +643,7 @@ class AabbTree final : public SpatialIndex {
   template <class Overlaps, class Exact>
   void walk(QueryContext& ctx, Overlaps&& overlaps, Exact&& exact, std::vector<ItemId>& out,
             const char* pruneTest) const {
-    if (root_ == kNull) return;
+    if (root_ == kNoIndex) return;
     WalkStack<StackEntry> stack;
     stack.push({root_, 0});
     while (!stack.empty()) {
@@ -684,7 +676,7 @@ class AabbTree final : public SpatialIndex {
   template <class OnHit>
   void walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
                const std::optional<RayHit>* best) const {
-    if (root_ == kNull) return;
+    if (root_ == kNoIndex) return;
     WalkStack<StackEntry> stack;
     stack.push({root_, 0});
     while (!stack.empty()) {
@@ -731,11 +723,12 @@ class AabbTree final : public SpatialIndex {
 
   // -- state -------------------------------------------------------------------------------------------
 
-  LargeVector<AabbNode> nodes_;    // internal nodes
-  LargeVector<Box> fat_;           // item id -> its leaf's fat box
-  LargeVector<std::uint32_t> up_;  // item id -> its leaf's parent (kNull at the root, kAbsentLeaf if absent)
-  Ref root_ = kNull;
-  std::uint32_t freeHead_ = kNull;
+  LargeVector<AabbNode> nodes_;  // internal nodes
+  LargeVector<Box> fat_;         // item id -> its leaf's fat box
+  LargeVector<std::uint32_t>
+      up_;  // item id -> its leaf's parent (kNoIndex at the root, kAbsentLeaf if absent)
+  Ref root_ = kNoIndex;
+  std::uint32_t freeHead_ = kNoIndex;
   std::size_t liveNodes_ = 0;  // live internal nodes
   std::size_t freedSinceLayout_ =
       0;  // internal nodes freed (and so reused elsewhere) since the last relayout
@@ -769,7 +762,7 @@ void AabbTree::doMaintain() {
   // clustering scene the SAH cost doubles and the pair search does several times its work. The cost is
   // measured every 32 frames (a pass over the pool and the fat boxes) against its value after the build.
   constexpr std::uint32_t kCheckEvery = 32;
-  if (rebuildQuality_ > 0.0 && root_ != kNull && ++framesSinceCheck_ >= kCheckEvery) {
+  if (rebuildQuality_ > 0.0 && root_ != kNoIndex && ++framesSinceCheck_ >= kCheckEvery) {
     framesSinceCheck_ = 0;
     const double now = quality();
     if (builtQuality_ < 0.0) {
@@ -795,9 +788,9 @@ void AabbTree::relayout() {
   freedSinceLayout_ = 0;
   ++relayouts_;
   const auto poolSize = static_cast<std::uint32_t>(nodes_.size());
-  rank_.assign(poolSize, kNull);
+  rank_.assign(poolSize, kNoIndex);
   std::uint32_t next = 0;
-  if (root_ != kNull && !isLeaf(root_)) {
+  if (root_ != kNoIndex && !isLeaf(root_)) {
     walkStack_.clear();
     walkStack_.push_back(root_);
     while (!walkStack_.empty()) {
@@ -816,7 +809,7 @@ void AabbTree::relayout() {
   for (std::uint32_t n = 0; n < poolSize; ++n) {
     AabbNode& node = nodes_[n];
     if (node.height < 0) continue;
-    if (node.parent != kNull) node.parent = rank_[node.parent];
+    if (node.parent != kNoIndex) node.parent = rank_[node.parent];
     for (Ref& child : node.child) {
       if (isLeaf(child))
         up_[itemOf(child)] = rank_[n];
@@ -824,7 +817,7 @@ void AabbTree::relayout() {
         child = rank_[child];
     }
   }
-  if (root_ != kNull && !isLeaf(root_)) root_ = rank_[root_];
+  if (root_ != kNoIndex && !isLeaf(root_)) root_ = rank_[root_];
   for (std::uint32_t n = 0; n < poolSize; ++n) {
     while (rank_[n] != n) {
       const std::uint32_t to = rank_[n];
@@ -832,7 +825,7 @@ void AabbTree::relayout() {
       std::swap(rank_[n], rank_[to]);
     }
   }
-  freeHead_ = kNull;
+  freeHead_ = kNoIndex;
   for (std::uint32_t n = poolSize; n-- > static_cast<std::uint32_t>(liveNodes_);) {
     nodes_[n].parent = freeHead_;
     freeHead_ = n;
@@ -850,13 +843,13 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
   builtQuality_ = -1.0;
   framesSinceCheck_ = 0;
   nodes_.clear();
-  root_ = kNull;
-  freeHead_ = kNull;
+  root_ = kNoIndex;
+  freeHead_ = kNoIndex;
   liveNodes_ = 0;
   freedSinceLayout_ = 0;
   if (entries.empty()) return;
   nodes_.reserve(entries.size() - 1);
-  std::vector<BuildTask> tasks{{0, static_cast<std::uint32_t>(entries.size()), kNull, 0}};
+  std::vector<BuildTask> tasks{{0, static_cast<std::uint32_t>(entries.size()), kNoIndex, 0}};
   while (!tasks.empty()) {
     const BuildTask task = tasks.back();
     tasks.pop_back();
@@ -1085,7 +1078,7 @@ std::uint64_t AabbTree::handOver() {
 // The tree hands itself over to the shared pair view, which tests subtrees of up to a batch of items as
 // flat leaves with bounds measured from this frame's circles.
 void AabbTree::doFindPairs(std::vector<Pair>& out) {
-  if (root_ == kNull) return;
+  if (root_ == kNoIndex) return;
   counters_.nodesVisited += handOver();
   pair_view::findPairsInto(view_, out, scheduler(), scratch_, counters_);
 }
@@ -1093,7 +1086,7 @@ void AabbTree::doFindPairs(std::vector<Pair>& out) {
 // Boxes are classified by their circumscribed circle; a wholly visible subtree adds its items untested.
 void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const {
   visibleNow.clear();
-  if (root_ == kNull) return;
+  if (root_ == kNoIndex) return;
   const bvh::ConeClassifier classifier(cone);
   WalkStack<CullEntry> stack;
   stack.push({root_, false});
@@ -1130,16 +1123,16 @@ void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNo
 
 std::string AabbTree::doValidate() const {
   const std::string name = "aabb-tree: ";
-  if (root_ == kNull) {
+  if (root_ == kNoIndex) {
     if (size() != 0) return name + "empty tree but items present";
     if (liveNodes_ != 0) return name + "no root but live nodes";
-  } else if (parentOf(root_) != kNull) {
+  } else if (parentOf(root_) != kNoIndex) {
     return name + "root has a parent";
   }
   if (fat_.size() < idCapacity() || up_.size() < idCapacity()) return name + "leaf arrays shorter than ids";
   std::size_t leaves = 0, visited = 0;
   std::vector<Ref> stack;
-  if (root_ != kNull) stack.push_back(root_);
+  if (root_ != kNoIndex) stack.push_back(root_);
   while (!stack.empty()) {
     const Ref r = stack.back();
     stack.pop_back();
@@ -1170,7 +1163,7 @@ std::string AabbTree::doValidate() const {
   }
   if (visited != liveNodes_) return name + "live node count differs from the tree";
   std::size_t dead = 0;
-  for (std::uint32_t f = freeHead_; f != kNull; f = nodes_[f].parent) {
+  for (std::uint32_t f = freeHead_; f != kNoIndex; f = nodes_[f].parent) {
     if (nodes_[f].height != -1 || ++dead > nodes_.size()) return name + "broken free list";
   }
   if (dead + visited != nodes_.size()) return name + "nodes leaked: neither in the tree nor free";

@@ -275,7 +275,7 @@ class BandedTree : public SpatialIndex {
       return;
     }
     std::uint32_t steps = 0;
-    moves_.push_back({place(Codec::root(), c, steps), id, linear::kNone});
+    moves_.push_back({place(Codec::root(), c, steps), id, kNoIndex});
     commit();
   }
 
@@ -482,7 +482,7 @@ class BandedTree : public SpatialIndex {
       std::size_t found = 0;
       const bool few = self().entryCells(entryDepth_, *bounds, [&](std::uint64_t key, const auto& cell) {
         if (!reaches(self().reach(cell))) return;
-        if (const std::uint32_t i = dir_.find(key); i != linear::kNone) entries[found++] = i;
+        if (const std::uint32_t i = dir_.find(key); i != kNoIndex) entries[found++] = i;
       });
       if (few) {
         std::sort(entries, entries + found);  // depth-first order, as the walk from the root
@@ -647,7 +647,7 @@ class BandedTree : public SpatialIndex {
       ST_ASSERT(self().keeps(self().cell(Codec::root()), 0, c),
                 "the root covers every item before they are placed");
       std::uint32_t steps = 0;
-      all.push_back({place(Codec::root(), c, steps), id, linear::kNone});
+      all.push_back({place(Codec::root(), c, steps), id, kNoIndex});
     });
     items_.assign(all, *this);
     rebuildDirectory();

@@ -105,14 +105,6 @@ inline bool segmentEntersCircleBound(const Segment& s, double cx, double cy, dou
   return true;
 }
 
-/// Whether two bounding circles may share a point.
-inline bool circleBoundsMeet(double ax, double ay, double ar, double bx, double by, double br) {
-  const double dx = ax - bx, dy = ay - by;
-  const double reach =
-      ar + br + pruneMargin(std::fabs(ax) + std::fabs(ay) + std::fabs(bx) + std::fabs(by) + ar + br);
-  return dx * dx + dy * dy <= reach * reach;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Box bounds
 // ---------------------------------------------------------------------------------------------------------

@@ -42,13 +42,13 @@ class FitQuadtree final : public SplittingQuadtree {
   // Only the quadrant holding the centre can contain the circle: one crossing the split line fits none.
   std::uint32_t childTaking(std::uint32_t n, const Circle& c) const override {
     const QuadNode& node = nodes_[n];
-    if (node.firstChild == kNone) return kNone;
+    if (node.firstChild == kNoIndex) return kNoIndex;
     const std::uint32_t child = node.firstChild + quadrantOf(c.center, splitOf(node));
-    return circleFitsInBox(c, nodes_[child].cell) ? child : kNone;
+    return circleFitsInBox(c, nodes_[child].cell) ? child : kNoIndex;
   }
 
   bool stayInPlace(std::uint32_t n, const Circle&, const Circle& c) override {
-    return circleFitsInBox(c, nodes_[n].cell) && childTaking(n, c) == kNone;
+    return circleFitsInBox(c, nodes_[n].cell) && childTaking(n, c) == kNoIndex;
   }
 
   // Identical circles would follow each other down forever.
@@ -64,7 +64,7 @@ class FitQuadtree final : public SplittingQuadtree {
     if (!circleFitsInBox(c, nodes_[node].cell))
       return "item " + std::to_string(id) + " does not fit its node";
     const std::uint32_t first = nodes_[node].firstChild;
-    if (first != kNone) {
+    if (first != kNoIndex) {
       for (std::uint32_t q = 0; q < 4; ++q) {
         if (circleFitsInBox(c, nodes_[first + q].cell))
           return "item " + std::to_string(id) + " fits a child of its node";
@@ -89,7 +89,7 @@ class FitQuadtree final : public SplittingQuadtree {
       pending.pop_back();
       const QuadNode& node = nodes_[n];
       aboveSum += double(node.directCount) * double(above);
-      if (node.firstChild == kNone) continue;
+      if (node.firstChild == kNoIndex) continue;
       for (std::uint32_t q = 0; q < 4; ++q)
         pending.push_back({node.firstChild + q, above + node.directCount});
     }

@@ -54,7 +54,7 @@ class HashedGrid final : public SpatialIndex {
     const Vec2 c = circle(id).center;
     const std::int32_t x = map_.cellOf(c.x), y = map_.cellOf(c.y);
     const std::uint32_t slot = lists_.table().find(x, y);
-    if (slot == kNone) return;  // an oversize circle lives in no cell
+    if (slot == kNoIndex) return;  // an oversize circle lives in no cell
     bool here = false;
     lists_.forEachInCell(slot, [&](std::uint32_t n) { here = here || lists_.nodes()[n].id == id; });
     if (here) visitor(cellInfo(map_, x, y, 0, lists_.cellSize(slot)));
@@ -193,7 +193,7 @@ class HashedGrid final : public SpatialIndex {
     } else {
       lists_.unlink(map_.cellOf(c.center.x), map_.cellOf(c.center.y), where);
     }
-    index_[id] = kNone;
+    index_[id] = kNoIndex;
     ++counters_.nodesVisited;
   }
 
@@ -472,9 +472,9 @@ class HashedGrid final : public SpatialIndex {
 
   /// Builds the id -> node index when a single-item operation needs it (sorts leave it stale).
   void ensureIndex() {
-    if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNone);
+    if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNoIndex);
     if (indexValid_) return;
-    std::fill(index_.begin(), index_.end(), kNone);
+    std::fill(index_.begin(), index_.end(), kNoIndex);
     const NodeArray& nodes = lists_.nodes();
     for (std::uint32_t n = 0; n < nodes.size(); ++n) {
       if (nodes[n].id != kDeadId) index_[nodes[n].id] = n;

@@ -10,11 +10,11 @@
 #include "spheretest/large_pages.hpp"
 
 #include "grid_cell_mapping.hpp"
+#include "no_index.hpp"
 
 namespace st::grid_detail {
 
 /// Marks "no node" in links and lookups.
-inline constexpr std::uint32_t kNone = 0xffffffffu;
 
 /// Smallest power of two >= n (n >= 1).
 inline std::size_t nextPowerOfTwo(std::size_t n) {
@@ -124,9 +124,9 @@ class CellTable {
   /// Every slot's head, in table order, sentinel last.
   const std::uint32_t* heads() const { return heads_.data(); }
 
-  /// The slot holding cell (x, y), or kNone.
+  /// The slot holding cell (x, y), or kNoIndex.
   std::uint32_t find(std::int32_t x, std::int32_t y) const {
-    if (keys_.empty()) return kNone;
+    if (keys_.empty()) return kNoIndex;
     return findFrom(home(x, y), x, y);
   }
   /// Like find, with the home slot already known.
@@ -134,7 +134,7 @@ class CellTable {
     while (true) {
       const CellKey& s = keys_[i];
       if (s.x == x && s.y == y) return i;
-      if (s.x == kEmptyKey) return kNone;
+      if (s.x == kEmptyKey) return kNoIndex;
       i = (i + 1) & mask_;
     }
   }

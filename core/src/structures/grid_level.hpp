@@ -82,8 +82,8 @@ SPHERETEST_WIDE_CODE_END
 
 /// List links of a node, kept apart from the nodes because the sorted layout does not need them.
 struct Link {
-  std::uint32_t next = kNone;  ///< next node of the same cell (or of the free list)
-  std::uint32_t prev = kNone;  ///< previous node of the same cell; kNone for the head
+  std::uint32_t next = kNoIndex;  ///< next node of the same cell (or of the free list)
+  std::uint32_t prev = kNoIndex;  ///< previous node of the same cell; kNoIndex for the head
 };
 
 /// The lists of a hashed grid. Each cell's items form a list threaded through one node array. Two
@@ -123,7 +123,7 @@ class CellLists {
     std::vector<std::uint64_t>().swap(sortScratch_);
     std::vector<std::uint32_t>().swap(flipped_);
     table_.release();
-    freeHead_ = kNone;
+    freeHead_ = kNoIndex;
     live_ = 0;
     sorted_ = true;
   }
@@ -135,14 +135,14 @@ class CellLists {
       const std::uint32_t end = table_.head(slot + 1);
       for (std::uint32_t n = table_.head(slot); n < end; ++n) fn(n);
     } else {
-      for (std::uint32_t n = table_.head(slot); n != kNone; n = links_[n].next) fn(n);
+      for (std::uint32_t n = table_.head(slot); n != kNoIndex; n = links_[n].next) fn(n);
     }
   }
   /// Number of items in the cell of `slot` (occupied).
   std::uint32_t cellSize(std::uint32_t slot) const {
     if (sorted_) return table_.head(slot + 1) - table_.head(slot);
     std::uint32_t count = 0;
-    for (std::uint32_t n = table_.head(slot); n != kNone; n = links_[n].next) ++count;
+    for (std::uint32_t n = table_.head(slot); n != kNoIndex; n = links_[n].next) ++count;
     return count;
   }
 
@@ -151,7 +151,7 @@ class CellLists {
     ensureLinked();
     if (table_.nearlyFull()) table_.grow();
     std::uint32_t node;
-    if (freeHead_ != kNone) {
+    if (freeHead_ != kNoIndex) {
       node = freeHead_;
       freeHead_ = links_[node].next;
     } else {
@@ -170,7 +170,7 @@ class CellLists {
     ensureLinked();
     detach(x, y, node);
     nodes_[node].id = kDeadId;
-    links_[node] = Link{freeHead_, kNone};
+    links_[node] = Link{freeHead_, kNoIndex};
     freeHead_ = node;
     --live_;
   }
@@ -183,11 +183,11 @@ class CellLists {
     attach(x1, y1, node);
   }
 
-  /// The node of `id` in cell (x, y), or kNone (walks that cell's list).
+  /// The node of `id` in cell (x, y), or kNoIndex (walks that cell's list).
   std::uint32_t findInCell(std::int32_t x, std::int32_t y, ItemId id) const {
     const std::uint32_t slot = table_.find(x, y);
-    if (slot == kNone) return kNone;
-    std::uint32_t found = kNone;
+    if (slot == kNoIndex) return kNoIndex;
+    std::uint32_t found = kNoIndex;
     forEachInCell(slot, [&](std::uint32_t n) {
       if (nodes_[n].id == id) found = n;
     });
@@ -219,7 +219,7 @@ class CellLists {
       std::int32_t x = 0, y = 0;
       if (nodes[i].id == kDeadId || !cellOf(nodes[i], i, x, y)) {
         if (nodes[i].id != kDeadId) departed.push_back(nodes[i].id);
-        slotOf[i] = kNone;
+        slotOf[i] = kNoIndex;
         continue;
       }
       if (table_.nearlyFull()) {
@@ -248,11 +248,11 @@ class CellLists {
     std::uint32_t* heads = table_.heads();
     for (std::size_t i = 0; i < total; ++i) {
       const std::uint32_t slot = slotOf[i];
-      if (slot == kNone) continue;
+      if (slot == kNoIndex) continue;
       out[heads[slot + 1]++] = nodes[i];
     }
     nodes_.swap(spare_);
-    freeHead_ = kNone;
+    freeHead_ = kNoIndex;
     live_ = kept;
     sorted_ = true;
     return true;
@@ -472,7 +472,7 @@ class CellLists {
       }
     }
     nodes_.swap(spare_);
-    freeHead_ = kNone;
+    freeHead_ = kNoIndex;
     live_ = entries;
     sorted_ = true;
   }
@@ -498,7 +498,7 @@ class CellLists {
         return "cell (" + std::to_string(s.x) + ", " + std::to_string(s.y) + ") is not findable";
       if (cellSize(slot) == 0) return "a cell with no items is kept";
       std::string problem;
-      std::uint32_t prev = kNone;
+      std::uint32_t prev = kNoIndex;
       forEachInCell(slot, [&](std::uint32_t n) {
         if (!problem.empty()) return;
         if (n >= nodes_.size())
@@ -518,7 +518,7 @@ class CellLists {
       return std::to_string(listed) + " nodes listed but " + std::to_string(live_) + " live";
     if (!sorted_) {
       std::size_t freeCount = 0;
-      for (std::uint32_t n = freeHead_; n != kNone; n = links_[n].next) {
+      for (std::uint32_t n = freeHead_; n != kNoIndex; n = links_[n].next) {
         if (n >= nodes_.size() || nodes_[n].id != kDeadId || ++freeCount > nodes_.size())
           return "the free list is broken";
       }
@@ -552,33 +552,33 @@ class CellLists {
     for (std::uint32_t slot = 0; slot < slotCount; ++slot) {
       const std::uint32_t begin = table_.head(slot), end = table_.head(slot + 1);
       for (std::uint32_t n = begin; n < end; ++n)
-        links_[n] = Link{n + 1 < end ? n + 1 : kNone, n > begin ? n - 1 : kNone};
+        links_[n] = Link{n + 1 < end ? n + 1 : kNoIndex, n > begin ? n - 1 : kNoIndex};
     }
-    freeHead_ = kNone;
+    freeHead_ = kNoIndex;
     sorted_ = false;
   }
 
   void attach(std::int32_t x, std::int32_t y, std::uint32_t node) {
-    const std::uint32_t slot = table_.findOrInsert(x, y, kNone);
+    const std::uint32_t slot = table_.findOrInsert(x, y, kNoIndex);
     const std::uint32_t oldHead = table_.head(slot);
-    links_[node] = Link{oldHead, kNone};
-    if (oldHead != kNone) links_[oldHead].prev = node;
+    links_[node] = Link{oldHead, kNoIndex};
+    if (oldHead != kNoIndex) links_[oldHead].prev = node;
     table_.head(slot) = node;
   }
 
   void detach(std::int32_t x, std::int32_t y, std::uint32_t node) {
     const Link l = links_[node];
-    if (l.prev != kNone) {
+    if (l.prev != kNoIndex) {
       links_[l.prev].next = l.next;
     } else {
       const std::uint32_t slot = table_.find(x, y);
-      if (l.next == kNone) {
+      if (l.next == kNoIndex) {
         table_.erase(slot);
       } else {
         table_.head(slot) = l.next;
       }
     }
-    if (l.next != kNone) links_[l.next].prev = l.prev;
+    if (l.next != kNoIndex) links_[l.next].prev = l.prev;
   }
 
   CellTable table_;
@@ -590,7 +590,7 @@ class CellLists {
   std::vector<std::vector<std::uint64_t>> pieceMovers_;
   std::vector<std::uint64_t> sortScratch_;  // the other half of refile's radix sort
   std::vector<std::uint32_t> flipped_;      // refile's slots whose cell came or went
-  std::uint32_t freeHead_ = kNone;
+  std::uint32_t freeHead_ = kNoIndex;
   std::size_t live_ = 0;
   bool sorted_ = true;
 };

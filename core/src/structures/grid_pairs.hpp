@@ -66,7 +66,7 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
   auto lookupEach = [&](std::int32_t x0, std::int32_t y, int width) {
     for (int j = 0; j < width; ++j) {
       const std::uint32_t found = table.find(x0 + j, y);
-      if (found == kNone) continue;
+      if (found == kNoIndex) continue;
       runs[count++] = {table.head(found), table.head(found + 1)};
       ++visited;
     }
@@ -253,7 +253,7 @@ inline void linkedGridPairs(const CellLists& lists, int reach, PairWriter& write
         const std::int64_t nx = std::int64_t(cell.x) + dx, ny = std::int64_t(cell.y) + dy;
         if (nx > kCellLimit || nx < -kCellLimit || ny > kCellLimit) continue;
         const std::uint32_t n = table.find(static_cast<std::int32_t>(nx), static_cast<std::int32_t>(ny));
-        if (n != kNone) neighbours[found++] = n;
+        if (n != kNoIndex) neighbours[found++] = n;
       }
     }
     visited += 1 + found;

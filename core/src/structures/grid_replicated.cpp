@@ -165,7 +165,7 @@ class ReplicatedGrid final : public SpatialIndex {
     // Every circle containing p covers p's cell: one cell to read, no copy seen twice.
     const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
     ++ctx.counters.nodesVisited;
-    if (slot != kNone) {
+    if (slot != kNoIndex) {
       if (ctx.detail) ++ctx.detail->occupiedCells;
       if (ctx.tracing()) ctx.visit(slotInfo(slot));
       const NodeArray& nodes = lists_.nodes();

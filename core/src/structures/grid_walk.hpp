@@ -98,7 +98,7 @@ std::uint64_t visitRange(const CellTable& table, const CellRange& range, Fn&& fn
   for (std::int64_t y = range.y0; y <= range.y1; ++y) {
     for (std::int64_t x = range.x0; x <= range.x1; ++x) {
       const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
-      if (slot != kNone) fn(slot);
+      if (slot != kNoIndex) fn(slot);
     }
   }
   return lookedUp;
@@ -129,7 +129,7 @@ bool visitSegmentRows(const CellTable& table, const CellMapping& map, const Segm
   for (const CellRange& r : rows) {
     for (std::int64_t x = r.x0; x <= r.x1; ++x) {
       const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), r.y0);
-      if (slot != kNone) visit(slot);
+      if (slot != kNoIndex) visit(slot);
     }
   }
   return true;

@@ -63,7 +63,7 @@ class HierarchicalGrid final : public SpatialIndex {
     const Level& level = levels_[std::size_t(at)];
     const std::uint32_t slot =
         level.lists.table().find(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y));
-    if (slot != kNone) visitor(slotInfo(level, slot));
+    if (slot != kNoIndex) visitor(slotInfo(level, slot));
   }
 
   std::string_view nodeRule() const override {
@@ -174,7 +174,7 @@ class HierarchicalGrid final : public SpatialIndex {
     const int at = levelIndex_[slotOfExponent(levelOf(c.radius))];
     Level& level = levels_[at];
     level.lists.unlink(level.shape.map.cellOf(c.center.x), level.shape.map.cellOf(c.center.y), index_[id]);
-    index_[id] = kNone;
+    index_[id] = kNoIndex;
     if (level.lists.liveNodes() == 0) dropLevel(at);
     ++counters_.nodesVisited;
   }
@@ -478,9 +478,9 @@ class HierarchicalGrid final : public SpatialIndex {
 
   /// Builds the id -> node index (within each item's level) when a single-item operation needs it.
   void ensureIndex() {
-    if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNone);
+    if (index_.size() < idCapacity()) index_.resize(idCapacity(), kNoIndex);
     if (indexValid_) return;
-    std::fill(index_.begin(), index_.end(), kNone);
+    std::fill(index_.begin(), index_.end(), kNoIndex);
     for (const Level& level : levels_) {
       const NodeArray& nodes = level.lists.nodes();
       for (std::uint32_t n = 0; n < nodes.size(); ++n) {

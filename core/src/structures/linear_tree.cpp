@@ -26,7 +26,7 @@ void SortedItems::mapSlots(std::uint32_t from) {
 
 void SortedItems::assign(std::vector<Move>& moves, const SpatialIndex& index) {
   std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.key < b.key; });
-  slotOf_.assign(index.idCapacity(), kNone);
+  slotOf_.assign(index.idCapacity(), kNoIndex);
   resize(static_cast<std::uint32_t>(moves.size()));
   for (std::uint32_t s = 0; s < moves.size(); ++s) {
     key_[s] = moves[s].key;
@@ -38,10 +38,10 @@ void SortedItems::assign(std::vector<Move>& moves, const SpatialIndex& index) {
 
 void SortedItems::refile(std::vector<Move>& moves, std::vector<std::uint32_t>& removed,
                          const SpatialIndex& index) {
-  if (slotOf_.size() < index.idCapacity()) slotOf_.resize(index.idCapacity(), kNone);
-  for (const std::uint32_t s : removed) slotOf_[id_[s]] = kNone;
+  if (slotOf_.size() < index.idCapacity()) slotOf_.resize(index.idCapacity(), kNoIndex);
+  for (const std::uint32_t s : removed) slotOf_[id_[s]] = kNoIndex;
   for (const Move& m : moves) {
-    if (m.slot != kNone) removed.push_back(m.slot);
+    if (m.slot != kNoIndex) removed.push_back(m.slot);
   }
   std::sort(removed.begin(), removed.end());
   std::uint32_t firstChanged = size();
@@ -119,7 +119,7 @@ std::string SortedItems::check(const SpatialIndex& index) const {
 std::uint32_t Directory::find(std::uint64_t key) const {
   const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), key,
                                    [](const DirNode& n, std::uint64_t k) { return n.key < k; });
-  return it != nodes_.end() && it->key == key ? static_cast<std::uint32_t>(it - nodes_.begin()) : kNone;
+  return it != nodes_.end() && it->key == key ? static_cast<std::uint32_t>(it - nodes_.begin()) : kNoIndex;
 }
 
 std::uint64_t Directory::fillView(pair_view::PairView& view, const SortedItems& items) const {

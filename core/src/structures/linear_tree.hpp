@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "morton.hpp"
+#include "no_index.hpp"
 #include "pair_view.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
@@ -27,7 +29,6 @@
 namespace st::linear {
 
 /// Marks "no node" or "no slot".
-inline constexpr std::uint32_t kNone = 0xffffffffu;
 
 // ---------------------------------------------------------------------------------------------------------
 // Keys
@@ -93,32 +94,18 @@ struct QuadCoords {
 /// The coordinates of a quadtree node from its key.
 [[gnu::always_inline]] inline QuadCoords quadCoords(std::uint64_t key) {
   using Codec = KeyCodec<2>;
-  const auto compactEven = [](std::uint64_t v) {
-    v &= 0x5555555555555555ull;
-    v = (v | (v >> 1)) & 0x3333333333333333ull;
-    v = (v | (v >> 2)) & 0x0f0f0f0f0f0f0f0full;
-    v = (v | (v >> 4)) & 0x00ff00ff00ff00ffull;
-    v = (v | (v >> 8)) & 0x0000ffff0000ffffull;
-    return (v | (v >> 16)) & 0x00000000ffffffffull;
-  };
   const int d = Codec::depth(key);
   const std::uint64_t path = key >> Codec::kDepthBits;
   const int drop = Codec::kLevels - d;
-  return {static_cast<std::uint32_t>(compactEven(path) >> drop),
-          static_cast<std::uint32_t>(compactEven(path >> 1) >> drop), d};
+  return {static_cast<std::uint32_t>(compactEvenBits(path) >> drop),
+          static_cast<std::uint32_t>(compactEvenBits(path >> 1) >> drop), d};
 }
 
 /// The key of the quadtree node at `column`, `row` and `depth` (the inverse of quadCoords).
 inline std::uint64_t quadKey(std::uint32_t column, std::uint32_t row, int depth) {
   using Codec = KeyCodec<2>;
-  const auto spreadEven = [](std::uint64_t v) {
-    v = (v | (v << 16)) & 0x0000ffff0000ffffull;
-    v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
-    v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
-    v = (v | (v << 2)) & 0x3333333333333333ull;
-    return (v | (v << 1)) & 0x5555555555555555ull;
-  };
-  const std::uint64_t path = (spreadEven(column) | (spreadEven(row) << 1)) << (2 * (Codec::kLevels - depth));
+  const std::uint64_t path = (spreadEvenBits(column) | (spreadEvenBits(row) << 1))
+                             << (2 * (Codec::kLevels - depth));
   return (path << Codec::kDepthBits) | std::uint64_t(depth);
 }
 
@@ -140,7 +127,7 @@ inline std::uint64_t everyFourthBit(std::uint64_t v, int offset) {
 struct Move {
   std::uint64_t key;   ///< the node it goes to
   ItemId id;           ///< the item
-  std::uint32_t slot;  ///< where it is now (kNone for a new item)
+  std::uint32_t slot;  ///< where it is now (kNoIndex for a new item)
 };
 
 /// The items, sorted by the key of their node, as parallel arrays, with where each id sits.
@@ -177,16 +164,9 @@ class SortedItems {
 
   /// Replaces everything with `moves` (slots ignored); the circles come from `index`'s item table.
   void assign(std::vector<Move>& moves, const SpatialIndex& index);
-  /// Moves the items of `moves` (slots set; new items with kNone) to their keys in one merge; removes the
+  /// Moves the items of `moves` (slots set; new items with kNoIndex) to their keys in one merge; removes the
   /// items whose slots are listed in `removed`. Both lists are consumed.
   void refile(std::vector<Move>& moves, std::vector<std::uint32_t>& removed, const SpatialIndex& index);
-  /// Rekeys every item with `rekey(slot) -> key` and re-sorts (for a root that changed).
-  template <class Rekey>
-  void rekeyAll(Rekey&& rekey, const SpatialIndex& index, std::vector<Move>& scratch) {
-    scratch.clear();
-    for (std::uint32_t s = 0; s < size(); ++s) scratch.push_back({rekey(s), id_[s], kNone});
-    assign(scratch, index);
-  }
   /// Drops every item.
   void clear();
   /// Bytes held.
@@ -201,7 +181,7 @@ class SortedItems {
   LargeVector<std::uint64_t> key_;
   LargeVector<float> x_, y_, r_;
   LargeVector<ItemId> id_;
-  LargeVector<std::uint32_t> slotOf_;  // by id; kNone when absent
+  LargeVector<std::uint32_t> slotOf_;  // by id; kNoIndex when absent
 };
 
 /// Calls fn(begin, end, key, shared) for each run [begin, end) of items of one node, in order. `shared` is
@@ -289,7 +269,7 @@ class Directory {
   }
   /// Depth of the shallowest node holding items of its own (kMaxWalkDepth when none does).
   int shallowestItemDepth() const { return shallowest_; }
-  /// Index of the node with `key`, or kNone (binary search).
+  /// Index of the node with `key`, or kNoIndex (binary search).
   std::uint32_t find(std::uint64_t key) const;
   /// Bytes held.
   std::size_t bytes() const { return nodes_.capacity() * sizeof(DirNode) + stack_.capacity() * 4; }

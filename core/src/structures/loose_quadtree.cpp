@@ -109,7 +109,7 @@ class LooseQuadtree final : public QuadtreeFamily {
     if (node.widen != freshWiden(node.cell))
       return "node " + std::to_string(index) + " has the wrong loose margin";
     if (depth > levelLimit_) return "node " + std::to_string(index) + " lies below the level limit";
-    if (node.firstChild != kNone) {
+    if (node.firstChild != kNoIndex) {
       bool anyItems = false;
       for (std::uint32_t q = 0; q < 4; ++q)
         anyItems = anyItems || nodes_[node.firstChild + q].subtreeCount > 0;
@@ -174,7 +174,7 @@ class LooseQuadtree final : public QuadtreeFamily {
     for (int depth = 0; depth < level; ++depth) {
       const QuadNode& node = nodes_[n];
       std::uint32_t child;
-      if (node.firstChild == kNone) {
+      if (node.firstChild == kNoIndex) {
         // Check before allocating, so that no block of four empty children is ever created.
         if (!cellSplittable(node.cell)) break;
         const Vec2 split = cellMiddle(node.cell);

@@ -14,11 +14,6 @@ namespace {
 
 constexpr Box kEmptyBox{{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
 
-Box unite(const Box& a, const Box& b) {
-  return {{std::min(a.min.x, b.min.x), std::min(a.min.y, b.min.y)},
-          {std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y)}};
-}
-
 std::uint64_t task(std::uint32_t a, std::uint32_t b) {
   return (std::uint64_t(a) << 32) | b;
 }
@@ -154,7 +149,7 @@ struct Building {
       Box bounds = kEmptyBox;
       for (std::uint32_t c = i + 1; c < node.next; c = nodes[c].next) {
         ST_ASSERT(nodes[c].next > c, "a pair view node ends before itself (a part's room was misplaced)");
-        bounds = unite(bounds, nodes[c].bounds);
+        bounds = boxUnion(bounds, nodes[c].bounds);
       }
       node.bounds = bounds;
     }

@@ -160,8 +160,6 @@ class PairView {
   /// Forgets the last hierarchy; the items to come lie in `items` (depth-first order, as the tree hands its
   /// nodes over).
   void begin(const ItemArrays& items);
-  /// Points the view at the final arrays of the same items (after a copy that may have moved them).
-  void retarget(const ItemArrays& items) { items_ = items; }
   /// Opens a node below the innermost open one (the first call opens the root); `at` is where its items
   /// begin.
   void enterNode(std::uint32_t at);

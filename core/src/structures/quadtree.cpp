@@ -40,7 +40,7 @@ class PointQuadtree final : public SplittingQuadtree {
 
   std::uint32_t childTaking(std::uint32_t n, const Circle& c) const override {
     const QuadNode& node = nodes_[n];
-    if (node.firstChild == kNone) return kNone;
+    if (node.firstChild == kNoIndex) return kNoIndex;
     return node.firstChild + quadrantOf(c.center, splitOf(node));
   }
 
@@ -56,7 +56,7 @@ class PointQuadtree final : public SplittingQuadtree {
     if (!boxContainsPoint(nodes_[leaf].cell, c.center)) return false;
     // Still keyed to the same leaf: only the radius bookkeeping can change.
     if (c.radius > old.radius) {
-      for (std::uint32_t n = leaf; n != kNone && nodes_[n].widen < c.radius; n = nodes_[n].parent)
+      for (std::uint32_t n = leaf; n != kNoIndex && nodes_[n].widen < c.radius; n = nodes_[n].parent)
         nodes_[n].widen = c.radius;
     } else if (c.radius < old.radius && old.radius >= nodes_[leaf].widen) {
       refreshWidenUpward(leaf);
@@ -70,11 +70,11 @@ class PointQuadtree final : public SplittingQuadtree {
   std::string checkRule(std::uint32_t index, int) const override {
     const QuadNode& node = nodes_[index];
     float largest = 0.0f;
-    if (node.firstChild != kNone) {
+    if (node.firstChild != kNoIndex) {
       if (node.directCount != 0) return "internal node " + std::to_string(index) + " stores items";
       for (std::uint32_t q = 0; q < 4; ++q) largest = std::max(largest, nodes_[node.firstChild + q].widen);
     } else {
-      for (std::uint32_t id = node.firstItem; id != kNone; id = nextItem(id))
+      for (std::uint32_t id = node.firstItem; id != kNoIndex; id = nextItem(id))
         largest = std::max(largest, circle(id).radius);
     }
     if (largest != node.widen)
@@ -96,7 +96,7 @@ class PointQuadtree final : public SplittingQuadtree {
     std::size_t leaves = 0;
     for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
       const QuadNode& n = nodes_[i];
-      if (n.firstChild != kNone || n.directCount == 0) continue;
+      if (n.firstChild != kNoIndex || n.directCount == 0) continue;
       ratioSum += double(n.widen) / (0.5 * (double(n.cell.max.x) - double(n.cell.min.x)));
       ++leaves;
     }
@@ -106,11 +106,11 @@ class PointQuadtree final : public SplittingQuadtree {
  private:
   // Recomputes the largest radius from `node` upward, stopping where it no longer changes.
   void refreshWidenUpward(std::uint32_t node) {
-    for (std::uint32_t n = node; n != kNone; n = nodes_[n].parent) {
+    for (std::uint32_t n = node; n != kNoIndex; n = nodes_[n].parent) {
       const QuadNode& here = nodes_[n];
       float largest = 0.0f;
-      if (here.firstChild == kNone) {
-        for (std::uint32_t id = here.firstItem; id != kNone; id = nextItem(id))
+      if (here.firstChild == kNoIndex) {
+        for (std::uint32_t id = here.firstItem; id != kNoIndex; id = nextItem(id))
           largest = std::max(largest, circle(id).radius);
       } else {
         for (std::uint32_t q = 0; q < 4; ++q) largest = std::max(largest, nodes_[here.firstChild + q].widen);

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "bvh_pruning.hpp"
+#include "morton.hpp"
 #include "ordered_pieces.hpp"
 #include "spheretest/assert.hpp"
 #include "walk_stack.hpp"
@@ -15,15 +16,6 @@
 #include "segment_box.hpp"
 
 namespace st::quadtree_family {
-
-std::uint32_t interleaveBits(std::uint32_t v) {
-  v &= 0xffffu;
-  v = (v | (v << 8)) & 0x00ff00ffu;
-  v = (v | (v << 4)) & 0x0f0f0f0fu;
-  v = (v | (v << 2)) & 0x33333333u;
-  v = (v | (v << 1)) & 0x55555555u;
-  return v;
-}
 
 Box squareCellCovering(const Box& b) {
   const double cx = 0.5 * (double(b.min.x) + double(b.max.x));
@@ -61,13 +53,13 @@ void QuadtreeFamily::placeRoot(const Box& fallback) {
 }
 
 std::uint32_t QuadtreeFamily::takeBlock() {
-  if (freeBlocks_ != kNone) {
+  if (freeBlocks_ != kNoIndex) {
     const std::uint32_t first = freeBlocks_;
     freeBlocks_ = nodes_[first].firstChild;
     --freeBlockCount_;
     return first;
   }
-  ST_ASSERT(nodes_.size() + 4 < std::size_t(kNone), "quadtree node pool exhausted");
+  ST_ASSERT(nodes_.size() + 4 < std::size_t(kNoIndex), "quadtree node pool exhausted");
   // Past a build, the pool grows by an eighth at a time: doubling would leave up to half of it unused for
   // good, at 40 bytes a node (and the hand-over's per-node arrays follow its capacity).
   if (nodes_.size() + 4 > nodes_.capacity() && !building_)
@@ -78,7 +70,7 @@ std::uint32_t QuadtreeFamily::takeBlock() {
 }
 
 std::uint32_t QuadtreeFamily::allocateChildren(std::uint32_t parent) {
-  ST_ASSERT(nodes_[parent].firstChild == kNone, "a node gets one child block");
+  ST_ASSERT(nodes_[parent].firstChild == kNoIndex, "a node gets one child block");
   const std::uint32_t first = takeBlock();
   const Box cell = nodes_[parent].cell;
   const Vec2 split = cellMiddle(cell);
@@ -97,13 +89,13 @@ void QuadtreeFamily::freeChildren(std::uint32_t parent) {
   const std::uint32_t first = nodes_[parent].firstChild;
   for (std::uint32_t q = 0; q < 4; ++q) {
     QuadNode& child = nodes_[first + q];
-    ST_DEBUG_ASSERT(child.subtreeCount == 0 && child.firstChild == kNone, "only empty leaves are freed");
+    ST_DEBUG_ASSERT(child.subtreeCount == 0 && child.firstChild == kNoIndex, "only empty leaves are freed");
     child = QuadNode{};
   }
   nodes_[first].firstChild = freeBlocks_;
   freeBlocks_ = first;
   ++freeBlockCount_;
-  nodes_[parent].firstChild = kNone;
+  nodes_[parent].firstChild = kNoIndex;
 }
 
 void QuadtreeFamily::collapseSubtree(std::uint32_t node) {
@@ -116,7 +108,7 @@ void QuadtreeFamily::collapseSubtree(std::uint32_t node) {
     const std::uint32_t n = pending.back();
     pending.pop_back();
     if (n != node) {
-      for (std::uint32_t id = nodes_[n].firstItem; id != kNone;) {
+      for (std::uint32_t id = nodes_[n].firstItem; id != kNoIndex;) {
         const std::uint32_t next = itemNext_[id];
         unlinkItem(id);
         linkItem(id, node);
@@ -124,7 +116,7 @@ void QuadtreeFamily::collapseSubtree(std::uint32_t node) {
       }
       nodes_[n].subtreeCount = 0;
     }
-    if (nodes_[n].firstChild != kNone) {
+    if (nodes_[n].firstChild != kNoIndex) {
       parentsToFree.push_back(n);
       for (std::uint32_t q = 0; q < 4; ++q) pending.push_back(nodes_[n].firstChild + q);
     }
@@ -135,18 +127,18 @@ void QuadtreeFamily::collapseSubtree(std::uint32_t node) {
 
 void QuadtreeFamily::reserveIds() {
   if (itemNode_.size() < idCapacity()) {
-    itemNode_.resize(idCapacity(), kNone);
-    itemNext_.resize(idCapacity(), kNone);
-    itemPrev_.resize(idCapacity(), kNone);
+    itemNode_.resize(idCapacity(), kNoIndex);
+    itemNext_.resize(idCapacity(), kNoIndex);
+    itemPrev_.resize(idCapacity(), kNoIndex);
   }
 }
 
 void QuadtreeFamily::linkItem(ItemId id, std::uint32_t node) {
   QuadNode& n = nodes_[node];
   itemNode_[id] = node;
-  itemPrev_[id] = kNone;
+  itemPrev_[id] = kNoIndex;
   itemNext_[id] = n.firstItem;
-  if (n.firstItem != kNone) itemPrev_[n.firstItem] = id;
+  if (n.firstItem != kNoIndex) itemPrev_[n.firstItem] = id;
   n.firstItem = id;
   ++n.directCount;
 }
@@ -154,17 +146,17 @@ void QuadtreeFamily::linkItem(ItemId id, std::uint32_t node) {
 void QuadtreeFamily::unlinkItem(ItemId id) {
   QuadNode& n = nodes_[itemNode_[id]];
   const std::uint32_t prev = itemPrev_[id], next = itemNext_[id];
-  if (prev != kNone)
+  if (prev != kNoIndex)
     itemNext_[prev] = next;
   else
     n.firstItem = next;
-  if (next != kNone) itemPrev_[next] = prev;
+  if (next != kNoIndex) itemPrev_[next] = prev;
   --n.directCount;
-  itemNode_[id] = kNone;
+  itemNode_[id] = kNoIndex;
 }
 
 void QuadtreeFamily::addToPathCounts(std::uint32_t node, int delta) {
-  for (std::uint32_t n = node; n != kNone; n = nodes_[n].parent) {
+  for (std::uint32_t n = node; n != kNoIndex; n = nodes_[n].parent) {
     nodes_[n].subtreeCount = static_cast<std::uint32_t>(std::int64_t(nodes_[n].subtreeCount) + delta);
   }
 }
@@ -190,7 +182,7 @@ void QuadtreeFamily::growRootToward(Vec2 target) {
     grown.max.y = float(double(old.cell.max.y) + sideY);
   ST_ASSERT(grown.min.x < old.cell.min.x || grown.max.x > old.cell.max.x, "root growth must make progress");
 
-  if (old.firstChild == kNone) {
+  if (old.firstChild == kNoIndex) {
     // A leaf root simply takes the larger cell: its items still lie inside it.
     nodes_[0].cell = grown;
     if (style_.widenFollowsCell) nodes_[0].widen = freshWiden(grown);
@@ -212,7 +204,7 @@ void QuadtreeFamily::growRootToward(Vec2 target) {
   nodes_[oldSlot] = old;
   nodes_[oldSlot].parent = 0;
   for (std::uint32_t q = 0; q < 4; ++q) nodes_[old.firstChild + q].parent = oldSlot;
-  for (std::uint32_t id = old.firstItem; id != kNone; id = itemNext_[id]) itemNode_[id] = oldSlot;
+  for (std::uint32_t id = old.firstItem; id != kNoIndex; id = itemNext_[id]) itemNode_[id] = oldSlot;
 
   QuadNode& root = nodes_[0];
   root = QuadNode{};
@@ -245,7 +237,7 @@ void QuadtreeFamily::doBuild(std::span<const Item> items) {
     const Vec2 c = items[i].circle.center;
     const double x = std::clamp((double(c.x) - double(cell.min.x)) * scaleX, 0.0, 65535.0);
     const double y = std::clamp((double(c.y) - double(cell.min.y)) * scaleY, 0.0, 65535.0);
-    order[i] = {interleaveBits(std::uint32_t(x)) | (interleaveBits(std::uint32_t(y)) << 1), std::uint32_t(i)};
+    order[i] = {mortonKey16(std::uint32_t(x), std::uint32_t(y)), std::uint32_t(i)};
   }
   std::sort(order.begin(), order.end());
   building_ = true;
@@ -264,7 +256,7 @@ void QuadtreeFamily::doClear() {
   nodes_.assign(1, QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
   nodes_[0].widen = freshWiden(nodes_[0].cell);
-  freeBlocks_ = kNone;
+  freeBlocks_ = kNoIndex;
   freeBlockCount_ = 0;
   rootPlaced_ = false;
   itemNode_.clear();
@@ -315,13 +307,13 @@ void QuadtreeFamily::walk(QueryContext& ctx, const Meets& meets, const Test& tes
         detail->depthsUsed = std::max(detail->depthsUsed, slot + 1);
         if (widenedOnly) detail->widenedCandidates += node.directCount;
       }
-      for (std::uint32_t id = node.firstItem; id != kNone; id = itemNext_[id]) {
+      for (std::uint32_t id = node.firstItem; id != kNoIndex; id = itemNext_[id]) {
         ++ctx.counters.candidates;
         const bool hit = test(id, circle(id));
         ctx.candidate(id, hit);
       }
     }
-    if (node.firstChild != kNone) {
+    if (node.firstChild != kNoIndex) {
       for (std::uint32_t q = 4; q-- > 0;) {
         const std::uint32_t child = node.firstChild + q;
         if (nodes_[child].subtreeCount == 0) {
@@ -567,7 +559,7 @@ void QuadtreeFamily::sortIdsByBucket(TaskScheduler& workers, std::size_t buckets
     for (std::size_t c = begin; c < end; ++c) {
       std::uint32_t* counts = &bucketCursor_[c * buckets];
       for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
-        if (itemNode_[id] != kNone) ++counts[nodeBucket_[itemNode_[id]]];
+        if (itemNode_[id] != kNoIndex) ++counts[nodeBucket_[itemNode_[id]]];
       }
     }
   });
@@ -587,7 +579,7 @@ void QuadtreeFamily::sortIdsByBucket(TaskScheduler& workers, std::size_t buckets
     for (std::size_t c = begin; c < end; ++c) {
       std::uint32_t* cursor = &bucketCursor_[c * buckets];
       for (std::size_t id = c * chunkIds; id < std::min(ids, (c + 1) * chunkIds); ++id) {
-        if (itemNode_[id] != kNone) byBucket_[cursor[nodeBucket_[itemNode_[id]]]++] = ItemId(id);
+        if (itemNode_[id] != kNoIndex) byBucket_[cursor[nodeBucket_[itemNode_[id]]]++] = ItemId(id);
       }
     }
   });
@@ -595,7 +587,7 @@ void QuadtreeFamily::sortIdsByBucket(TaskScheduler& workers, std::size_t buckets
 
 int QuadtreeFamily::nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const {
   const std::uint32_t first = nodes_[node].firstChild;
-  if (first == kNone) return 0;
+  if (first == kNoIndex) return 0;
   int count = 0;
   for (std::uint32_t q = 0; q < 4; ++q) {
     if (nodes_[first + q].subtreeCount > 0) children[count++] = first + q;
@@ -614,7 +606,7 @@ void QuadtreeFamily::visitNodes(const NodeVisitor& visitor) const {
     pending.pop_back();
     visitor(infoOf(entry.node, int(entry.depth)));
     const QuadNode& node = nodes_[entry.node];
-    if (node.firstChild != kNone) {
+    if (node.firstChild != kNoIndex) {
       for (std::uint32_t q = 0; q < 4; ++q) pending.push_back({node.firstChild + q, entry.depth + 1});
     }
   }
@@ -638,7 +630,7 @@ IndexStats QuadtreeFamily::stats() const {
 void QuadtreeFamily::visitPathTo(ItemId id, const NodeVisitor& visitor) const {
   if (!contains(id) || id >= itemNode_.size()) return;
   std::vector<std::uint32_t> path;
-  for (std::uint32_t n = itemNode_[id]; n != kNone; n = nodes_[n].parent) path.push_back(n);
+  for (std::uint32_t n = itemNode_[id]; n != kNoIndex; n = nodes_[n].parent) path.push_back(n);
   int depth = 0;
   for (auto it = path.rbegin(); it != path.rend(); ++it) visitor(infoOf(*it, depth++));
 }
@@ -671,10 +663,10 @@ void QuadtreeFamily::extra(ExtraCounters& out) const {
 
 std::string QuadtreeFamily::doValidate() const {
   const std::string who = name() + ": ";
-  if (nodes_.empty() || nodes_[0].parent != kNone) return who + "root missing or has a parent";
+  if (nodes_.empty() || nodes_[0].parent != kNoIndex) return who + "root missing or has a parent";
   if ((nodes_.size() - 1) % 4 != 0) return who + "pool size is not the root plus whole blocks";
   std::size_t freeFound = 0;
-  for (std::uint32_t block = freeBlocks_; block != kNone; block = nodes_[block].firstChild) {
+  for (std::uint32_t block = freeBlocks_; block != kNoIndex; block = nodes_[block].firstChild) {
     if (block >= nodes_.size() || (block - 1) % 4 != 0) return who + "free list points outside the pool";
     if (++freeFound > freeBlockCount_) return who + "free list longer than its count";
   }
@@ -694,8 +686,8 @@ std::string QuadtreeFamily::doValidate() const {
     }
     if (!(node.widen >= 0.0f)) return who + "node " + std::to_string(index) + " has a negative widen";
     std::uint32_t listed = 0;
-    std::uint32_t prev = kNone;
-    for (std::uint32_t id = node.firstItem; id != kNone; id = itemNext_[id]) {
+    std::uint32_t prev = kNoIndex;
+    for (std::uint32_t id = node.firstItem; id != kNoIndex; id = itemNext_[id]) {
       if (id >= itemNode_.size() || !contains(id))
         return who + "node " + std::to_string(index) + " lists an absent item";
       if (itemNode_[id] != index)
@@ -711,7 +703,7 @@ std::string QuadtreeFamily::doValidate() const {
     if (listed != node.directCount) return who + "node " + std::to_string(index) + " direct count is wrong";
     itemsSeen += listed;
     std::uint64_t below = node.directCount;
-    if (node.firstChild != kNone) {
+    if (node.firstChild != kNoIndex) {
       const std::uint32_t first = node.firstChild;
       if (first >= nodes_.size() || (first - 1) % 4 != 0)
         return who + "node " + std::to_string(index) + " has a bad child block";

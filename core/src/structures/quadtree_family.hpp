@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "no_index.hpp"
 #include "pair_view.hpp"
 #include "spheretest/spatial_index.hpp"
 
 namespace st::quadtree_family {
 
 /// Marks a missing node, child block or item in an index field.
-inline constexpr std::uint32_t kNone = 0xffffffffu;
 
 /// Deepest level the per-depth figures distinguish; deeper levels are added to the last slot.
 inline constexpr int kDepthSlots = 64;
@@ -27,13 +27,14 @@ inline constexpr int kDepthSlots = 64;
 /// One node of a quadtree. Children are the four consecutive nodes from firstChild, in the order
 /// (low x, low y), (high x, low y), (low x, high y), (high x, high y).
 struct QuadNode {
-  Box cell;                          ///< the square this node partitions
-  float widen = 0.0f;                ///< items of the subtree lie within cell grown by this on every side
-  std::uint32_t firstChild = kNone;  ///< first of four children; kNone for a leaf; next free block when dead
-  std::uint32_t parent = kNone;      ///< parent node; kNone for the root and for dead nodes
-  std::uint32_t firstItem = kNone;   ///< head of the list of items stored directly here
-  std::uint32_t directCount = 0;     ///< items stored directly here
-  std::uint32_t subtreeCount = 0;    ///< items stored here and below
+  Box cell;            ///< the square this node partitions
+  float widen = 0.0f;  ///< items of the subtree lie within cell grown by this on every side
+  std::uint32_t firstChild =
+      kNoIndex;  ///< first of four children; kNoIndex for a leaf; next free block when dead
+  std::uint32_t parent = kNoIndex;     ///< parent node; kNoIndex for the root and for dead nodes
+  std::uint32_t firstItem = kNoIndex;  ///< head of the list of items stored directly here
+  std::uint32_t directCount = 0;       ///< items stored directly here
+  std::uint32_t subtreeCount = 0;      ///< items stored here and below
 };
 static_assert(sizeof(QuadNode) == 40, "a quadtree node should stay five 8-byte words");
 
@@ -73,9 +74,6 @@ inline bool circleFitsInBox(const Circle& c, const Box& b) {
   return x - r >= double(b.min.x) && x + r <= double(b.max.x) && y - r >= double(b.min.y) &&
          y + r <= double(b.max.y);
 }
-
-/// Spreads the low 16 bits of `v` to the even bit positions (one axis of a Z-order key).
-std::uint32_t interleaveBits(std::uint32_t v);
 
 /// A square cell covering `b`, never so small that float cannot split or double it.
 Box squareCellCovering(const Box& b);
@@ -158,7 +156,7 @@ class QuadtreeFamily : public SpatialIndex {
   /// Depth of a node (0 at the root), by walking its parents.
   int depthOf(std::uint32_t node) const {
     int depth = 0;
-    for (std::uint32_t n = nodes_[node].parent; n != kNone; n = nodes_[n].parent) ++depth;
+    for (std::uint32_t n = nodes_[node].parent; n != kNoIndex; n = nodes_[n].parent) ++depth;
     return depth;
   }
 
@@ -173,7 +171,7 @@ class QuadtreeFamily : public SpatialIndex {
   void addToPathCounts(std::uint32_t node, int delta);
   /// The node an item is stored in.
   std::uint32_t nodeOf(ItemId id) const { return itemNode_[id]; }
-  /// The item after `id` in its node's list, or kNone.
+  /// The item after `id` in its node's list, or kNoIndex.
   std::uint32_t nextItem(ItemId id) const { return itemNext_[id]; }
 
   // -- root ----------------------------------------------------------------------------------------------
@@ -211,7 +209,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::uint32_t> itemNode_;  // id -> node holding it
   std::vector<std::uint32_t> itemNext_;  // id -> next id in the node's list
   std::vector<std::uint32_t> itemPrev_;  // id -> previous id in the node's list
-  std::uint32_t freeBlocks_ = kNone;     // first dead child block; each links the next through firstChild
+  std::uint32_t freeBlocks_ = kNoIndex;  // first dead child block; each links the next through firstChild
   std::size_t freeBlockCount_ = 0;
   bool rootPlaced_ = false;
   bool building_ = false;                 // inside doBuild: the pool may double

@@ -91,20 +91,21 @@ std::string_view SphereTree::description() const {
 
 void SphereTree::visitNodes(const NodeVisitor& visitor) const {
   std::vector<std::pair<std::uint32_t, int>> stack;
-  for (std::uint32_t c = spheres_[kRoot].firstChild; c != kNull; c = spheres_[c].nextSibling)
+  for (std::uint32_t c = spheres_[kRoot].firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
     stack.push_back({c, 0});
   while (!stack.empty()) {
     const auto [n, depth] = stack.back();
     stack.pop_back();
     visitor(nodeInfo(n, depth));
-    for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling)
+    for (std::uint32_t c = spheres_[n].firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
       stack.push_back({c, depth + 1});
   }
 }
 
 void SphereTree::visitPathTo(ItemId id, const NodeVisitor& visitor) const {
   std::vector<std::uint32_t> chain;
-  for (std::uint32_t n = ownerOf_[id]; n != kRoot && n != kNull; n = spheres_[n].parent) chain.push_back(n);
+  for (std::uint32_t n = ownerOf_[id]; n != kRoot && n != kNoIndex; n = spheres_[n].parent)
+    chain.push_back(n);
   for (std::size_t k = chain.size(); k-- > 0;) visitor(nodeInfo(chain[k], int(chain.size() - 1 - k)));
 }
 
@@ -138,7 +139,8 @@ void SphereTree::extra(ExtraCounters& out) const {
   for (const SphereNode& n : spheres_) {
     if (n.level == 1) ++leafSpheres, itemsInLeaves += n.itemCount;
   }
-  for (std::uint32_t c = spheres_[kRoot].firstChild; c != kNull; c = spheres_[c].nextSibling) ++rootChildren;
+  for (std::uint32_t c = spheres_[kRoot].firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
+    ++rootChildren;
   rootChildren += spheres_[kRoot].itemCount;
   out.push_back({"fast_path_ratio", moves_ == 0 ? 1.0 : double(fastPath_) / double(moves_)});
   out.push_back(
@@ -186,7 +188,7 @@ void SphereTree::readParams() {
 
 void SphereTree::resetPool() {
   spheres_.clear();
-  freeHead_ = kNull;
+  freeHead_ = kNoIndex;
   liveSpheres_ = 0;
   SphereNode root;
   root.level = kRootLevel;
@@ -196,7 +198,7 @@ void SphereTree::resetPool() {
   slotsInUse_ = 0;
   top_ = {};
   topIndex_.clear();
-  std::fill(ownerOf_.begin(), ownerOf_.end(), kNull);
+  std::fill(ownerOf_.begin(), ownerOf_.end(), kNoIndex);
   for (std::uint8_t& s : itemState_) s &= static_cast<std::uint8_t>(~kItemQueued);
   reintegrate_.clear();
   recompute_.clear();
@@ -207,15 +209,15 @@ void SphereTree::resetPool() {
 
 void SphereTree::ensureIdCapacity() {
   if (slotOf_.size() < idCapacity()) {
-    slotOf_.resize(idCapacity(), kNull);
-    ownerOf_.resize(idCapacity(), kNull);
+    slotOf_.resize(idCapacity(), kNoIndex);
+    ownerOf_.resize(idCapacity(), kNoIndex);
     itemState_.resize(idCapacity(), 0);
   }
 }
 
 std::uint32_t SphereTree::allocSphere(std::uint8_t level) {
   std::uint32_t n;
-  if (freeHead_ != kNull) {
+  if (freeHead_ != kNoIndex) {
     n = freeHead_;
     freeHead_ = spheres_[n].firstChild;
   } else {
@@ -274,8 +276,8 @@ void SphereTree::removeItem(ItemId id) {
     slots_[slot] = slots_[last];
     slotOf_[slots_[slot].id] = slot;
   }
-  ownerOf_[id] = kNull;
-  slotOf_[id] = kNull;
+  ownerOf_[id] = kNoIndex;
+  slotOf_[id] = kNoIndex;
 }
 
 // Lays every slice out again, depth first, with a quarter more room than it holds: members of one leaf and
@@ -305,7 +307,7 @@ void SphereTree::repackSlices() {
     node.itemBegin = begin;
     node.itemRoom = room;
     slotsInUse_ += room;
-    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling)
+    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
       sphereStack_.push_back(c);
   }
   slots_.swap(repackScratch_);
@@ -331,7 +333,7 @@ bool SphereTree::sphereAgreesWithCullMemory(std::uint32_t child, std::uint32_t p
 
 // The view cull must descend towards every sphere that gained a member disagreeing with its memory.
 void SphereTree::markCullDirty(std::uint32_t n) {
-  while (n != kNull && !(spheres_[n].flags & kCullDirty)) {
+  while (n != kNoIndex && !(spheres_[n].flags & kCullDirty)) {
     spheres_[n].flags |= kCullDirty;
     n = spheres_[n].parent;
   }
@@ -339,11 +341,11 @@ void SphereTree::markCullDirty(std::uint32_t n) {
 
 // Keeps a root child's entry in top_ in step with its bound (after a link or a new bound).
 void SphereTree::syncTop(std::uint32_t n) {
-  if (topIndex_.size() < spheres_.size()) topIndex_.resize(spheres_.size(), kNull);
+  if (topIndex_.size() < spheres_.size()) topIndex_.resize(spheres_.size(), kNoIndex);
   const SphereNode& node = spheres_[n];
   std::uint32_t& at = topIndex_[n];
   if (node.parent != kRoot) return;
-  if (at == kNull) {
+  if (at == kNoIndex) {
     at = static_cast<std::uint32_t>(top_.size());
     top_.x.push_back(node.x);
     top_.y.push_back(node.y);
@@ -360,9 +362,9 @@ void SphereTree::linkSphere(std::uint32_t child, std::uint32_t parent) {
   SphereNode& p = spheres_[parent];
   SphereNode& c = spheres_[child];
   c.parent = parent;
-  c.prevSibling = kNull;
+  c.prevSibling = kNoIndex;
   c.nextSibling = p.firstChild;
-  if (p.firstChild != kNull) spheres_[p.firstChild].prevSibling = child;
+  if (p.firstChild != kNoIndex) spheres_[p.firstChild].prevSibling = child;
   p.firstChild = child;
   ++p.childCount;
   if (!sphereAgreesWithCullMemory(child, parent)) markCullDirty(parent);
@@ -384,18 +386,18 @@ void SphereTree::unlinkSphere(std::uint32_t child) {
     top_.y.pop_back();
     top_.r.pop_back();
     top_.node.pop_back();
-    topIndex_[child] = kNull;
+    topIndex_[child] = kNoIndex;
   }
   SphereNode& c = spheres_[child];
   SphereNode& p = spheres_[c.parent];
-  if (c.prevSibling != kNull)
+  if (c.prevSibling != kNoIndex)
     spheres_[c.prevSibling].nextSibling = c.nextSibling;
   else
     p.firstChild = c.nextSibling;
-  if (c.nextSibling != kNull) spheres_[c.nextSibling].prevSibling = c.prevSibling;
+  if (c.nextSibling != kNoIndex) spheres_[c.nextSibling].prevSibling = c.prevSibling;
   --p.childCount;
-  c.parent = kNull;
-  c.prevSibling = c.nextSibling = kNull;
+  c.parent = kNoIndex;
+  c.prevSibling = c.nextSibling = kNoIndex;
 }
 
 // Largest content radius of a super-sphere at `level` (before gravity).
@@ -425,7 +427,7 @@ void SphereTree::setBound(std::uint32_t n, const Disc& d) {
 void SphereTree::doInsert(ItemId id, const Circle& c) {
   ensureIdCapacity();
   appendItem(kRoot, id, c);
-  queueReintegrateItem(id, kNull);
+  queueReintegrateItem(id, kNoIndex);
 }
 
 // NewPos: one squared distance against the binding distance; the root is unbounded.
@@ -470,7 +472,7 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
     const std::uint32_t sphere = sphereStack_.back();
     sphereStack_.pop_back();
     if (spheres_[sphere].itemCount > 0) runs_.push_back(sphere);
-    for (std::uint32_t c = spheres_[sphere].firstChild; c != kNull; c = spheres_[c].nextSibling)
+    for (std::uint32_t c = spheres_[sphere].firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
       sphereStack_.push_back(c);
   }
   // The spheres are cut into pieces for the workers; each writes only its own spheres' slots, and the
@@ -558,7 +560,7 @@ void SphereTree::queueRecompute(std::uint32_t n) {
   if (spheres_[n].flags & kQueuedRecompute) return;
   spheres_[n].flags |= kQueuedRecompute;
   ++queuedRecompute_;
-  recompute_.push({n, kNull});
+  recompute_.push({n, kNoIndex});
 }
 
 // Moves an item that pierced its sphere to the top: a swap in two slices and two queue pushes.
@@ -626,7 +628,7 @@ void SphereTree::process(std::size_t budget) {
 void SphereTree::recomputeBound(std::uint32_t n) {
   ++recomputed_;
   const std::uint32_t parent = spheres_[n].parent;
-  if (spheres_[n].firstChild == kNull && spheres_[n].itemCount == 0) {
+  if (spheres_[n].firstChild == kNoIndex && spheres_[n].itemCount == 0) {
     unlinkSphere(n);
     freeSphere(n);
     if (parent != kRoot) queueRecompute(parent);
@@ -652,7 +654,7 @@ Disc SphereTree::enclosingOfChildren(std::uint32_t n) const {
     const ItemSlot& s = slots_[node.itemBegin + k];
     extend(s.x, s.y, s.r);
   }
-  for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling)
+  for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
     extend(spheres_[c].x, spheres_[c].y, spheres_[c].radius);
   Disc d{0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.0};
   const auto farthest = [&](double x, double y, double r) {
@@ -663,7 +665,7 @@ Disc SphereTree::enclosingOfChildren(std::uint32_t n) const {
     const ItemSlot& s = slots_[node.itemBegin + k];
     farthest(s.x, s.y, s.r);
   }
-  for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling)
+  for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
     farthest(spheres_[c].x, spheres_[c].y, spheres_[c].radius);
   d.r += gravity_;
   return d;
@@ -684,7 +686,7 @@ void SphereTree::considerHome(std::uint32_t candidate, const Disc& x, const Disc
     if (best.grows || d < best.score) best = {candidate, false, {}, d};
     return;
   }
-  if (best.node != kNull && !best.grows) return;
+  if (best.node != kNoIndex && !best.grows) return;
   const Disc grown = enclosingPair(bound, xWithGravity);
   if (grown.r > maxRadius) return;
   const double growth = grown.r - bound.r;
@@ -700,17 +702,17 @@ void SphereTree::considerHome(std::uint32_t candidate, const Disc& x, const Disc
   best = {candidate, true, grown, growth};
 }
 
-// `self` is the sphere being placed (kNull for an item), which must not become its own home.
+// `self` is the sphere being placed (kNoIndex for an item), which must not become its own home.
 SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int target, std::uint32_t hint) {
   const Disc xg{x.x, x.y, x.r + gravity_};
   const double maxRadius = limitOf(target) + gravity_;
   Home best;
   // The old neighbourhood first: most circles that leave a leaf land in a sibling of it.
-  if (hint != kNull && spheres_[hint].level == target + 1) {
-    for (std::uint32_t c = spheres_[hint].firstChild; c != kNull; c = spheres_[c].nextSibling) {
+  if (hint != kNoIndex && spheres_[hint].level == target + 1) {
+    for (std::uint32_t c = spheres_[hint].firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
       if (spheres_[c].level == target) considerHome(c, x, xg, maxRadius, best);
     }
-    if (best.node != kNull) return best;
+    if (best.node != kNoIndex) return best;
   }
   const double reach = 2.0 * maxRadius + x.r;
   const auto consider = [&](std::uint32_t c) {
@@ -732,7 +734,7 @@ SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int tar
   while (!sphereStack_.empty()) {
     const std::uint32_t n = sphereStack_.back();
     sphereStack_.pop_back();
-    for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) consider(c);
+    for (std::uint32_t c = spheres_[n].firstChild; c != kNoIndex; c = spheres_[c].nextSibling) consider(c);
   }
   return best;
 }
@@ -741,7 +743,7 @@ SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int tar
 // in turn one level further up, up to the top. Returns the sphere x joins.
 std::uint32_t SphereTree::placeInHome(const Disc& x, std::uint32_t self, int level, std::uint32_t hint) {
   const Home home = findHome(x, self, level + 1, hint);
-  if (home.node != kNull) {
+  if (home.node != kNoIndex) {
     if (home.grows) setBound(home.node, home.grown);
     return home.node;
   }
@@ -755,8 +757,8 @@ std::uint32_t SphereTree::placeInHome(const Disc& x, std::uint32_t self, int lev
       break;
     }
     const Disc d = discOf(fresh);
-    const Home up = findHome(d, fresh, l + 1, kNull);
-    if (up.node != kNull) {
+    const Home up = findHome(d, fresh, l + 1, kNoIndex);
+    if (up.node != kNoIndex) {
       if (up.grows) setBound(up.node, up.grown);
       linkSphere(fresh, up.node);
       break;
@@ -775,7 +777,7 @@ void SphereTree::reintegrateItem(ItemId id, std::uint32_t hint) {
   ++reintegrated_;
   if (ownerOf_[id] != kRoot || topLevel_ < 1) return;
   const ItemSlot s = slots_[slotOf_[id]];
-  const std::uint32_t home = placeInHome({s.x, s.y, s.r}, kNull, kItemLevel, hint);
+  const std::uint32_t home = placeInHome({s.x, s.y, s.r}, kNoIndex, kItemLevel, hint);
   removeItem(id);
   appendItem(home, id, {{s.x, s.y}, s.r});
 }

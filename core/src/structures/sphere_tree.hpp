@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "no_index.hpp"
 #include "ordered_pieces.hpp"
 #include "pair_view.hpp"
 #include "spheretest/spatial_index.hpp"
@@ -29,7 +30,6 @@
 namespace st::sphere_tree {
 
 /// Marks "no sphere" in links.
-inline constexpr std::uint32_t kNull = 0xffffffffu;
 /// The unbounded root.
 inline constexpr std::uint32_t kRoot = 0;
 /// Level of a circle (the items; spheres start at 1).
@@ -64,22 +64,22 @@ inline constexpr std::uint8_t kItemQueued = 2;
 
 /// One super-sphere (or the root).
 struct SphereNode {
-  float x = 0.0f;                     ///< bound centre
-  float y = 0.0f;                     ///< bound centre
-  float radius = 0.0f;                ///< bound radius including gravity
-  float reach = 0.0f;                 ///< radius grown by the pruning margin
-  std::uint32_t parent = kNull;       ///< the sphere above (the root for top-level spheres)
-  std::uint32_t firstChild = kNull;   ///< first sphere child; next free sphere while dead
-  std::uint32_t nextSibling = kNull;  ///< next sphere in the parent's list
-  std::uint32_t prevSibling = kNull;  ///< previous sphere in the parent's list
-  std::uint32_t childCount = 0;       ///< sphere children
-  std::uint32_t itemBegin = 0;        ///< first slot of this sphere's slice
-  std::uint32_t itemCount = 0;        ///< items in the slice
-  std::uint32_t itemRoom = 0;         ///< slots the slice holds
-  std::uint8_t level = kDeadLevel;    ///< 1 leaf sphere, 2 root sphere, ...; kRootLevel, kDeadLevel
-  std::uint8_t flags = 0;             ///< kQueued..., kCullDirty
-  std::uint8_t cullState = kPartial;  ///< state at the last view cull
-  std::uint8_t spare = 0;             ///< padding
+  float x = 0.0f;                        ///< bound centre
+  float y = 0.0f;                        ///< bound centre
+  float radius = 0.0f;                   ///< bound radius including gravity
+  float reach = 0.0f;                    ///< radius grown by the pruning margin
+  std::uint32_t parent = kNoIndex;       ///< the sphere above (the root for top-level spheres)
+  std::uint32_t firstChild = kNoIndex;   ///< first sphere child; next free sphere while dead
+  std::uint32_t nextSibling = kNoIndex;  ///< next sphere in the parent's list
+  std::uint32_t prevSibling = kNoIndex;  ///< previous sphere in the parent's list
+  std::uint32_t childCount = 0;          ///< sphere children
+  std::uint32_t itemBegin = 0;           ///< first slot of this sphere's slice
+  std::uint32_t itemCount = 0;           ///< items in the slice
+  std::uint32_t itemRoom = 0;            ///< slots the slice holds
+  std::uint8_t level = kDeadLevel;       ///< 1 leaf sphere, 2 root sphere, ...; kRootLevel, kDeadLevel
+  std::uint8_t flags = 0;                ///< kQueued..., kCullDirty
+  std::uint8_t cullState = kPartial;     ///< state at the last view cull
+  std::uint8_t spare = 0;                ///< padding
 };
 static_assert(sizeof(SphereNode) == 52, "super-spheres are read by every walk: keep them at 52 bytes");
 
@@ -95,7 +95,7 @@ static_assert(sizeof(ItemSlot) == 16, "four slots to a cache line");
 /// A queued sphere or item (items carry kItemTag) with a hint: where to look first for its new home.
 struct QueueEntry {
   std::uint32_t node;  ///< sphere index, or kItemTag | id
-  std::uint32_t hint;  ///< a sphere to search first, or kNull
+  std::uint32_t hint;  ///< a sphere to search first, or kNoIndex
 };
 /// Marks an item in a queue entry (ids are below 2^27, sphere indices below 2^31).
 inline constexpr std::uint32_t kItemTag = 0x80000000u;
@@ -203,7 +203,7 @@ class SphereTree final : public SpatialIndex {
   };
   // Best home for a node among spheres one level above it.
   struct Home {
-    std::uint32_t node = kNull;
+    std::uint32_t node = kNoIndex;
     bool grows = false;
     Disc grown;
     double score = std::numeric_limits<double>::infinity();
@@ -225,10 +225,6 @@ class SphereTree final : public SpatialIndex {
   void unlinkSphere(std::uint32_t child);
   void syncTop(std::uint32_t n);
   Disc discOf(std::uint32_t n) const { return {spheres_[n].x, spheres_[n].y, spheres_[n].radius}; }
-  Disc itemDisc(ItemId id) const {
-    const ItemSlot& s = slots_[slotOf_[id]];
-    return {s.x, s.y, s.r};
-  }
   double limitOf(int level) const;
   void setBound(std::uint32_t n, const Disc& d);
   NodeInfo nodeInfo(std::uint32_t n, int depth) const;
@@ -259,12 +255,12 @@ class SphereTree final : public SpatialIndex {
                const std::optional<RayHit>* best) const;
 
   std::vector<SphereNode> spheres_;
-  std::uint32_t freeHead_ = kNull;
+  std::uint32_t freeHead_ = kNoIndex;
   std::size_t liveSpheres_ = 0;
   std::vector<ItemSlot> slots_;          // slices of the spheres that hold items
   std::size_t slotsInUse_ = 0;           // room of the live slices
   std::vector<std::uint32_t> slotOf_;    // item id -> its slot
-  std::vector<std::uint32_t> ownerOf_;   // item id -> the sphere holding it (kNull when absent)
+  std::vector<std::uint32_t> ownerOf_;   // item id -> the sphere holding it (kNoIndex when absent)
   std::vector<std::uint8_t> itemState_;  // item id -> kItemVisible | kItemQueued
   NodeFifo reintegrate_;
   NodeFifo recompute_;
@@ -281,7 +277,7 @@ class SphereTree final : public SpatialIndex {
 
   std::vector<std::uint32_t> sphereStack_;
   TopLevel top_;                         // the root's children
-  std::vector<std::uint32_t> topIndex_;  // sphere -> its entry in top_ (kNull below the top)
+  std::vector<std::uint32_t> topIndex_;  // sphere -> its entry in top_ (kNoIndex below the top)
   std::vector<std::uint8_t> topKeep_;    // scratch of TopLevel::near
   std::vector<std::uint32_t> topNear_;   // its result
   std::vector<CullEntry> cullStack_;

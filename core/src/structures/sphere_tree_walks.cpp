@@ -79,7 +79,7 @@ void SphereTree::walk(QueryContext& ctx, const Disc& around, Classify&& classify
       for (const std::uint32_t c : top.near) consider(c);
       continue;
     }
-    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
       ++ctx.counters.nodesVisited;
       consider(c);
     }
@@ -172,7 +172,7 @@ void SphereTree::walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHi
       top_.near(segment.start.x + hx, segment.start.y + hy, std::sqrt(hx * hx + hy * hy), top.keep, top.near);
       for (const std::uint32_t c : top.near) consider(c);
     } else {
-      for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+      for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
         ++ctx.counters.nodesVisited;
         consider(c);
       }
@@ -210,7 +210,8 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
   TaskScheduler& workers = scheduler();
   const SphereNode& root = spheres_[kRoot];
   topChildren_.clear();
-  for (std::uint32_t c = root.firstChild; c != kNull; c = spheres_[c].nextSibling) topChildren_.push_back(c);
+  for (std::uint32_t c = root.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
+    topChildren_.push_back(c);
   // Walks the subtree below `top` depth first: enter(sphere) before its children, leave(sphere) after.
   const auto walk = [&](std::uint32_t top, std::vector<std::uint32_t>& stack, auto&& enter, auto&& leave) {
     pair_view::walkDepthFirst(
@@ -220,7 +221,7 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
           return true;
         },
         [&](std::uint32_t n, auto&& push) {
-          for (std::uint32_t c = spheres_[n].firstChild; c != kNull; c = spheres_[c].nextSibling) push(c);
+          for (std::uint32_t c = spheres_[n].firstChild; c != kNoIndex; c = spheres_[c].nextSibling) push(c);
         },
         leave);
   };
@@ -358,7 +359,7 @@ void SphereTree::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, 
     node.cullState = state;
     node.flags &= static_cast<std::uint8_t>(~kCullDirty);
     if (unchanged && e.node != kRoot) continue;
-    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling)
+    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
       cullStack_.push_back({c, state});
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
       const ItemSlot& s = slots_[node.itemBegin + k];
@@ -390,7 +391,7 @@ void SphereTree::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, 
 
 std::string SphereTree::doValidate() const {
   const std::string name = "sphere-tree: ";
-  if (spheres_.empty() || spheres_[kRoot].level != kRootLevel || spheres_[kRoot].parent != kNull)
+  if (spheres_.empty() || spheres_[kRoot].level != kRootLevel || spheres_[kRoot].parent != kNoIndex)
     return name + "bad root";
   std::size_t items = 0, spheres = 0, flaggedReintegrate = 0, flaggedRecompute = 0, visited = 0, room = 0;
   std::vector<std::uint32_t> stack{kRoot};
@@ -434,8 +435,8 @@ std::string SphereTree::doValidate() const {
       if (itemState_[s.id] & kItemQueued) ++flaggedReintegrate;
     }
     std::uint32_t count = 0;
-    std::uint32_t prev = kNull;
-    for (std::uint32_t c = node.firstChild; c != kNull; c = spheres_[c].nextSibling) {
+    std::uint32_t prev = kNoIndex;
+    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
       const SphereNode& cn = spheres_[c];
       if (cn.parent != n || cn.prevSibling != prev) return name + "broken sibling or parent link";
       if (cn.level == kDeadLevel) return name + "dead sphere linked in the tree";
@@ -462,7 +463,7 @@ std::string SphereTree::doValidate() const {
   if (flaggedReintegrate != queuedReintegrate_ || flaggedRecompute != queuedRecompute_)
     return name + "queue counts differ";
   std::size_t dead = 0;
-  for (std::uint32_t f = freeHead_; f != kNull; f = spheres_[f].firstChild) {
+  for (std::uint32_t f = freeHead_; f != kNoIndex; f = spheres_[f].firstChild) {
     if (spheres_[f].level != kDeadLevel || ++dead > spheres_.size()) return name + "broken free list";
   }
   if (dead + visited != spheres_.size()) return name + "spheres leaked: neither in the tree nor free";

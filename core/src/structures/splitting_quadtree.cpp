@@ -31,7 +31,7 @@ void SplittingQuadtree::doUpdate(ItemId id, const Circle& old, const Circle& c) 
   if (stayInPlace(n, old, c)) {
     // A leaf kept over capacity because its items could not be told apart can split once one of them moves
     // (its depth, a walk to the root, only then).
-    if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_) splitIfOverfull(n, depthOf(n));
+    if (nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_) splitIfOverfull(n, depthOf(n));
     ++updatesInPlace_;
     return;
   }
@@ -46,9 +46,9 @@ void SplittingQuadtree::doRemove(ItemId id, const Circle& c) {
 
 std::string SplittingQuadtree::checkNode(std::uint32_t index, int depth) const {
   const QuadNode& node = nodes_[index];
-  if (node.firstChild != kNone && node.subtreeCount <= capacity_)
+  if (node.firstChild != kNoIndex && node.subtreeCount <= capacity_)
     return "internal node " + std::to_string(index) + " should have merged";
-  if (node.firstChild == kNone && node.directCount > capacity_ && canSplit(index, depth)) {
+  if (node.firstChild == kNoIndex && node.directCount > capacity_ && canSplit(index, depth)) {
     return "leaf " + std::to_string(index) + " holds " + std::to_string(node.directCount) +
            " items but could split";
   }
@@ -66,7 +66,7 @@ bool SplittingQuadtree::canSplit(std::uint32_t leaf, int depth) const {
   if (depth >= maxDepth_ || !cellSplittable(node.cell)) return false;
   // Items that always go to the same child would follow each other down forever.
   const Circle& first = circle(node.firstItem);
-  for (std::uint32_t id = nextItem(node.firstItem); id != kNone; id = nextItem(id)) {
+  for (std::uint32_t id = nextItem(node.firstItem); id != kNoIndex; id = nextItem(id)) {
     if (!sameKey(circle(id), first)) return true;
   }
   return false;
@@ -81,18 +81,18 @@ void SplittingQuadtree::attach(ItemId id, const Circle& c) {
     ++nodes_[n].subtreeCount;
     noteStoredBelow(n, c);
     const std::uint32_t child = childTaking(n, c);
-    if (child == kNone) break;
+    if (child == kNoIndex) break;
     n = child;
     ++depth;
   }
   linkItem(id, n);
   splitIfOverfull(n, depth);
   // A root grown toward a far item may hold too few items to stay split.
-  if (nodes_[0].firstChild != kNone && nodes_[0].subtreeCount <= capacity_) collapseSubtree(0);
+  if (nodes_[0].firstChild != kNoIndex && nodes_[0].subtreeCount <= capacity_) collapseSubtree(0);
 }
 
 void SplittingQuadtree::splitIfOverfull(std::uint32_t n, int depth) {
-  if (nodes_[n].firstChild == kNone && nodes_[n].directCount > capacity_ && canSplit(n, depth))
+  if (nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_ && canSplit(n, depth))
     split(n, depth);
 }
 
@@ -105,11 +105,11 @@ void SplittingQuadtree::split(std::uint32_t leaf, int depth) {
     const auto [n, d] = pending.back();
     pending.pop_back();
     const std::uint32_t first = allocateChildren(n);
-    for (std::uint32_t id = nodes_[n].firstItem; id != kNone;) {
+    for (std::uint32_t id = nodes_[n].firstItem; id != kNoIndex;) {
       const std::uint32_t next = nextItem(id);
       const Circle& c = circle(id);
       const std::uint32_t child = childTaking(n, c);
-      if (child != kNone) {
+      if (child != kNoIndex) {
         unlinkItem(id);
         linkItem(id, child);
         ++nodes_[child].subtreeCount;
@@ -129,9 +129,9 @@ void SplittingQuadtree::detach(ItemId id, const Circle& old) {
   unlinkItem(id);
   addToPathCounts(n, -1);
   noteLeft(n, old);
-  for (std::uint32_t m = n; m != kNone; m = nodes_[m].parent) {
+  for (std::uint32_t m = n; m != kNoIndex; m = nodes_[m].parent) {
     if (nodes_[m].subtreeCount > capacity_) break;
-    if (nodes_[m].firstChild != kNone) collapseSubtree(m);
+    if (nodes_[m].firstChild != kNoIndex) collapseSubtree(m);
   }
 }
 

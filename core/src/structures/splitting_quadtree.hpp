@@ -22,7 +22,8 @@ class SplittingQuadtree : public QuadtreeFamily {
   // -- each member's rule ------------------------------------------------------------------------------
   /// Whether the root's cell may hold the circle (its centre, or all of it).
   virtual bool rootHolds(const Circle& c) const = 0;
-  /// The child of internal node `n` that takes the circle, or kNone when it stays in `n` (or `n` is a leaf).
+  /// The child of internal node `n` that takes the circle, or kNoIndex when it stays in `n` (or `n` is a
+  /// leaf).
   virtual std::uint32_t childTaking(std::uint32_t n, const Circle& c) const = 0;
   /// Bookkeeping for a circle stored at or below node `n` (the point quadtree raises its widen).
   virtual void noteStoredBelow(std::uint32_t n, const Circle& c) {
