@@ -103,7 +103,6 @@ constexpr int kStampRadiusSteps = 16;
 constexpr int kStampRadii = 13;  // 0.5 .. 1.25 pixels
 constexpr int kStampPlaces = 8;
 constexpr int kStampSide = 5;
-constexpr int kStampCells = kStampSide * kStampSide;
 
 void CircleSplatter::buildStamps(float rimPx) {
   stampRimPx_ = rimPx;

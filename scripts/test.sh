@@ -3,6 +3,9 @@
 # --sanitize: the same in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer.
 # --validate: the library built with SPHERETEST_VALIDATE (every mutation validates the whole structure) and
 #   the differential tests run against it.
+# --clang: everything built with Clang in Release, warnings as errors, and every test but the window's and
+#   the benchmark's run (those run in the GCC build): the code is kept to standard C++ and the vector-lane
+#   header, so both compilers take it.
 # --tsan: the differential tests, the tests that run structures on a thread pool, a multi-threaded headless
 #   run of every structure and a multi-threaded window screenshot, in a Debug build with ThreadSanitizer; any
 #   race report fails it.
@@ -27,6 +30,12 @@ elif [ "${1:-}" = "--validate" ]; then
     -DSPHERETEST_VALIDATE=ON -DSPHERETEST_BUILD_APP=OFF -DSPHERETEST_BUILD_BENCH=OFF >/dev/null
   cmake --build "$build" -j "$jobs" --target differential_test
   ctest --test-dir "$build" --output-on-failure -j "$jobs" -R '^AllStructures/Differential\.'
+elif [ "${1:-}" = "--clang" ]; then
+  build="$root/build/clang"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DSPHERETEST_WERROR=ON >/dev/null
+  cmake --build "$build" -j "$jobs"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE "gui|bench-smoke"
 elif [ "${1:-}" = "--tsan" ]; then
   build="$root/build/tsan"
   # Debug keeps the assertions on; -O1 keeps the instrumented run to minutes. Only what runs below is built:

@@ -24,6 +24,7 @@
 #include "no_index.hpp"
 #include "ordered_pieces.hpp"
 #include "pair_view.hpp"
+#include "simd_support.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/structures.hpp"
 #include "walk_stack.hpp"
@@ -253,14 +254,14 @@ class AabbTree final : public SpatialIndex {
     for (std::size_t k = 0; k < order_.size(); ++k) {
       if (k + kFar < order_.size()) {
         const auto far = static_cast<std::uint32_t>(order_[k + kFar]);
-        __builtin_prefetch(&up_[ids[far]]);
-        __builtin_prefetch(&fat_[ids[far]]);
-        __builtin_prefetch(&circle(ids[far]));
-        __builtin_prefetch(&old[far]);
+        simd::prefetch(&up_[ids[far]]);
+        simd::prefetch(&fat_[ids[far]]);
+        simd::prefetch(&circle(ids[far]));
+        simd::prefetch(&old[far]);
       }
       if (k + kNear < order_.size()) {
         const std::uint32_t parent = up_[ids[static_cast<std::uint32_t>(order_[k + kNear])]];
-        if (parent < nodes_.size()) __builtin_prefetch(&nodes_[parent]);
+        if (parent < nodes_.size()) simd::prefetch(&nodes_[parent]);
       }
       const auto i = static_cast<std::uint32_t>(order_[k]);
       const Circle& c = circle(ids[i]);
@@ -355,7 +356,7 @@ class AabbTree final : public SpatialIndex {
   const Box& boxOf(Ref r) const { return isLeaf(r) ? fat_[itemOf(r)] : nodes_[r].box; }
   // Starts fetching a box a walk has just pushed: both children's reads overlap instead of waiting on
   // each other, which is most of a query's time when the tree is not in the cache.
-  void prefetchBox(Ref r) const { __builtin_prefetch(&boxOf(r)); }
+  void prefetchBox(Ref r) const { simd::prefetch(&boxOf(r)); }
   int heightOf(Ref r) const { return isLeaf(r) ? 0 : nodes_[r].height; }
   std::uint32_t parentOf(Ref r) const { return isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent; }
   void setParent(Ref r, std::uint32_t parent) { (isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent) = parent; }
@@ -1038,7 +1039,7 @@ std::uint64_t AabbTree::handOver() {
     // The circles in one streaming pass, fetched well ahead: ids are spread over space, so each is a miss.
     constexpr std::uint32_t kAhead = 64;
     for (std::uint32_t k = first; k < at; ++k) {
-      if (k + kAhead < at) __builtin_prefetch(&circle(items.id[k + kAhead]));
+      if (k + kAhead < at) simd::prefetch(&circle(items.id[k + kAhead]));
       const Circle& c = circle(items.id[k]);
       items.x[k] = c.center.x;
       items.y[k] = c.center.y;

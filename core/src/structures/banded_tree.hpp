@@ -43,6 +43,7 @@
 #include "linear_tree.hpp"
 #include "pair_view.hpp"
 #include "segment_box.hpp"
+#include "simd_support.hpp"
 #include "spheretest/assert.hpp"
 #include "spheretest/spatial_index.hpp"
 
@@ -586,7 +587,7 @@ class BandedTree : public SpatialIndex {
         const auto cell = self().cell(key);
         const auto stays = self().stayTest(key, cell, depth);
         for (std::uint32_t s = begin; s < end; ++s) {
-          if (s + kGatherAhead < count) __builtin_prefetch(&circle(slotIds[s + kGatherAhead]));
+          if (s + kGatherAhead < count) simd::prefetch(&circle(slotIds[s + kGatherAhead]));
           const Circle& c = circle(slotIds[s]);
           xs[s] = c.center.x;
           ys[s] = c.center.y;

@@ -71,7 +71,7 @@ SPHERETEST_WIDE inline std::size_t carryRunStartsWide(std::uint32_t* heads, cons
         static_cast<simd::Mask16>(simd::equal(oldStart, oldNext) ^ simd::equal(newStart, newNext));
     const IntW16 slots = simd::add(laneIndex, simd::splatI16(static_cast<std::int32_t>(slot)));
     simd::store(flipped + listed, simd::compress(flips, slots));
-    listed += static_cast<unsigned>(__builtin_popcount(flips));
+    listed += simd::bitCount(flips);
     carry = simd::add(carry, simd::permute(lastLane, through));
   }
   return carryRunStartsFrom(heads, change, count, flipped, listed, slot,
@@ -361,8 +361,8 @@ class CellLists {
             16;  // arrivals are sparse in both arrays: fetch their slots and nodes early
         for (;;) {
           if (a + kAhead < moved) {
-            __builtin_prefetch(&heads[arrivalSlot(a + kAhead) + 1]);
-            __builtin_prefetch(nodes + static_cast<std::uint32_t>(movers[a + kAhead]));
+            simd::prefetch(&heads[arrivalSlot(a + kAhead) + 1]);
+            simd::prefetch(nodes + static_cast<std::uint32_t>(movers[a + kAhead]));
           }
           const std::uint64_t nextArrival = a < moved && arrivalAt(a) < arrivalsEnd ? arrivalAt(a) : kNever;
           const std::uint64_t nextLeaver = l < moved && leaverNode(l) < end ? leaverNode(l) : kNever;

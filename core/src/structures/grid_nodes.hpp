@@ -71,12 +71,12 @@ inline constexpr std::size_t kGatherAhead = 64;
 /// fetching ahead keeps many of them in flight. An entry (12 bytes) straddles two cache lines one time in
 /// five, and the second line would then miss: both ends are fetched. Always inlined: a call to a function
 /// that only prefetches has no visible effect, and the compiler is free to drop it.
-[[gnu::always_inline]] inline void prefetchItemAhead(const SpatialIndex& index, const NodeArray& nodes,
-                                                     std::size_t n) {
+SPHERETEST_ALWAYS_INLINE void prefetchItemAhead(const SpatialIndex& index, const NodeArray& nodes,
+                                                std::size_t n) {
   if (n + kGatherAhead < nodes.size() && nodes[n + kGatherAhead].id < index.idCapacity()) {
     const char* entry = reinterpret_cast<const char*>(&index.circle(nodes[n + kGatherAhead].id));
-    __builtin_prefetch(entry);
-    __builtin_prefetch(entry + sizeof(Circle) - 1);
+    simd::prefetch(entry);
+    simd::prefetch(entry + sizeof(Circle) - 1);
   }
 }
 

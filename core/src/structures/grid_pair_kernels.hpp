@@ -76,7 +76,7 @@ class CandidateQueue {
       const Entry entry = entries_[k];
       writer.reserveMore(kMaxPairsPerEntry);
       for (std::uint64_t lanes = entry.lanes; lanes != 0; lanes &= lanes - 1) {
-        const auto bit = static_cast<std::uint32_t>(__builtin_ctzll(lanes));
+        const auto bit = static_cast<std::uint32_t>(simd::lowestSetBit64(lanes));
         const std::uint32_t lane = bit & 15u;
         const Node& a = nodes[entry.own + (bit >> 4)];
         const Node& b = nodes[lane < 4 ? entry.own + lane : entry.below + (lane - 4)];
@@ -171,7 +171,7 @@ inline bool busyCellPairs(const Node* nodes, std::uint32_t begin, std::uint32_t 
       unsigned mask =
           pretestLanes(simd::loadF4(x + first), simd::loadF4(y + first), simd::loadF4(r + first), ax, ay, ar);
       while (mask != 0) {
-        const Node& nodeB = nodes[nodeOfLane(first + static_cast<unsigned>(__builtin_ctz(mask)))];
+        const Node& nodeB = nodes[nodeOfLane(first + simd::lowestSetBit(mask))];
         mask &= mask - 1;
         ++candidates;
         if (circlesOverlap(nodeA.circle, nodeB.circle)) writer.add(nodeA.id, nodeB.id);
@@ -201,7 +201,7 @@ SPHERETEST_WIDE_INLINE void appendOverlapsHalf(Mask16 maybe, simd::DoubleW8 ax, 
   const simd::Mask8 hits = simd::lessEqual(tested, d2, simd::mul(reach, reach));
   // Packed in a register and stored whole: the memory form of the packing store is slow on some CPUs.
   simd::store(writer.tail(), simd::compress64(hits, simd::zipHalf<Half>(low, high)));
-  writer.append(static_cast<unsigned>(__builtin_popcount(hits)));
+  writer.append(simd::bitCount(hits));
 }
 
 /// The exact test of one node against the 16 lanes `maybe` marks (survivors of the pre-test), in double
@@ -314,7 +314,7 @@ SPHERETEST_WIDE inline bool busyCellPairsWide(const Node* nodes, std::uint32_t n
       const auto after = static_cast<Mask16>(real & ~((2u << i) - 1u));
       const Mask16 maybe = pretestWide(a.circle, x, y, r) & after;
       if (maybe == 0) continue;
-      found += static_cast<unsigned>(__builtin_popcount(maybe));
+      found += simd::bitCount(maybe);
       appendOverlapsWide(maybe, a, x, y, r, id, writer);
     }
     candidates += found;
@@ -334,7 +334,7 @@ SPHERETEST_WIDE inline bool busyCellPairsWide(const Node* nodes, std::uint32_t n
       const FloatW16 br = simd::loadF16(r + first);
       const Mask16 maybe = pretestWide(a.circle, bx, by, br);
       if (maybe == 0) continue;
-      found += static_cast<unsigned>(__builtin_popcount(maybe));
+      found += simd::bitCount(maybe);
       appendOverlapsWide(maybe, a, bx, by, br, simd::loadI16(ids + first), writer);
     }
   }

@@ -110,9 +110,9 @@ inline int forwardRuns(const CellLists& lists, std::uint32_t slot, int reach, No
 /// its right neighbour, and the three runs below it, which are consecutive. `Lanes` is the width of the
 /// small cells' pre-test (4 or 16); always inlined, so that the 16-lane entry compiles it for its target.
 template <int Lanes>
-[[gnu::always_inline]] inline void sortedGridPairsWith(const CellLists& lists, int reach, PairWriter& writer,
-                                                       std::uint64_t& candidates, std::uint64_t& visited,
-                                                       std::uint32_t unitBegin, std::uint32_t unitEnd) {
+SPHERETEST_ALWAYS_INLINE void sortedGridPairsWith(const CellLists& lists, int reach, PairWriter& writer,
+                                                  std::uint64_t& candidates, std::uint64_t& visited,
+                                                  std::uint32_t unitBegin, std::uint32_t unitEnd) {
   const Node* nodes = lists.nodes().data();
   const CellTable& table = lists.table();
   const std::uint32_t* heads = table.heads();
@@ -185,7 +185,7 @@ template <int Lanes>
       }
       for (; k < width; ++k) occupied |= std::uint64_t(span[k + 1] != span[k]) << k;
       while (occupied != 0) {
-        const std::uint32_t column = column0 + static_cast<std::uint32_t>(__builtin_ctzll(occupied));
+        const std::uint32_t column = column0 + static_cast<std::uint32_t>(simd::lowestSetBit64(occupied));
         occupied &= occupied - 1;
         if (!hasRowBelow || column == 0 || column + 1 == pitch) {
           checkedCell(base + column);
@@ -203,7 +203,7 @@ template <int Lanes>
 #if SPHERETEST_WIDE_LANES
 /// sortedGridPairsWith<16>, compiled for AVX-512 (call only where widestVectorLanes() is 16). Flattened:
 /// the cell kernels, called once per cell from lambdas that do not carry the target, are inlined too.
-SPHERETEST_WIDE [[gnu::flatten]] inline void sortedGridPairsWide(
+SPHERETEST_WIDE SPHERETEST_FLATTEN inline void sortedGridPairsWide(
     const CellLists& lists, int reach, PairWriter& writer, std::uint64_t& candidates, std::uint64_t& visited,
     std::uint32_t unitBegin, std::uint32_t unitEnd) {
   sortedGridPairsWith<16>(lists, reach, writer, candidates, visited, unitBegin, unitEnd);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "grid_common.hpp"
+#include "simd_support.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -372,7 +373,7 @@ class ReplicatedGrid final : public SpatialIndex {
 
   /// The cells a circle is stored in: those its bounding box overlaps, widened by far more than the double
   /// predicates' rounding. Monotone in the coordinates, so two circles that overlap always share a cell.
-  [[gnu::always_inline]] CellRange coverOf(const Circle& c) const {
+  SPHERETEST_ALWAYS_INLINE CellRange coverOf(const Circle& c) const {
     const double x = c.center.x, y = c.center.y, r = c.radius;
     const double reach = r + (std::fabs(x) + std::fabs(y) + r) * 1e-9 + 1e-30;
     CellRange range;

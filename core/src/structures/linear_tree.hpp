@@ -23,6 +23,7 @@
 #include "morton.hpp"
 #include "no_index.hpp"
 #include "pair_view.hpp"
+#include "simd_support.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 
@@ -72,7 +73,7 @@ class KeyCodec {
   static int sharedDepth(std::uint64_t a, std::uint64_t b) {
     const std::uint64_t differ = (a ^ b) >> kDepthBits;
     if (differ == 0) return kLevels;
-    return (__builtin_clzll(differ) - kDepthBits - kUnusedBits) / Bits;
+    return (static_cast<int>(simd::leadingZeros64(differ)) - kDepthBits - kUnusedBits) / Bits;
   }
   /// Whether `a` is `b` or one of its ancestors.
   static constexpr bool covers(std::uint64_t a, std::uint64_t b) {
@@ -92,7 +93,7 @@ struct QuadCoords {
 };
 
 /// The coordinates of a quadtree node from its key.
-[[gnu::always_inline]] inline QuadCoords quadCoords(std::uint64_t key) {
+SPHERETEST_ALWAYS_INLINE QuadCoords quadCoords(std::uint64_t key) {
   using Codec = KeyCodec<2>;
   const int d = Codec::depth(key);
   const std::uint64_t path = key >> Codec::kDepthBits;

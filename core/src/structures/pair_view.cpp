@@ -491,7 +491,7 @@ SPHERETEST_WIDE void pickWide(const ItemArrays& it, std::uint32_t begin, std::ui
     simd::compressStore(picked.y.data() + n, keep, l.y);
     simd::compressStore(picked.r.data() + n, keep, l.r);
     simd::compressStore(picked.id.data() + n, keep, ids);
-    n += static_cast<std::uint32_t>(__builtin_popcount(keep));
+    n += static_cast<std::uint32_t>(simd::bitCount(keep));
   }
   picked.n = n;
 }
@@ -504,7 +504,7 @@ SPHERETEST_WIDE void againstWide(float ax, float ay, float ar, ItemId aid, const
   for (std::uint32_t j = 0; j < n; j += 16) {
     const Lanes b = loadLanes(bx + j, by + j, br + j, n - j);
     for (unsigned maybe = pretestLanes(b, ax, ay, ar, b.valid); maybe != 0; maybe &= maybe - 1) {
-      const std::uint32_t k = j + static_cast<std::uint32_t>(__builtin_ctz(maybe));
+      const std::uint32_t k = j + static_cast<std::uint32_t>(simd::lowestSetBit(maybe));
       exact(ax, ay, ar, aid, bx[k], by[k], br[k], bid[k], writer, work);
     }
   }
@@ -543,7 +543,7 @@ SPHERETEST_WIDE void withinWide(const ItemArrays& it, std::uint32_t begin, std::
       const float ax = it.x[begin + i], ay = it.y[begin + i], ar = it.r[begin + i];
       const std::uint32_t later = valid & ~((1u << i) - 1u);  // lanes i.. are items i+1..
       for (std::uint32_t maybe = pretestLanes32(b, ax, ay, ar, later); maybe != 0; maybe &= maybe - 1) {
-        const std::uint32_t k = first + static_cast<std::uint32_t>(__builtin_ctz(maybe));
+        const std::uint32_t k = first + static_cast<std::uint32_t>(simd::lowestSetBit(maybe));
         exact(ax, ay, ar, it.id[begin + i], it.x[k], it.y[k], it.r[k], it.id[k], writer, work);
       }
     }
@@ -570,7 +570,7 @@ SPHERETEST_WIDE void acrossWide(const Picked& a, const Picked& b, pairs::PairWri
   for (std::uint32_t i = 0; i < a.n; ++i) {
     const float ax = a.x[i], ay = a.y[i], ar = a.r[i];
     for (std::uint32_t maybe = pretestLanes32(lanes, ax, ay, ar, valid); maybe != 0; maybe &= maybe - 1) {
-      const auto k = static_cast<std::uint32_t>(__builtin_ctz(maybe));
+      const auto k = static_cast<std::uint32_t>(simd::lowestSetBit(maybe));
       exact(ax, ay, ar, a.id[i], b.x[k], b.y[k], b.r[k], b.id[k], writer, work);
     }
   }
@@ -599,12 +599,12 @@ SPHERETEST_WIDE void acrossSmallWide(const ItemArrays& it, const ViewNode& a, co
   const Lanes32 lb = loadLanes32(it.x + b.begin, it.y + b.begin, it.r + b.begin, b.end - b.begin);
   const std::uint32_t fromB = reachingLanes(lb, a.bounds);
   if (fromB == 0) return;
-  work.pretests += std::uint64_t(__builtin_popcount(fromA)) * std::uint64_t(__builtin_popcount(fromB));
+  work.pretests += std::uint64_t(simd::bitCount(fromA)) * std::uint64_t(simd::bitCount(fromB));
   for (; fromA != 0; fromA &= fromA - 1) {
-    const std::uint32_t i = a.begin + static_cast<std::uint32_t>(__builtin_ctz(fromA));
+    const std::uint32_t i = a.begin + static_cast<std::uint32_t>(simd::lowestSetBit(fromA));
     const float ax = it.x[i], ay = it.y[i], ar = it.r[i];
     for (std::uint32_t maybe = pretestLanes32(lb, ax, ay, ar, fromB); maybe != 0; maybe &= maybe - 1) {
-      const std::uint32_t k = b.begin + static_cast<std::uint32_t>(__builtin_ctz(maybe));
+      const std::uint32_t k = b.begin + static_cast<std::uint32_t>(simd::lowestSetBit(maybe));
       exact(ax, ay, ar, it.id[i], it.x[k], it.y[k], it.r[k], it.id[k], writer, work);
     }
   }

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "banded_tree.hpp"
+#include "simd_support.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -88,7 +89,7 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
   // one step, so that every code path gets the same bits and a child's edges are exactly its parent's.
 
   // Inlined everywhere: the frame pass and placement work out cells for every circle that moves.
-  [[gnu::always_inline]] Cell cell(std::uint64_t key) const {
+  SPHERETEST_ALWAYS_INLINE Cell cell(std::uint64_t key) const {
     const linear::QuadCoords c = linear::quadCoords(key);
     return at(c.column, c.row, c.depth);
   }
@@ -97,7 +98,7 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
     return at(2 * parent.column + (q & 1u), 2 * parent.row + (q >> 1), parent.depth + 1);
   }
 
-  [[gnu::always_inline]] Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
+  SPHERETEST_ALWAYS_INLINE Cell at(std::uint32_t column, std::uint32_t row, int depth) const {
     const double s = sizes_[depth];
     return {x0_ + double(column) * s,
             y0_ + double(row) * s,

@@ -38,8 +38,38 @@
 #define SPHERETEST_WIDE [[gnu::target("avx512f")]]
 // The same for the always-inlined helpers of such functions.
 #define SPHERETEST_WIDE_INLINE [[gnu::target("avx512f"), gnu::always_inline]] inline
+// A small function the hot loops need inlined even where the compiler's estimate says otherwise.
+#define SPHERETEST_ALWAYS_INLINE [[gnu::always_inline]] inline
+// A function whose callees are all inlined into it (a kernel built from lane helpers).
+#define SPHERETEST_FLATTEN [[gnu::flatten]]
 
 namespace st::simd {
+
+/// Asks the CPU to start loading the cache line at `address` ahead of its use; only a hint, it changes no
+/// result (an address past an array's end is never read).
+[[gnu::always_inline]] inline void prefetch(const void* address) {
+  __builtin_prefetch(address);
+}
+
+/// The number of set bits of a lane mask.
+[[gnu::always_inline]] inline unsigned bitCount(std::uint32_t mask) {
+  return static_cast<unsigned>(__builtin_popcount(mask));
+}
+
+/// The index of the lowest set bit of a non-zero mask (the next lane to handle).
+[[gnu::always_inline]] inline unsigned lowestSetBit(std::uint32_t mask) {
+  return static_cast<unsigned>(__builtin_ctz(mask));
+}
+
+/// The index of the lowest set bit of a non-zero 64-bit mask.
+[[gnu::always_inline]] inline unsigned lowestSetBit64(std::uint64_t mask) {
+  return static_cast<unsigned>(__builtin_ctzll(mask));
+}
+
+/// The number of zero bits above the highest set bit of a non-zero 64-bit value.
+[[gnu::always_inline]] inline unsigned leadingZeros64(std::uint64_t value) {
+  return static_cast<unsigned>(__builtin_clzll(value));
+}
 
 /// Widest vector loops this build and CPU offer: 16 lanes where AVX-512 runs, otherwise 4.
 inline int widestVectorLanes() {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "simd_support.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -456,8 +457,8 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
   const std::size_t n = ids.size();
   if (n * 4 < size()) {
     for (std::size_t i = 0; i < n; ++i) {
-      if (i + kSlotAhead < n) __builtin_prefetch(&slots_[slotOf_[ids[i + kSlotAhead]]]);
-      if (i + kOwnerAhead < n) __builtin_prefetch(&spheres_[ownerOf_[ids[i + kOwnerAhead]]]);
+      if (i + kSlotAhead < n) simd::prefetch(&slots_[slotOf_[ids[i + kSlotAhead]]]);
+      if (i + kOwnerAhead < n) simd::prefetch(&spheres_[ownerOf_[ids[i + kOwnerAhead]]]);
       moveItem(ids[i], circle(ids[i]));
     }
     return;
@@ -487,7 +488,7 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
                         aheadSlot = 0;
                       }
                       if (ahead == last) return;
-                      __builtin_prefetch(&circle(slots_[spheres_[runs_[ahead]].itemBegin + aheadSlot].id));
+                      simd::prefetch(&circle(slots_[spheres_[runs_[ahead]].itemBegin + aheadSlot].id));
                       ++aheadSlot;
                     };
                     for (int k = 0; k < int(kGatherAhead); ++k) fetchAhead();
