@@ -18,7 +18,11 @@
 //                                         the circle (its depth where children do not overlap)
 //   int down(key, cell, depth, circle)    the child slot a circle held here goes on to, or -1 if it stays
 //   StayTest stayTest(key, cell, depth)   keeps() && chosenDepth() == depth && down() < 0, set up once per
-//                                         node for its circles
+//                                         node for its circles; or, where that set-up walks the node's path,
+//   pathWindows()                         an object whose enter(key, shared) gives cell(key) and then
+//                                         stayTest(cell, depth) the same test, reusing what it worked out for
+//                                         the levels the previous node shares (the frame pass visits nodes in
+//                                         key order)
 //   int growToCover(circle)               widens the root to hold the circle; the number of doublings
 //   void startRoot(region)                the first root, around `region` (centres or bounds, as it needs)
 //   CellBox initialRegion(items)          the region a build starts from
@@ -561,6 +565,21 @@ class BandedTree : public SpatialIndex {
     return key;
   }
 
+  // The default pathWindows(): each node's cell and stay test set up on their own.
+  struct NodeByNode {
+    const Derived& tree;
+    std::uint64_t key = 0;
+    auto enter(std::uint64_t nodeKey, int) {
+      key = nodeKey;
+      return tree.cell(key);
+    }
+    template <class Cell>
+    auto stayTest(const Cell& cell, int depth) const {
+      return tree.stayTest(key, cell, depth);
+    }
+  };
+  NodeByNode pathWindows() const { return {self()}; }
+
   // Applies the moves of `ids`, whose new circles are in the table. A large batch rewrites every circle in
   // one forward pass over the items, node by node; a small one looks each item up. Circles their node still
   // holds stay where they are (the in-place mutation of the sources); the others are placed from their old
@@ -582,10 +601,12 @@ class BandedTree : public SpatialIndex {
       float* ys = items_.ys();
       float* rs = items_.rs();
       const std::uint32_t count = items_.size();
-      linear::forEachRun<Codec>(items_, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t key, int) {
+      auto paths = self().pathWindows();
+      // Each node's run of items, `shared`: the depth down to which its path agrees with the previous one's.
+      const auto visitNode = [&](std::uint32_t begin, std::uint32_t end, std::uint64_t key, int shared) {
         const int depth = Codec::depth(key);
-        const auto cell = self().cell(key);
-        const auto stays = self().stayTest(key, cell, depth);
+        const auto cell = paths.enter(key, shared);
+        const auto stays = paths.stayTest(cell, depth);
         for (std::uint32_t s = begin; s < end; ++s) {
           if (s + kGatherAhead < count) simd::prefetch(&circle(slotIds[s + kGatherAhead]));
           const Circle& c = circle(slotIds[s]);
@@ -597,18 +618,20 @@ class BandedTree : public SpatialIndex {
           moves_.push_back({place(key, c, steps), slotIds[s], s});
           updateSteps_ += steps;
         }
-      });
+      };
+      linear::forEachRun<Codec>(items_, visitNode);
       // Items that did not move count as staying in place.
       stayed = ids.size() - std::min<std::uint64_t>(ids.size(), moves_.size());
     } else {
+      auto paths = self().pathWindows();
       for (const ItemId id : ids) {
         const std::uint32_t s = items_.slotOf(id);
         const Circle c = circle(id);
         items_.setCircle(s, c);
         const std::uint64_t key = items_.key(s);
         const int depth = Codec::depth(key);
-        const auto cell = self().cell(key);
-        if (self().stayTest(key, cell, depth)(c)) {
+        const auto cell = paths.enter(key, 0);
+        if (paths.stayTest(cell, depth)(c)) {
           ++stayed;
           continue;
         }

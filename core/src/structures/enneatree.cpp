@@ -21,6 +21,7 @@
 // The shared machinery of size-banded trees (storage, frame pass, walks, pairs) is in banded_tree.hpp.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -164,30 +165,25 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
     }
   };
 
-  // The window of the node `key` along one axis: `index` is its column (or row), `slotShift` 0 for x, 2 for
-  // y.
-  PathWindow pathWindow(std::uint64_t key, std::uint64_t index, int depth, double origin,
-                        int slotShift) const {
-    PathWindow w;
-    for (int level = depth; level > 0; --level) {
-      const unsigned half = (KeyCodec::slotAt(key, level) >> slotShift) & 3u;
-      index = (index - half) / 2;
-      const double unit = units_[level];
-      const auto edge = [&](std::uint64_t k) { return origin + double(2 * index + k) * unit; };
-      if (half == 1) {
-        w.loMin = std::max(w.loMin, edge(1));
-        w.hiMax = std::min(w.hiMax, edge(3));
-      } else if (half == 0) {
-        w.loMin = std::max(w.loMin, edge(0));
-        w.loBelow = std::min(w.loBelow, edge(1));
-        w.hiMax = std::min(w.hiMax, edge(2));
-      } else {
-        w.loMin = std::max(w.loMin, edge(2));
-        w.hiAbove = std::max(w.hiAbove, edge(3));
-        w.hiMax = std::min(w.hiMax, edge(4));
-      }
+  // Narrows `w` by the choice of `half` (0, 1 or 2) at `level`, below the node whose column (or row) along
+  // this axis is `parent`; returns the child's.
+  std::uint64_t narrowWindow(PathWindow& w, std::uint64_t parent, unsigned half, int level,
+                             double origin) const {
+    const double unit = units_[level];
+    const auto edge = [&](std::uint64_t k) { return origin + double(2 * parent + k) * unit; };
+    if (half == 1) {
+      w.loMin = std::max(w.loMin, edge(1));
+      w.hiMax = std::min(w.hiMax, edge(3));
+    } else if (half == 0) {
+      w.loMin = std::max(w.loMin, edge(0));
+      w.loBelow = std::min(w.loBelow, edge(1));
+      w.hiMax = std::min(w.hiMax, edge(2));
+    } else {
+      w.loMin = std::max(w.loMin, edge(2));
+      w.hiAbove = std::max(w.hiAbove, edge(3));
+      w.hiMax = std::min(w.hiMax, edge(4));
     }
-    return w;
+    return 2 * parent + half;
   }
 
   // How deep the walk down from the root follows this node's path for the circle: its depth when the walk
@@ -227,8 +223,42 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
     }
   };
 
-  StayTest stayTest(std::uint64_t key, const Cell& cell, int depth) const {
-    PathWindow x = pathWindow(key, cell.column, depth, x0_, 0), y = pathWindow(key, cell.row, depth, y0_, 2);
+  // The stay tests of the nodes a frame pass visits in key order. Neighbouring nodes share their path down
+  // to where it parts (the `shared` depth forEachRun gives), so the windows of those levels are kept and each
+  // node narrows them by its own levels only: worked out from the root for every node, the windows took
+  // most of the enneatree's update.
+  class PathWindows {
+   public:
+    explicit PathWindows(const Enneatree& tree) : tree_(tree) {}
+
+    /// Moves to node `key`, whose path agrees with the previous one's down to `shared` (0 for the first
+    /// node, or when unknown); returns its cell.
+    Cell enter(std::uint64_t key, int shared) {
+      const int depth = KeyCodec::depth(key);
+      for (int level = shared + 1; level <= depth; ++level) {
+        const unsigned slot = KeyCodec::slotAt(key, level);
+        x_[level] = x_[level - 1];
+        y_[level] = y_[level - 1];
+        column_[level] = tree_.narrowWindow(x_[level], column_[level - 1], slot & 3u, level, tree_.x0_);
+        row_[level] = tree_.narrowWindow(y_[level], row_[level - 1], (slot >> 2) & 3u, level, tree_.y0_);
+      }
+      return tree_.at(column_[depth], row_[depth], depth);
+    }
+
+    /// The stay test of the node entered last (`cell`, at `depth`).
+    StayTest stayTest(const Cell& cell, int depth) const {
+      return tree_.stayTestWithin(cell, depth, x_[depth], y_[depth]);
+    }
+
+   private:
+    const Enneatree& tree_;
+    std::array<PathWindow, KeyCodec::kLevels + 1> x_{}, y_{};            // [level]: the windows down to it
+    std::array<std::uint64_t, KeyCodec::kLevels + 1> column_{}, row_{};  // [level]: the path's node there
+  };
+
+  PathWindows pathWindows() const { return PathWindows(*this); }
+
+  StayTest stayTestWithin(const Cell& cell, int depth, PathWindow x, PathWindow y) const {
     x.loMin = std::max(x.loMin, cell.x0);
     x.hiMax = std::min(x.hiMax, cell.x1);
     y.loMin = std::max(y.loMin, cell.y0);
