@@ -22,15 +22,6 @@ void main() {
 }
 )";
 
-// A plain nearest-filtered sample rather than texelFetch: llvmpipe has a fast path for exactly this shape
-// of shader (one texture read, blended), which copies whole rows at a time.
-const char* kFragmentShader = R"(#version 330 core
-uniform sampler2D uImage;
-in vec2 vUv;
-out vec4 fragColor;
-void main() { fragColor = texture(uImage, vUv); }
-)";
-
 // Two channels per multiply: red and blue in one word, green and alpha in the other, each scaled by
 // t / 256 with t in [0, 256].
 inline std::uint32_t scalePacked(std::uint32_t c, std::uint32_t t) {
@@ -51,21 +42,12 @@ inline std::uint32_t lerpPacked(std::uint32_t a, std::uint32_t b, std::uint32_t 
 
 }  // namespace
 
-CircleSplatter::~CircleSplatter() {
-  if (program_ == 0 || gl::DeleteProgram == nullptr) return;
-  gl::DeleteProgram(program_);
-  gl::DeleteTextures(1, &texture_);
-  gl::DeleteVertexArrays(1, &vao_);
-}
+CircleSplatter::~CircleSplatter() = default;
 
 std::string CircleSplatter::init() {
-  std::string error;
-  program_ = buildProgram(kVertexShader, kFragmentShader, error);
-  if (program_ == 0) return "splat program: " + error;
-  locRect_ = gl::GetUniformLocation(program_, "uRect");
-  locViewport_ = gl::GetUniformLocation(program_, "uViewport");
-  gl::GenVertexArrays(1, &vao_);
-  gl::GenTextures(1, &texture_);
+  if (std::string error = quad_.init(kVertexShader, "splat program"); !error.empty()) return error;
+  locRect_ = gl::GetUniformLocation(quad_.program, "uRect");
+  locViewport_ = gl::GetUniformLocation(quad_.program, "uViewport");
   return "";
 }
 
@@ -75,7 +57,7 @@ void CircleSplatter::resize(int width, int height) {
   image_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0u);
   dirtyX0_ = dirtyY0_ = 0;
   dirtyX1_ = dirtyY1_ = -1;
-  gl::BindTexture(GL_TEXTURE_2D, texture_);
+  gl::BindTexture(GL_TEXTURE_2D, quad_.texture);
   gl::TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   gl::TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -343,16 +325,16 @@ void CircleSplatter::draw(std::span<const CircleInstance> circles, const Camera&
   if (dirtyX1_ < dirtyX0_) return;
 
   const int w = dirtyX1_ - dirtyX0_ + 1, h = dirtyY1_ - dirtyY0_ + 1;
-  gl::BindTexture(GL_TEXTURE_2D, texture_);
+  gl::BindTexture(GL_TEXTURE_2D, quad_.texture);
   gl::PixelStorei(GL_UNPACK_ROW_LENGTH, width_);
   gl::TexSubImage2D(GL_TEXTURE_2D, 0, dirtyX0_, dirtyY0_, w, h, GL_RGBA, GL_UNSIGNED_BYTE,
                     image_.data() + static_cast<std::size_t>(dirtyY0_) * width_ + dirtyX0_);
   gl::PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  gl::UseProgram(program_);
+  gl::UseProgram(quad_.program);
   gl::Uniform4f(locRect_, float(dirtyX0_), float(dirtyY0_), float(dirtyX1_ + 1), float(dirtyY1_ + 1));
   gl::Uniform2f(locViewport_, float(width_), float(height_));
-  gl::Uniform1i(gl::GetUniformLocation(program_, "uImage"), 0);
-  gl::BindVertexArray(vao_);
+  gl::Uniform1i(gl::GetUniformLocation(quad_.program, "uImage"), 0);
+  gl::BindVertexArray(quad_.vao);
   gl::BlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   gl::DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   gl::BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);

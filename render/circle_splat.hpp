@@ -14,6 +14,7 @@
 #include "render/camera.hpp"
 #include "render/circle_renderer.hpp"
 #include "render/gl.hpp"
+#include "render/shader.hpp"
 #include "spheretest/tasks.hpp"
 
 namespace st::render {
@@ -84,9 +85,7 @@ class CircleSplatter {
   // Pixel rectangle written this frame (uploaded and drawn), and last frame's (cleared band by band).
   int dirtyX0_ = 0, dirtyY0_ = 0, dirtyX1_ = -1, dirtyY1_ = -1;
   int staleX0_ = 0, staleY0_ = 0, staleX1_ = -1, staleY1_ = -1;
-  GLuint texture_ = 0;
-  GLuint program_ = 0;
-  GLuint vao_ = 0;
+  TexturedQuad quad_;
   GLint locRect_ = -1;
   GLint locViewport_ = -1;
 };

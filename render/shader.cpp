@@ -53,4 +53,28 @@ void setCameraUniforms(GLuint program, const Camera& camera) {
                 2.0f / camera.height());
 }
 
+TexturedQuad::~TexturedQuad() {
+  if (program == 0 || gl::DeleteProgram == nullptr) return;
+  gl::DeleteProgram(program);
+  gl::DeleteTextures(1, &texture);
+  gl::DeleteVertexArrays(1, &vao);
+}
+
+std::string TexturedQuad::init(const char* vertexSource, const char* what) {
+  // A plain nearest-filtered sample rather than texelFetch: llvmpipe has a fast path for exactly this shape
+  // of shader (one texture read, blended), which copies whole rows at a time.
+  static const char* const kFragmentShader = R"(#version 330 core
+uniform sampler2D uImage;
+in vec2 vUv;
+out vec4 fragColor;
+void main() { fragColor = texture(uImage, vUv); }
+)";
+  std::string error;
+  program = buildProgram(vertexSource, kFragmentShader, error);
+  if (program == 0) return std::string(what) + ": " + error;
+  gl::GenVertexArrays(1, &vao);
+  gl::GenTextures(1, &texture);
+  return "";
+}
+
 }  // namespace st::render

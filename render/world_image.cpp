@@ -22,37 +22,18 @@ void main() {
 }
 )";
 
-const char* kFragmentShader = R"(#version 330 core
-uniform sampler2D uImage;
-in vec2 vUv;
-out vec4 fragColor;
-void main() { fragColor = texture(uImage, vUv); }
-)";
-
 }  // namespace
 
-WorldImageRenderer::~WorldImageRenderer() {
-  if (program_ == 0 || gl::DeleteProgram == nullptr) return;
-  gl::DeleteProgram(program_);
-  gl::DeleteTextures(1, &texture_);
-  gl::DeleteVertexArrays(1, &vao_);
-}
-
 std::string WorldImageRenderer::init() {
-  std::string error;
-  program_ = buildProgram(kVertexShader, kFragmentShader, error);
-  if (program_ == 0) return "world image program: " + error;
-  gl::GenVertexArrays(1, &vao_);
-  gl::GenTextures(1, &texture_);
-  return "";
+  return quad_.init(kVertexShader, "world image program");
 }
 
 void WorldImageRenderer::draw(const WorldImage& image, const Camera& camera) {
-  if (image.empty() || program_ == 0 ||
+  if (image.empty() || quad_.program == 0 ||
       image.texels.size() < std::size_t(image.width) * std::size_t(image.height))
     return;
   gl::ActiveTexture(GL_TEXTURE0);
-  gl::BindTexture(GL_TEXTURE_2D, texture_);
+  gl::BindTexture(GL_TEXTURE_2D, quad_.texture);
   if (image.width != textureWidth_ || image.height != textureHeight_) {
     textureWidth_ = image.width;
     textureHeight_ = image.height;
@@ -66,12 +47,12 @@ void WorldImageRenderer::draw(const WorldImage& image, const Camera& camera) {
   gl::PixelStorei(GL_UNPACK_ALIGNMENT, 4);
   gl::TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, GL_RGBA, GL_UNSIGNED_BYTE,
                     image.texels.data());
-  gl::UseProgram(program_);
-  setCameraUniforms(program_, camera);
-  gl::Uniform4f(gl::GetUniformLocation(program_, "uArea"), image.area.min.x, image.area.min.y,
+  gl::UseProgram(quad_.program);
+  setCameraUniforms(quad_.program, camera);
+  gl::Uniform4f(gl::GetUniformLocation(quad_.program, "uArea"), image.area.min.x, image.area.min.y,
                 image.area.max.x, image.area.max.y);
-  gl::Uniform1i(gl::GetUniformLocation(program_, "uImage"), 0);
-  gl::BindVertexArray(vao_);
+  gl::Uniform1i(gl::GetUniformLocation(quad_.program, "uImage"), 0);
+  gl::BindVertexArray(quad_.vao);
   if (image.premultiplied)
     gl::BlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   gl::DrawArrays(GL_TRIANGLE_STRIP, 0, 4);

@@ -9,6 +9,7 @@
 
 #include "render/camera.hpp"
 #include "render/gl.hpp"
+#include "render/shader.hpp"
 #include "spheretest/geometry.hpp"
 
 namespace st::render {
@@ -29,20 +30,13 @@ struct WorldImage {
 /// Owns the texture and program that draw WorldImages.
 class WorldImageRenderer {
  public:
-  WorldImageRenderer() = default;
-  ~WorldImageRenderer();
-  WorldImageRenderer(const WorldImageRenderer&) = delete;
-  WorldImageRenderer& operator=(const WorldImageRenderer&) = delete;
-
   /// Creates the GL objects with the current context; returns "" or the error.
   std::string init();
   /// Draws the image over its world box, each texel a sharp square, blended over what is there.
   void draw(const WorldImage& image, const Camera& camera);
 
  private:
-  GLuint program_ = 0;
-  GLuint vao_ = 0;
-  GLuint texture_ = 0;
+  TexturedQuad quad_;
   int textureWidth_ = 0;
   int textureHeight_ = 0;
 };
