@@ -263,8 +263,7 @@ std::vector<std::string> findings(const CentreLineCost& r) {
   auto shape = [](double k) { return k > 0.75 ? "linear" : (k < 0.25 ? "flat" : "sub-linear"); };
   lines.push_back(
       format("center-lines, %s -> %s circles (x%.0f): the fit-entirely quadtree's circles examined per query "
-             "go %.1f "
-             "-> %.1f, growth exponent %.2f (%s); it holds %s of the circles in its root.",
+             "go %.1f -> %.1f, growth exponent %.2f (%s); it holds %s of the circles in its root.",
              grouped(double(a.count)).c_str(), grouped(double(b.count)).c_str(),
              double(b.count) / double(a.count), a.fitLines.candidates, b.fitLines.candidates, fitK,
              shape(fitK), figureText("%.0f%%", 100.0 * b.fitRootShare).c_str()));
@@ -379,8 +378,7 @@ std::vector<std::string> findings(const RemoteCluster& r) {
                                               change(x.candidates, y.candidates));
     lines.push_back(
         format("%s: %.2f nodes and %.2f circles examined per query without the cluster, %.2f and %.2f with "
-               "%zu clustered "
-               "circles (%s); the structure grew from %zu to %zu nodes.",
+               "%zu clustered circles (%s); the structure grew from %zu to %zu nodes.",
                r.structures[s].c_str(), x.nodes, x.candidates, y.nodes, y.candidates, b.clusterCircles,
                verdict.c_str(), a.nodes[s], b.nodes[s]));
   }

@@ -63,8 +63,7 @@ constexpr Claim kClaims[] = {
      "\"Its runtime is completely independent of arbitrarily dense clusters of remote objects, provided they "
      "are located at least twice their maximum view distance from the viewpoint in any one dimension.\"",
      "the same 2,000 background circles alone and with 2,000 to 32,000 more packed into the far corner; "
-     "1,000 "
-     "point queries in the opposite quarter; mean nodes visited and circles examined per query, per "
+     "1,000 point queries in the opposite quarter; mean nodes visited and circles examined per query, per "
      "structure."},
     {"seed-002", "002_df0639732141293d.txt",
      "Average cells searched per lookup against the cell-size multiplier",
@@ -86,9 +85,7 @@ constexpr Claim kClaims[] = {
      "getting around 60 frames per second with around 100 collision checks per frame.\"",
      "the window's own scene from its current frame, 60 frames (fewer above 20,000 circles) on every "
      "structure; circle pairs examined (by distance or by bounds) per frame of the pair search, and whether "
-     "each found brute "
-     "force's "
-     "pairs; plus a SphereTest scene sized like the seed's game."},
+     "each found brute force's pairs; plus a SphereTest scene sized like the seed's game."},
 };
 
 const Claim* findClaim(const std::string& id) {

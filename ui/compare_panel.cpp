@@ -309,8 +309,7 @@ class ComparePanel final : public DemoPart {
 
 const PartRegistrar registrar{{PartCategory::Panel, teach_names::kCompare,
                                "every structure on the current frame in the background: live bars of "
-                               "milliseconds and circle pairs examined, "
-                               "and whether all found the same pairs",
+                               "milliseconds and circle pairs examined, and whether all found the same pairs",
                                66, false, [] { return std::make_unique<ComparePanel>(); }}};
 
 }  // namespace
