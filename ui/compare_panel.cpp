@@ -193,7 +193,8 @@ class ComparePanel final : public DemoPart {
       ChartBar c;
       c.label = row.name;
       c.highlight = t.highlight;
-      // The bar is every pair examined; its first part the exact tests among them.
+      // The bar is every pair examined, stacked: the exact tests among them first, then the rest (side by
+      // side on a log scale, where lengths do not add).
       const std::uint64_t exact = std::min(row.pairExactTests, row.pairTests);
       c.segments = {double(exact), double(row.pairTests - exact)};
       c.colours = {row.agrees ? kTestsColour : kWrongColour, kPretestColour};
@@ -220,7 +221,7 @@ class ComparePanel final : public DemoPart {
     colourSwatch(kTestsColour, "tested exactly");
     ImGui::SameLine();
     colourSwatch(kPretestColour, "rejected by a cheaper float check first");
-    barChart("tests", tests, logScale_, 130.0f, false);
+    barChart("tests", tests, logScale_, 130.0f);
   }
 
   void drawQueryCharts(const CompareResult& r, const std::string& current, QueryMode mode) {
