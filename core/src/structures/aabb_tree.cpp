@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -1057,21 +1056,8 @@ std::uint64_t AabbTree::handOver() {
         view_.enterNode(partItems_[nextPart]);
       },
       [&] { view_.leaveNode(partItems_[nextPart]); },
-      [&](Ref) {
-        if (inRooms)
-          parts_.leaveRoom(view_, nextPart);
-        else
-          read += fillPart(nextPart, view_, parts_.scratch[0]);
-        ++nextPart;
-      });
-  if (inRooms) {
-    std::atomic<std::uint64_t> partNodes{0};
-    parts_.fill(workers, view_, partRoots_.size(),
-                [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
-                  partNodes.fetch_add(fillPart(p, writer, scratch), std::memory_order_relaxed);
-                });
-    read += partNodes.load();
-  }
+      [&](Ref) { read += parts_.place(inRooms, view_, nextPart++, fillPart); });
+  if (inRooms) read += parts_.fillRooms(workers, view_, partRoots_.size(), fillPart);
   view_.finish();
   return read;
 }

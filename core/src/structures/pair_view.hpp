@@ -12,6 +12,7 @@
 // node holds itself become that node's first child, so every item lies in exactly one leaf.
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -311,17 +312,31 @@ struct Parts {
   }
   /// Leaves part p's room in `view` (the parts' rooms must be left in part order).
   void leaveRoom(PairView& view, std::size_t p) const { view.leaveRoom(nodes[p], entries[p]); }
-  /// Runs `fill(part, writer, scratch)` for parts [0, count) on the scheduler's workers, each writing into
-  /// its room of `view`, which measures the part's nodes once it is filled.
+  /// Part p's place in the hand-over of the nodes above the parts (in part order): its room, for
+  /// fillRooms() to fill (`inRooms`), or the part itself, handed over here by `fill(p, view, scratch)`.
+  /// Returns the nodes `fill` read (none for a room).
   template <class Fill>
-  void fill(TaskScheduler& scheduler, PairView& view, std::size_t count, Fill&& fill) {
+  std::uint64_t place(bool inRooms, PairView& view, std::size_t p, Fill&& fill) {
+    if (inRooms) {
+      leaveRoom(view, p);
+      return 0;
+    }
+    return fill(p, view, scratch[0]);
+  }
+  /// Runs `fill(part, writer, scratch)` for parts [0, count) on the scheduler's workers, each writing into
+  /// its room of `view`, which measures the part's nodes once it is filled. Returns the nodes the fills
+  /// read, summed.
+  template <class Fill>
+  std::uint64_t fillRooms(TaskScheduler& scheduler, PairView& view, std::size_t count, Fill&& fill) {
+    std::atomic<std::uint64_t> read{0};
     scheduler.parallelFor(count, 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
       for (std::size_t p = begin; p < end; ++p) {
         PartWriter writer(view, p, scratch[worker]);
-        fill(p, writer, scratch[worker]);
+        read.fetch_add(fill(p, writer, scratch[worker]), std::memory_order_relaxed);
         writer.finish();
       }
     });
+    return read.load();
   }
   /// Bytes held.
   std::size_t bytes() const {

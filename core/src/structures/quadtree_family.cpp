@@ -4,7 +4,6 @@
 #include "quadtree_family.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 
 #include "bvh_pruning.hpp"
@@ -528,21 +527,8 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
         handOverNode(n, view_, viewItems_.split);
       },
       [&](std::uint32_t n) { view_.leaveNode(subtreeEnd(n)); },
-      [&](std::uint32_t) {
-        if (inRooms)
-          parts_.leaveRoom(view_, nextPart);
-        else
-          read += fillPart(nextPart, view_, parts_.scratch[0]);
-        ++nextPart;
-      });
-  if (inRooms) {
-    std::atomic<std::uint64_t> partNodes{0};
-    parts_.fill(workers, view_, partRoots_.size(),
-                [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
-                  partNodes.fetch_add(fillPart(p, writer, scratch), std::memory_order_relaxed);
-                });
-    read += partNodes.load();
-  }
+      [&](std::uint32_t) { read += parts_.place(inRooms, view_, nextPart++, fillPart); });
+  if (inRooms) read += parts_.fillRooms(workers, view_, partRoots_.size(), fillPart);
   view_.finish();
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);

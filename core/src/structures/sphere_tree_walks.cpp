@@ -1,7 +1,6 @@
 // The sphere tree's walks: queries, the view cull with memory, pairs, and validation. See sphere_tree.hpp.
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <iterator>
 #include <string>
@@ -302,21 +301,9 @@ void SphereTree::doFindPairs(std::vector<Pair>& out) {
   view_.begin(viewItems_.arrays());
   handOverSlice(kRoot, 0, view_, viewItems_.split);
   std::uint64_t read = 1;
-  for (std::size_t p = 0; p < partCount; ++p) {
-    if (inRooms)
-      parts_.leaveRoom(view_, p);
-    else
-      read += fillPart(p, view_, parts_.scratch[0]);
-  }
+  for (std::size_t p = 0; p < partCount; ++p) read += parts_.place(inRooms, view_, p, fillPart);
   view_.leaveNode(at);
-  if (inRooms) {
-    std::atomic<std::uint64_t> spheres{0};
-    parts_.fill(workers, view_, partCount,
-                [&](std::size_t p, pair_view::PartWriter& writer, pair_view::HandOverScratch& scratch) {
-                  spheres.fetch_add(fillPart(p, writer, scratch), std::memory_order_relaxed);
-                });
-    read += spheres.load();
-  }
+  if (inRooms) read += parts_.fillRooms(workers, view_, partCount, fillPart);
   view_.finish();
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
