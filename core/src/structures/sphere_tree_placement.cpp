@@ -1,0 +1,369 @@
+// The sphere tree's reintegration and recomputation queues, the placement of items and super-spheres that
+// wait at the top, and the bulk build. See sphere_tree.hpp.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "sphere_tree.hpp"
+
+namespace st {
+namespace sphere_tree {
+
+// ---------------------------------------------------------------------------------------------------------
+// Queues
+// ---------------------------------------------------------------------------------------------------------
+
+void SphereTree::queueReintegrateItem(ItemId id, std::uint32_t hint) {
+  if (itemState_[id] & kItemQueued) return;
+  itemState_[id] |= kItemQueued;
+  ++queuedReintegrate_;
+  reintegrate_.push({kItemTag | id, hint});
+}
+
+void SphereTree::queueReintegrateSphere(std::uint32_t n, std::uint32_t hint) {
+  if (spheres_[n].flags & kQueuedReintegrate) return;
+  spheres_[n].flags |= kQueuedReintegrate;
+  ++queuedReintegrate_;
+  reintegrate_.push({n, hint});
+}
+
+void SphereTree::queueRecompute(std::uint32_t n) {
+  if (spheres_[n].flags & kQueuedRecompute) return;
+  spheres_[n].flags |= kQueuedRecompute;
+  ++queuedRecompute_;
+  recompute_.push({n, kNoIndex});
+}
+
+// Moves an item that pierced its sphere to the top: a swap in two slices and two queue pushes.
+void SphereTree::detachItemToRoot(ItemId id) {
+  const std::uint32_t parent = ownerOf_[id];
+  const std::uint32_t grandparent = spheres_[parent].parent;
+  const ItemSlot s = slots_[slotOf_[id]];
+  removeItem(id);
+  appendItem(kRoot, id, {{s.x, s.y}, s.r});
+  queueReintegrateItem(id, grandparent);
+  queueRecompute(parent);
+}
+
+void SphereTree::detachSphereToRoot(std::uint32_t n) {
+  const std::uint32_t parent = spheres_[n].parent;
+  const std::uint32_t grandparent = spheres_[parent].parent;
+  unlinkSphere(n);
+  linkSphere(n, kRoot);
+  queueReintegrateSphere(n, grandparent);
+  queueRecompute(parent);
+}
+
+void SphereTree::process(std::size_t budget) {
+  std::size_t done = 0;
+  while (done < budget) {
+    bool any = false;
+    while (!recompute_.empty()) {
+      const QueueEntry e = recompute_.pop();
+      SphereNode& node = spheres_[e.node];
+      if (node.level == kDeadLevel || !(node.flags & kQueuedRecompute)) continue;
+      node.flags &= static_cast<std::uint8_t>(~kQueuedRecompute);
+      --queuedRecompute_;
+      recomputeBound(e.node);
+      ++done;
+      any = true;
+      break;
+    }
+    while (done < budget && !reintegrate_.empty()) {
+      const QueueEntry e = reintegrate_.pop();
+      if (e.node & kItemTag) {
+        const ItemId id = e.node & ~kItemTag;
+        if (id >= itemState_.size() || !(itemState_[id] & kItemQueued)) continue;
+        itemState_[id] &= static_cast<std::uint8_t>(~kItemQueued);
+        --queuedReintegrate_;
+        reintegrateItem(id, e.hint);
+      } else {
+        SphereNode& node = spheres_[e.node];
+        if (node.level == kDeadLevel || !(node.flags & kQueuedReintegrate)) continue;
+        node.flags &= static_cast<std::uint8_t>(~kQueuedReintegrate);
+        --queuedReintegrate_;
+        reintegrateSphere(e.node, e.hint);
+      }
+      ++done;
+      any = true;
+      break;
+    }
+    if (!any) break;
+  }
+}
+
+// Shrinks a super-sphere around its members; frees it when empty; sends it to the top if the tighter bound
+// no longer fits its own parent. As in the seed's Recompute, a bound only ever shrinks here: the members all
+// lie inside the current one (a member that would pierce it leaves first), and a tighter bound from another
+// centre could be larger; accepted each time, such bounds would creep outward frame after frame.
+void SphereTree::recomputeBound(std::uint32_t n) {
+  ++recomputed_;
+  const std::uint32_t parent = spheres_[n].parent;
+  if (spheres_[n].firstChild == kNoIndex && spheres_[n].itemCount == 0) {
+    unlinkSphere(n);
+    freeSphere(n);
+    if (parent != kRoot) queueRecompute(parent);
+    return;
+  }
+  const Disc tight = enclosingOfChildren(n);
+  if (tight.r >= spheres_[n].radius) return;
+  setBound(n, tight);
+  if (parent != kRoot && !discContains(discOf(parent), discOf(n))) detachSphereToRoot(n);
+}
+
+// A bound around the children: centre of their bounding box, radius to the farthest rim, plus gravity.
+Disc SphereTree::enclosingOfChildren(std::uint32_t n) const {
+  const SphereNode& node = spheres_[n];
+  double minX = INFINITY, minY = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
+  const auto extend = [&](double x, double y, double r) {
+    minX = std::min(minX, x - r);
+    maxX = std::max(maxX, x + r);
+    minY = std::min(minY, y - r);
+    maxY = std::max(maxY, y + r);
+  };
+  for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+    const ItemSlot& s = slots_[node.itemBegin + k];
+    extend(s.x, s.y, s.r);
+  }
+  for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
+    extend(spheres_[c].x, spheres_[c].y, spheres_[c].radius);
+  Disc d{0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.0};
+  const auto farthest = [&](double x, double y, double r) {
+    const double dx = x - d.x, dy = y - d.y;
+    d.r = std::max(d.r, std::sqrt(dx * dx + dy * dy) + r);
+  };
+  for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+    const ItemSlot& s = slots_[node.itemBegin + k];
+    farthest(s.x, s.y, s.r);
+  }
+  for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
+    farthest(spheres_[c].x, spheres_[c].y, spheres_[c].radius);
+  d.r += gravity_;
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Placement
+// ---------------------------------------------------------------------------------------------------------
+
+// A home among spheres one level above `x`: one that already holds it (closest centre first), else the one
+// that grows least while staying within its size limit and inside its own parent.
+void SphereTree::considerHome(std::uint32_t candidate, const Disc& x, const Disc& xWithGravity,
+                              double maxRadius, Home& best) const {
+  const Disc bound = discOf(candidate);
+  const double dx = bound.x - x.x, dy = bound.y - x.y;
+  const double d = std::sqrt(dx * dx + dy * dy);
+  if (discContains(bound, x)) {
+    if (best.grows || d < best.score) best = {candidate, false, {}, d};
+    return;
+  }
+  if (best.node != kNoIndex && !best.grows) return;
+  const Disc grown = enclosingPair(bound, xWithGravity);
+  if (grown.r > maxRadius) return;
+  const double growth = grown.r - bound.r;
+  if (growth >= best.score) return;
+  const std::uint32_t parent = spheres_[candidate].parent;
+  if (parent != kRoot) {
+    // The grown bound is stored rounded; check the stored form against the parent.
+    const float fx = static_cast<float>(grown.x), fy = static_cast<float>(grown.y);
+    const double ex = double(fx) - grown.x, ey = double(fy) - grown.y;
+    const Disc stored{fx, fy, double(bvh::roundUpToFloat(grown.r + std::sqrt(ex * ex + ey * ey)))};
+    if (!discContains(discOf(parent), stored)) return;
+  }
+  best = {candidate, true, grown, growth};
+}
+
+// `self` is the sphere being placed (kNoIndex for an item), which must not become its own home.
+SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int target, std::uint32_t hint) {
+  const Disc xg{x.x, x.y, x.r + gravity_};
+  const double maxRadius = limitOf(target) + gravity_;
+  Home best;
+  // The old neighbourhood first: most circles that leave a leaf land in a sibling of it.
+  if (hint != kNoIndex && spheres_[hint].level == target + 1) {
+    for (std::uint32_t c = spheres_[hint].firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
+      if (spheres_[c].level == target) considerHome(c, x, xg, maxRadius, best);
+    }
+    if (best.node != kNoIndex) return best;
+  }
+  const double reach = 2.0 * maxRadius + x.r;
+  const auto consider = [&](std::uint32_t c) {
+    const SphereNode& cn = spheres_[c];
+    if (cn.level < target || c == self) return;
+    if (cn.level == target) {
+      considerHome(c, x, xg, maxRadius, best);
+      return;
+    }
+    const double dx = cn.x - x.x, dy = cn.y - x.y;
+    const double within = cn.radius + reach;
+    if (dx * dx + dy * dy <= within * within) sphereStack_.push_back(c);
+  };
+  // The top level in vector lanes: a home or a way to one lies within `reach` of the bound (a sphere that
+  // grows to take x stays within its limit only that close).
+  sphereStack_.clear();
+  top_.near(x.x, x.y, reach, topKeep_, topNear_);
+  for (const std::uint32_t c : topNear_) consider(c);
+  while (!sphereStack_.empty()) {
+    const std::uint32_t n = sphereStack_.back();
+    sphereStack_.pop_back();
+    for (std::uint32_t c = spheres_[n].firstChild; c != kNoIndex; c = spheres_[c].nextSibling) consider(c);
+  }
+  return best;
+}
+
+// The sphere one level above `level` that takes `x` (growing it if needed), or a new one around it, placed
+// in turn one level further up, up to the top. Returns the sphere x joins.
+std::uint32_t SphereTree::placeInHome(const Disc& x, std::uint32_t self, int level, std::uint32_t hint) {
+  const Home home = findHome(x, self, level + 1, hint);
+  if (home.node != kNoIndex) {
+    if (home.grows) setBound(home.node, home.grown);
+    return home.node;
+  }
+  std::uint32_t fresh = allocSphere(static_cast<std::uint8_t>(level + 1));
+  setBound(fresh, {x.x, x.y, x.r + gravity_});
+  // The new sphere needs a home of its own, one level up, unless it is at the top.
+  const std::uint32_t top = fresh;
+  for (int l = level + 1;; ++l) {
+    if (l >= topLevel_) {
+      linkSphere(fresh, kRoot);
+      break;
+    }
+    const Disc d = discOf(fresh);
+    const Home up = findHome(d, fresh, l + 1, kNoIndex);
+    if (up.node != kNoIndex) {
+      if (up.grows) setBound(up.node, up.grown);
+      linkSphere(fresh, up.node);
+      break;
+    }
+    const std::uint32_t above = allocSphere(static_cast<std::uint8_t>(l + 1));
+    setBound(above, {d.x, d.y, d.r + gravity_});
+    linkSphere(fresh, above);
+    fresh = above;
+  }
+  return top;
+}
+
+// Places an item waiting at the top into a leaf super-sphere, creating one (and placing that, in turn)
+// when nothing near can take it.
+void SphereTree::reintegrateItem(ItemId id, std::uint32_t hint) {
+  ++reintegrated_;
+  if (ownerOf_[id] != kRoot || topLevel_ < 1) return;
+  const ItemSlot s = slots_[slotOf_[id]];
+  const std::uint32_t home = placeInHome({s.x, s.y, s.r}, kNoIndex, kItemLevel, hint);
+  removeItem(id);
+  appendItem(home, id, {{s.x, s.y}, s.r});
+}
+
+// Places a super-sphere waiting at the top into one a level up (top-level spheres belong at the root).
+void SphereTree::reintegrateSphere(std::uint32_t n, std::uint32_t hint) {
+  ++reintegrated_;
+  const int level = spheres_[n].level;
+  if (spheres_[n].parent != kRoot || level >= topLevel_) return;
+  unlinkSphere(n);
+  const std::uint32_t home = placeInHome(discOf(n), n, level, hint);
+  linkSphere(n, home);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bulk build
+// ---------------------------------------------------------------------------------------------------------
+
+// Bottom-up, level by level: the nodes of one level are bucketed by a grid whose cell matches the next
+// level's size; within a cell, the largest members seed super-spheres and the others join the first one
+// that can take them without exceeding the size limit. The result is the tree the seed's insert-and-process
+// loop converges to, at O(n log n) instead of one search of the whole top level per circle.
+void SphereTree::doBuild(std::span<const Item> items) {
+  ensureIdCapacity();
+  for (std::uint8_t& s : itemState_) s &= static_cast<std::uint8_t>(~kItemVisible);
+  pendingLeft_.clear();
+  for (ItemId id : visible_) {
+    if (id >= itemState_.size()) continue;
+    itemState_[id] |= kItemVisible;
+    if (!contains(id)) pendingLeft_.push_back(id);
+  }
+  struct Member {
+    std::int64_t cellX, cellY;
+    float radius;
+    std::uint32_t index;  // item index (level 1) or sphere (above)
+  };
+  std::vector<Member> members;
+  std::vector<std::uint32_t> current, next;
+  std::vector<Disc> seeds;
+  std::vector<std::uint32_t> seedNodes;
+  const auto discOfMember = [&](int level, std::uint32_t index) {
+    if (level > 1) return discOf(index);
+    const Circle& c = items[index].circle;
+    return Disc{c.center.x, c.center.y, c.radius};
+  };
+  current.resize(items.size());
+  for (std::uint32_t i = 0; i < items.size(); ++i) current[i] = i;
+  spheres_.reserve(spheres_.size() + items.size() / 8 + 64);
+  for (int level = 1; level <= topLevel_ && !current.empty(); ++level) {
+    const double limit = limitOf(level);
+    const double cell = limit * 1.4;
+    members.clear();
+    for (std::uint32_t index : current) {
+      const Disc d = discOfMember(level, index);
+      const double cx = std::floor(d.x / cell), cy = std::floor(d.y / cell);
+      constexpr double kMaxCell = 4e18;  // floor(x / cell) stays inside int64 for any valid coordinate
+      members.push_back({static_cast<std::int64_t>(std::clamp(cx, -kMaxCell, kMaxCell)),
+                         static_cast<std::int64_t>(std::clamp(cy, -kMaxCell, kMaxCell)), float(d.r), index});
+    }
+    std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+      if (a.cellX != b.cellX) return a.cellX < b.cellX;
+      if (a.cellY != b.cellY) return a.cellY < b.cellY;
+      if (a.radius != b.radius) return a.radius > b.radius;
+      return a.index < b.index;
+    });
+    next.clear();
+    for (std::size_t begin = 0; begin < members.size();) {
+      std::size_t end = begin + 1;
+      while (end < members.size() && members[end].cellX == members[begin].cellX &&
+             members[end].cellY == members[begin].cellY) {
+        ++end;
+      }
+      seeds.clear();
+      seedNodes.clear();
+      for (std::size_t i = begin; i < end; ++i) {
+        const Disc m = discOfMember(level, members[i].index);
+        std::size_t chosen = seeds.size();
+        for (std::size_t s = 0; s < seeds.size(); ++s) {
+          const Disc grown = enclosingPair(seeds[s], m);
+          // An oversized seed still takes members that fit inside it without growing.
+          if (grown.r <= std::max(limit, seeds[s].r)) {
+            seeds[s] = grown;
+            chosen = s;
+            break;
+          }
+        }
+        if (chosen == seeds.size()) {
+          seeds.push_back(m);
+          seedNodes.push_back(allocSphere(static_cast<std::uint8_t>(level)));
+        }
+        if (level == 1) {
+          const Item& item = items[members[i].index];
+          appendItem(seedNodes[chosen], item.id, item.circle);
+        } else {
+          linkSphere(members[i].index, seedNodes[chosen]);
+        }
+      }
+      for (std::size_t s = 0; s < seeds.size(); ++s) {
+        // A tight bound from the final members, kept only if it beats the incrementally grown one.
+        const Disc tight = enclosingOfChildren(seedNodes[s]);
+        const Disc grown{seeds[s].x, seeds[s].y, seeds[s].r + gravity_};
+        setBound(seedNodes[s], tight.r < grown.r ? tight : grown);
+        next.push_back(seedNodes[s]);
+      }
+      begin = end;
+    }
+    current.swap(next);
+  }
+  if (topLevel_ >= 1) {
+    for (std::uint32_t n : current) linkSphere(n, kRoot);
+  }
+  repackSlices();
+}
+
+}  // namespace sphere_tree
+}  // namespace st
