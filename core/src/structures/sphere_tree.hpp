@@ -12,8 +12,8 @@
 // leaves a slice by swap-remove and joins one at its end; a full slice moves to the end of the array with
 // half as much room again, and the array is repacked depth first when moved-out slices take a fifth of it.
 //
-// This header is internal: it is shared by sphere_tree.cpp (mutation, queues, placement, build) and
-// sphere_tree_walks.cpp (queries, view cull, pairs, validation).
+// This header is internal: it is shared by sphere_tree.cpp (mutation), sphere_tree_placement.cpp (queues,
+// placement, build) and sphere_tree_walks.cpp (queries, view cull, pairs, validation).
 
 #include <cstdint>
 #include <limits>
@@ -229,7 +229,7 @@ class SphereTree final : public SpatialIndex {
   void setBound(std::uint32_t n, const Disc& d);
   NodeInfo nodeInfo(std::uint32_t n, int depth) const;
 
-  // -- queues and placement (sphere_tree.cpp)
+  // -- queues and placement (sphere_tree_placement.cpp)
   void queueReintegrateItem(ItemId id, std::uint32_t hint);
   void queueReintegrateSphere(std::uint32_t n, std::uint32_t hint);
   void queueRecompute(std::uint32_t n);
