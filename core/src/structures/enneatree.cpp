@@ -296,7 +296,7 @@ class Enneatree final : public banded::BandedTree<Enneatree, 4> {
         return "query box misses the child's box";
       case QueryShape::Cone:
         return "view cone misses the child's box";
-      case QueryShape::Segment:
+      default:  // a segment, or a shape the engine answers without this walk
         break;
     }
     return "segment misses the child's box";

@@ -191,7 +191,7 @@ class RadiusTree final : public banded::BandedTree<RadiusTree, 2> {
         return "query box misses the child's cell widened by its largest radius";
       case QueryShape::Cone:
         return "view cone misses the child's cell widened by its largest radius";
-      case QueryShape::Segment:
+      default:  // a segment, or a shape the engine answers without this walk
         break;
     }
     return "segment misses the child's cell widened by its largest radius";
