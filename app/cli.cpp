@@ -96,7 +96,7 @@ void parseQueries(RunConfig& config, const std::string& text) {
   const std::string kind = text.substr(0, colon);
   config.queryKind = parseQueryShape(kind);
   if (!config.queryKind || colon == std::string::npos) {
-    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray, cone (got '" +
+    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray, cone, nearest (got '" +
                        text + "')");
   }
   config.queryCount =
@@ -227,7 +227,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.set_help_flag("-h,--help", "Print this help and exit");
   cli.set_version_flag("--version", std::string("spheretest ") + kVersion, "Print the version and exit");
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
-  std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, regionText;
+  std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, queryKText,
+      regionText;
   std::string threadsText;
   std::string soakText, switchEveryText, record, recordFpsText;
   std::string lessonText, stepText;
@@ -273,13 +274,15 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
                  "Structure or scene parameter, e.g. grid.cell_scale=1.5 (repeatable); see --list-structures")
       ->type_name("KEY=VALUE");
   cli.add_option("--queries", queriesText,
-                 "Headless: COUNT random queries after the last frame, KIND point, circle, box, ray or "
-                 "cone (default none)")
+                 "Headless: COUNT random queries after the last frame, KIND point, circle, box, ray, "
+                 "cone or nearest (default none)")
       ->type_name("KIND:COUNT");
   cli.add_option("--query-size", querySizeText,
                  "Query radius, box half-extent, ray length or cone reach (default twice the largest "
                  "radius; rays and cones an eighth of the region's width)")
       ->type_name("R");
+  cli.add_option("--query-k", queryKText, "Circles a nearest query asks for, 1..100000 (default 8)")
+      ->type_name("K");
   cli.add_option("--query-region", regionText, "Where query positions fall (default: the scene's)")
       ->type_name("X0,Y0,X1,Y1");
   cli.add_option("--screenshot", screenshot, "Window: render --frames frames, save the window as PNG, exit")
@@ -348,6 +351,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
         throw InvalidInput("--query-size must be a finite number >= 0 (got '" + querySizeText + "')");
       }
       config.querySize = static_cast<float>(size);
+    }
+    if (!queryKText.empty()) {
+      config.queryK = static_cast<std::uint32_t>(integerOption("--query-k", queryKText, 1, 100'000));
     }
     if (!regionText.empty()) parseQueryRegion(config, regionText);
     const auto positiveSeconds = [](const std::string& option, const std::string& text) {

@@ -60,7 +60,7 @@ std::vector<QuerySpec> makeQueries(const RunConfig& config, const Box& region) {
 // per query is the batch's wall time over the queries.
 void runQueries(TaskScheduler& scheduler, const SpatialIndex& structure, const RunConfig& config,
                 const std::vector<QuerySpec>& queries, float size, QueryResult& result) {
-  const bool ordered = config.queryKind == QueryShape::Segment;
+  const bool ordered = config.queryKind == QueryShape::Segment || config.queryKind == QueryShape::Nearest;
   std::vector<std::uint64_t> hashes(queries.size());
   std::vector<std::uint64_t> hits(queries.size()), nodes(queries.size()), candidates(queries.size()),
       exact(queries.size());
@@ -68,7 +68,9 @@ void runQueries(TaskScheduler& scheduler, const SpatialIndex& structure, const R
   scheduler.parallelFor(queries.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
     QueryAnswer answer;
     for (std::size_t i = begin; i < end; ++i) {
-      runQuery(structure, makeQuery(*config.queryKind, queries[i].at, size, queries[i].direction), answer);
+      Query query = makeQuery(*config.queryKind, queries[i].at, size, queries[i].direction);
+      query.k = config.queryK;
+      runQuery(structure, query, answer);
       std::uint64_t queryHash = 0;
       if (ordered) {
         for (ItemId id : answer.ids) queryHash = mix64(queryHash ^ (id + 1));  // in hit order
@@ -342,7 +344,9 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
                ? 0.125f * (region.max.x - region.min.x)
                : 2.0f * sim->maxRadius();
   }
-  report.querySize = config.queryKind == QueryShape::Point ? 0.0f : size;
+  const bool sized = config.queryKind != QueryShape::Point && config.queryKind != QueryShape::Nearest;
+  report.querySize = sized ? size : 0.0f;
+  report.queryK = config.queryKind == QueryShape::Nearest ? config.queryK : 0;
   const std::vector<QuerySpec> queries =
       config.queryKind ? makeQueries(config, region) : std::vector<QuerySpec>{};
   for (std::size_t s = 0; s < running.size(); ++s) {
@@ -420,7 +424,10 @@ void printReport(const RunReport& report, std::ostream& out) {
   }
   if (report.queryKind) {
     out << "\n" << report.queryCount << " random " << queryKindName(report.queryKind) << " queries";
-    if (report.queryKind != QueryShape::Point) out << " of size " << report.querySize;
+    if (report.queryKind == QueryShape::Nearest)
+      out << ", " << report.queryK << " circles each";
+    else if (report.queryKind != QueryShape::Point)
+      out << " of size " << report.querySize;
     out << " after the last frame\n";
     std::ostringstream qheader;
     qheader << std::left << std::setw(17) << "structure" << std::right << std::setw(12) << "hits"
@@ -518,6 +525,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
       s["queries"] = {{"kind", queryKindName(report.queryKind)},
                       {"count", report.queryCount},
                       {"size", report.querySize},
+                      {"k", report.queryK},
                       {"hits", r.queries.hits},
                       {"nodes_visited_per_query", r.queries.nodesVisitedPerQuery},
                       {"candidates_per_query", r.queries.candidatesPerQuery},

@@ -71,6 +71,7 @@ struct RunReport {
   std::optional<QueryShape> queryKind;      ///< kind of the random queries (none: no queries)
   int queryCount = 0;                       ///< number of random queries
   float querySize = 0;                      ///< their size
+  std::uint32_t queryK = 0;                 ///< circles each nearest query asked for (0 for other kinds)
   std::vector<std::string> skipped;         ///< structures skipped, with the reason
   std::vector<StructureResult> structures;  ///< one per structure, in run order
 };

@@ -34,6 +34,7 @@ struct RunConfig {
   std::optional<QueryShape> queryKind;                          ///< --queries kind (none: no queries)
   int queryCount = 0;                                           ///< --queries count
   float querySize = 0.0f;                 ///< --query-size (0: a size derived from the scene)
+  std::uint32_t queryK = 8;               ///< --query-k: circles a nearest query asks for
   std::optional<Box> queryRegion;         ///< --query-region
   double soakSeconds = 0;                 ///< --soak: window long run switching structures (0: off)
   double switchEverySeconds = 1;          ///< --switch-every: interval between switches in a soak run

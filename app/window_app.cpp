@@ -344,6 +344,7 @@ void WindowApp::applyRunConfigQuery() {
   ui::placeQuery(q, config_.queryKind,
                  {0.5f * (region.min.x + region.max.x), 0.5f * (region.min.y + region.max.y)},
                  config_.querySize > 0.0f ? config_.querySize : 0.07f * side);
+  q.nearestCount = static_cast<int>(config_.queryK);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -280,6 +280,42 @@ class BoostRtree final : public SpatialIndex {
     });
   }
 
+  // Boost's own nearest search hands values over in order of their boxes' distance from p. A circle lies
+  // in its (grown) box, so its edge is no nearer than the box: once a box lies beyond the k-th nearest
+  // edge found (and p is outside it, where a circle may hold p deeply), no later value can do better.
+  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const override {
+    out.clear();
+    if (k == 0 || tree_.empty()) return;
+    const BoostPoint at(p.x, p.y);
+    // Boost's search keeps a buffer of its count, so it asks for a few times k and asks again, for more,
+    // in the rare case that circles holding p deeply lie beyond that many boxes.
+    std::size_t asked = std::min<std::size_t>(tree_.size(), std::max<std::size_t>(4 * std::size_t{k}, 32));
+    for (;;) {
+      out.clear();
+      bool settled = false;
+      for (auto it = tree_.qbegin(bgi::nearest(at, static_cast<unsigned>(asked))); it != tree_.qend(); ++it) {
+        const Box box = fromBoost(it->first);
+        const double dx = std::max({double(box.min.x) - p.x, 0.0, double(p.x) - box.max.x});
+        const double dy = std::max({double(box.min.y) - p.y, 0.0, double(p.y) - box.max.y});
+        const double boxDistance = std::sqrt(dx * dx + dy * dy) * (1.0 - 1e-5);
+        if (out.size() == k && boxDistance > 0.0 && boxDistance > double(out.back().distance)) {
+          settled = true;
+          break;
+        }
+        ++ctx.counters.candidates;
+        const ItemId id = it->second;
+        const NearestHit hit{id, circleEdgeDistance(circle(id), p)};
+        const bool kept = out.size() < k || nearestHitLess(hit, out.back());
+        ctx.candidate(id, kept);
+        if (!kept) continue;
+        if (out.size() == k) out.pop_back();
+        out.insert(std::upper_bound(out.begin(), out.end(), hit, nearestHitLess), hit);
+      }
+      if (settled || asked == tree_.size()) return;
+      asked = std::min(tree_.size(), asked * 4);
+    }
+  }
+
   void doFindPairs(std::vector<Pair>& out) override {
     // One query per value in the tree's own order, so consecutive queries walk neighbouring nodes.
     for (const Value& value : tree_) {

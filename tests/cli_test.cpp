@@ -104,6 +104,8 @@ TEST(Cli, BadQueriesAndRegionsAreRejected) {
   EXPECT_EQ(run("--headless --query-region 1,2,3").exitCode, 2);
   EXPECT_EQ(run("--headless --query-region 5,0,1,1").exitCode, 2);
   EXPECT_EQ(run("--headless --query-size -1").exitCode, 2);
+  EXPECT_EQ(run("--headless --queries nearest:10 --query-k 0").exitCode, 2);
+  EXPECT_EQ(run("--headless --queries nearest:10 --query-k many").exitCode, 2);
   EXPECT_EQ(run("--headless --no-such-option").exitCode, 2);
 }
 
@@ -402,6 +404,29 @@ TEST(CliCounters, GridNodesPerQueryCountEveryCellLookedUpOnASparseScene) {
   const auto& grid = json["structures"][0];
   EXPECT_NEAR(grid["queries"]["nodes_visited_per_query"].get<double>(), 4.0, 0.02) << grid["queries"];
   EXPECT_LT(grid["extra"]["occupied_cells_per_query"].get<double>(), 1.5) << grid["extra"];
+}
+
+// Nearest queries run on every structure and both peers, and agree: each answers k circles per query, and
+// the run would fail on a differing answer.
+TEST(Cli, NearestQueriesAnswerKCirclesOnEveryStructure) {
+  Outcome o;
+  const nlohmann::json json =
+      reportOf("nearest", "--structure all --count 1500 --frames 3 --queries nearest:200 --query-k 7", o);
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_NE(o.output.find("200 random nearest queries, 7 circles each"), std::string::npos) << o.output;
+  ASSERT_GE(json["structures"].size(), 13u);
+  for (const auto& s : json["structures"]) {
+    EXPECT_EQ(s["queries"]["kind"], "nearest") << s["name"];
+    EXPECT_EQ(s["queries"]["k"], 7) << s["name"];
+    EXPECT_EQ(s["queries"]["hits"], 1400) << s["name"];
+    EXPECT_GT(s["queries"]["exact_tests_per_query"].get<double>(), 6.9) << s["name"];
+  }
+  // Brute force examines every circle; a structure that prunes examines far fewer.
+  EXPECT_EQ(json["structures"][0]["queries"]["candidates_per_query"], 1500.0);
+  for (std::size_t i = 1; i < json["structures"].size(); ++i) {
+    EXPECT_LT(json["structures"][i]["queries"]["candidates_per_query"].get<double>(), 750.0)
+        << json["structures"][i]["name"];
+  }
 }
 
 // The table's pairs and candidate tests are both means per frame, so they compare.

@@ -224,6 +224,7 @@ class SplitView final : public DemoPart {
     Box shape;
     switch (*q.mode) {
       case QueryShape::Point:
+      case QueryShape::Nearest:
         shape = {q.anchor, q.anchor};
         break;
       case QueryShape::Circle:
@@ -373,7 +374,8 @@ class SplitView final : public DemoPart {
     const ImU32 c = static_cast<ImU32>(colours::kQueryShape);
     if (!q.mode) return;
     switch (*q.mode) {
-      case QueryShape::Point: {
+      case QueryShape::Point:
+      case QueryShape::Nearest: {
         const ImVec2 p = map.at(q.anchor);
         draw->AddLine(ImVec2(p.x - 6, p.y), ImVec2(p.x + 6, p.y), c, 1.5f);
         draw->AddLine(ImVec2(p.x, p.y - 6), ImVec2(p.x, p.y + 6), c, 1.5f);

@@ -37,7 +37,7 @@ inline int queryModeIndex(QueryMode mode) {
 /// The mode at a Query panel index (out-of-range indices clamp).
 inline QueryMode queryModeAt(int index) {
   if (index <= 0) return std::nullopt;
-  return static_cast<QueryShape>(std::min(index, int(QueryShape::Cone) + 1) - 1);
+  return static_cast<QueryShape>(std::min(index, int(QueryShape::Nearest) + 1) - 1);
 }
 
 /// The mouse query: its shape, this frame's answer, and the trace of the walk that produced it.
@@ -48,10 +48,12 @@ struct QueryState {
   float radius = 1.0f;                  ///< circle query radius
   Vec2 halfExtent{1.0f, 1.0f};          ///< box query half size
   float coneHalfAngle = 0.45f;          ///< half the cone's field of view, radians
+  int nearestCount = 8;                 ///< how many circles the nearest query asks for
   bool followMouse = false;             ///< the shape moves with the cursor
   bool placed = false;                  ///< the shape was sized for the current scene
 
-  std::vector<ItemId> hits;     ///< ids found (point, circle, box, cone: visible set)
+  std::vector<ItemId> hits;     ///< ids found (point, circle, box, cone: visible set; nearest: nearest first)
+  float nearestReach = 0.0f;    ///< nearest: the k-th circle's edge distance (the ring drawn around the point)
   std::vector<RayHit> rayHits;  ///< ray hits in order
   std::vector<ItemId> entered;  ///< cone: became visible this frame
   std::vector<ItemId> left;     ///< cone: stopped being visible this frame

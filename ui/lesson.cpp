@@ -757,6 +757,7 @@ Box lessonViewBox(const DemoModel& model, const LessonStep& step) {
       shape = boundsOf({q.anchor, length(q.target - q.anchor)});
       break;
     case QueryShape::Point:
+    case QueryShape::Nearest:
       break;
   }
   // The shape and as much again on every side, and never less than an eighth of the world: enough of the

@@ -1,4 +1,4 @@
-// The query tool: the mouse places a point, circle, box, ray or view cone; every frame the current
+// The query tool: the mouse places a point, circle, box, ray, view cone or nearest-circles point; every frame the current
 // structure answers it (timed, untraced) and answers it again with a trace attached for the overlays.
 
 #include <algorithm>
@@ -18,7 +18,8 @@
 namespace st::ui {
 namespace {
 
-constexpr const char* kModeNames[] = {"off", "point", "circle", "box", "ray", "cone"};
+constexpr const char* kModeNames[] = {"off", "point", "circle", "box", "ray", "cone", "nearest"};
+constexpr int kModes = static_cast<int>(std::size(kModeNames));
 
 float worldSide(const Simulation& sim) {
   const Box& w = sim.world();
@@ -134,6 +135,11 @@ class QueryTool final : public DemoPart {
         out.sectorOutline(cone.origin, cone.farDistance, facing - cone.halfAngle, facing + cone.halfAngle, c);
         break;
       }
+      case QueryShape::Nearest:
+        // The ring through the k-th nearest circle's edge: every circle reaching inside it is among the k.
+        out.cross(q.anchor, 9.0f, c);
+        if (q.nearestReach > 0.0f) out.circleOutline({q.anchor, q.nearestReach}, c);
+        break;
     }
   }
 
@@ -143,8 +149,8 @@ class QueryTool final : public DemoPart {
   void drawPanel(DemoContext& ctx) override {
     QueryState& q = ctx.model.query;
     int mode = queryModeIndex(q.mode);
-    for (int m = 0; m < 6; ++m) {
-      if (m % 3 != 0) ImGui::SameLine(float(m % 3) * ImGui::GetFontSize() * 6.0f);
+    for (int m = 0; m < kModes; ++m) {
+      if (m % 4 != 0) ImGui::SameLine(float(m % 4) * ImGui::GetFontSize() * 4.8f);
       ImGui::RadioButton(kModeNames[m], &mode, m);
     }
     q.mode = queryModeAt(mode);
@@ -155,7 +161,8 @@ class QueryTool final : public DemoPart {
     ImGui::Checkbox("follow the mouse", &q.followMouse);
     helpMarker(
         "Left click moves the shape, left drag draws it (circle: centre to rim, box: corner to corner, "
-        "ray: start to end, cone: eye to far edge). Ctrl+wheel resizes. Right or middle drag pans.");
+        "ray: start to end, cone: eye to far edge, nearest: the point). Ctrl+wheel resizes. Right or middle "
+        "drag pans.");
     drawShapeControls(q, ctx.model.simulation());
 
     ImGui::Separator();
@@ -165,7 +172,13 @@ class QueryTool final : public DemoPart {
     }
     const std::size_t found = q.mode == QueryShape::Segment ? q.rayHits.size() : q.hits.size();
     ImGui::Text("%s %s in %.1f us", groupedNumber(found).c_str(),
-                q.mode == QueryShape::Cone ? "visible" : "hits", q.microseconds);
+                q.mode == QueryShape::Cone      ? "visible"
+                : q.mode == QueryShape::Nearest ? "nearest"
+                                                : "hits",
+                q.microseconds);
+    if (q.mode == QueryShape::Nearest && !q.hits.empty()) {
+      ImGui::Text("k-th nearest edge %.2f from the point", double(q.nearestReach));
+    }
     const TraceProgress walk = progressAt(q.trace, q.trace.events.size());
     const std::string nodes =
         nodesVisitedText(ctx.model.structure().nodesNotCounted(), q.counters.nodesVisited,
@@ -232,6 +245,9 @@ class QueryTool final : public DemoPart {
         q.anchor = from;
         q.target = to;
         break;
+      case QueryShape::Nearest:
+        q.anchor = to;
+        break;
     }
   }
 
@@ -239,6 +255,13 @@ class QueryTool final : public DemoPart {
   // The cone is the one shape run for real here rather than as in the teaching views (a bounding circle):
   // it culls, keeping the visible set and what entered and left it.
   static void run(SpatialIndex& index, QueryState& q) {
+    if (q.mode == QueryShape::Nearest) {
+      QueryAnswer answer;
+      runRecordedQuery(index, queryOf(q), answer);
+      q.hits.swap(answer.ids);
+      q.nearestReach = answer.nearest.empty() ? 0.0f : answer.nearest.back().distance;
+      return;
+    }
     if (q.mode != QueryShape::Cone) {
       runQueryShape(index, q, q.hits, q.rayHits);
       return;
@@ -276,6 +299,9 @@ class QueryTool final : public DemoPart {
         ImGui::DragFloat2("look at", &q.target.x, speed, 0.0f, 0.0f, "%.1f");
         break;
       }
+      case QueryShape::Nearest:
+        ImGui::SliderInt("k circles", &q.nearestCount, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
+        break;
       default:
         break;
     }
@@ -356,7 +382,8 @@ class QueryTool final : public DemoPart {
 
 const PartRegistrar registrar{
     {PartCategory::Panel, "Query",
-     "mouse-driven point, circle, box, ray and view-cone queries with hits, time and work", 20, true,
+     "mouse-driven point, circle, box, ray, view-cone and nearest-circles queries with hits, time and work",
+     20, true,
      [] { return std::make_unique<QueryTool>(); }}};
 
 }  // namespace

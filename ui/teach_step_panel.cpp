@@ -40,7 +40,7 @@ constexpr const char* kHiddenWhileStepping[] = {part_names::kQueryTrace, part_na
                                                 "Structure nodes", "Overlapping circles", "Pair lines"};
 
 constexpr QueryMode kSteppable[] = {QueryShape::Point, QueryShape::Circle, QueryShape::Box,
-                                    QueryShape::Segment};
+                                    QueryShape::Segment, QueryShape::Nearest};
 
 ImVec4 kindColour(TraceEventKind kind) {
   switch (kind) {
@@ -531,6 +531,7 @@ class StepPanel final : public DemoPart {
     if (!q.mode) return;
     switch (*q.mode) {
       case QueryShape::Point:
+      case QueryShape::Nearest:
         out.cross(q.anchor, 11.0f, c);
         break;
       case QueryShape::Circle:

@@ -40,6 +40,7 @@ Query queryOf(const QueryState& q) {
   query.radius = q.radius;
   query.halfExtent = q.halfExtent;
   query.halfAngle = q.coneHalfAngle;
+  query.k = static_cast<std::uint32_t>(std::max(q.nearestCount, 1));
   // A cone runs as its bounding circle: the walk a cull starts with, traced without consuming the
   // structure's enter/leave state.
   if (query.shape == QueryShape::Cone) {

@@ -30,12 +30,15 @@ constexpr ShapeName kShapeNames[] = {{QueryShape::Point, "point"},
                                      {QueryShape::Circle, "circle"},
                                      {QueryShape::Box, "box"},
                                      {QueryShape::Segment, "ray"},
-                                     {QueryShape::Cone, "cone"}};
+                                     {QueryShape::Cone, "cone"},
+                                     {QueryShape::Nearest, "nearest"}};
 
-// The ids of a segment's hits, in hit order, so that every shape answers with ids.
+// The ids of a segment's hits or of the nearest circles, in their order, so that every shape answers
+// with ids.
 void idsOfHits(QueryAnswer& answer) {
   answer.ids.clear();
   for (const RayHit& hit : answer.hits) answer.ids.push_back(hit.id);
+  for (const NearestHit& hit : answer.nearest) answer.ids.push_back(hit.id);
 }
 
 }  // namespace
@@ -103,6 +106,7 @@ void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer
   QueryContext ctx;
   ctx.trace = trace;
   answer.hits.clear();
+  answer.nearest.clear();
   switch (query.shape) {
     case QueryShape::Point:
       index.queryPoint(query.at, answer.ids, ctx);
@@ -120,12 +124,18 @@ void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer
     case QueryShape::Cone:
       index.queryCone(query.cone(), answer.ids, ctx);
       break;
+    case QueryShape::Nearest:
+      index.queryNearest(query.at, query.k, answer.nearest, ctx);
+      idsOfHits(answer);
+      break;
   }
   answer.counters = ctx.counters;
 }
 
 void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answer) {
   answer.hits.clear();
+  answer.nearest.clear();
+  answer.nearest.clear();
   switch (query.shape) {
     case QueryShape::Point:
       index.queryPoint(query.at, answer.ids);
@@ -142,6 +152,10 @@ void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answ
       break;
     case QueryShape::Cone:
       index.queryCone(query.cone(), answer.ids);
+      break;
+    case QueryShape::Nearest:
+      index.queryNearest(query.at, query.k, answer.nearest);
+      idsOfHits(answer);
       break;
   }
   answer.counters = index.lastCounters();

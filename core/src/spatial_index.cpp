@@ -364,13 +364,6 @@ std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment, QueryCo
   return doRayCastFirst(segment, ctx);
 }
 
-std::optional<RayHit> SpatialIndex::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
-  std::vector<RayHit> hits;
-  doRayCast(segment, hits, ctx);
-  if (hits.empty()) return std::nullopt;
-  return *std::min_element(hits.begin(), hits.end(), rayHitLess);
-}
-
 void SpatialIndex::findPairs(std::vector<Pair>& out) {
   out.clear();
   counters_ = {};
@@ -410,19 +403,6 @@ void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, 
   left.clear();
   counters_ = {};
   doCullView(cone, entered, left);
-}
-
-void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow,
-                                QueryContext& ctx) const {
-  std::vector<ItemId> candidates;
-  doQueryCircle(Circle{cone.origin, cone.farDistance}, candidates, ctx);
-  visibleNow.clear();
-  for (ItemId id : candidates) {
-    ++ctx.counters.candidates;
-    ++ctx.counters.exactTests;
-    if (circleOverlapsCone(circles_[id], cone)) visibleNow.push_back(id);
-  }
-  std::sort(visibleNow.begin(), visibleNow.end());
 }
 
 void SpatialIndex::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {

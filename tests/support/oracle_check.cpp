@@ -76,6 +76,7 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
     subject.queryCircle({p, size}, got);
     oracle.queryCircle({p, size}, want);
     if (!sameIds(got, want)) return "queryCircle: " + describeIds(got, want);
+    const std::vector<ItemId> circleHits = want;
 
     const Box box = boxFromCenter(p, size, rng.uniform(0.0f, area.maxSize));
     subject.queryBox(box, got);
@@ -95,6 +96,37 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
     for (std::size_t i = 0; i < hits.size(); ++i) {
       if (hits[i].id != wantHits[i].id || hits[i].t != wantHits[i].t)
         return "rayCast: hit order differs at " + std::to_string(i);
+    }
+    // Nearest circles: mostly a few, now and then more than the structure holds.
+    const std::uint32_t k = rng.unit() < 0.1 ? static_cast<std::uint32_t>(subject.size() + 3)
+                                            : 1 + static_cast<std::uint32_t>(rng.unit() * 24.0);
+    std::vector<NearestHit> nearest, wantNearest;
+    subject.queryNearest(p, k, nearest);
+    oracle.queryNearest(p, k, wantNearest);
+    if (nearest.size() != wantNearest.size()) {
+      return "queryNearest: " + std::to_string(nearest.size()) + " circles vs oracle's " +
+             std::to_string(wantNearest.size()) + " (k " + std::to_string(k) + ")";
+    }
+    for (std::size_t i = 0; i < nearest.size(); ++i) {
+      if (nearest[i].id != wantNearest[i].id || nearest[i].distance != wantNearest[i].distance)
+        return "queryNearest: rank " + std::to_string(i) + " is " + std::to_string(nearest[i].id) +
+               ", oracle's " + std::to_string(wantNearest[i].id) + " (k " + std::to_string(k) + ")";
+    }
+    // The callback form finds what the vector form finds, and stops when told to.
+    std::vector<ItemId> visited;
+    QueryContext ctx;
+    subject.queryCircle(
+        {p, size},
+        [&](ItemId id) {
+          visited.push_back(id);
+          return true;
+        },
+        ctx);
+    if (!sameIds(visited, circleHits)) return "queryCircle with a callback: " + describeIds(visited, circleHits);
+    if (!circleHits.empty()) {
+      std::size_t calls = 0;
+      subject.queryCircle({p, size}, [&](ItemId) { return ++calls < 1; }, ctx);
+      if (calls != 1) return "queryCircle with a callback went on after it said stop";
     }
     const auto first = subject.rayCastFirst(seg);
     const auto wantFirst = oracle.rayCastFirst(seg);

@@ -17,7 +17,8 @@ struct QueryArea {
   float maxSize = 20.0f;        ///< largest query radius / half extent / ray length
 };
 
-/// Runs `queries` random queries of every kind (point, circle, box, ray, first ray hit, view cone) and a
+/// Runs `queries` random queries of every kind (point, circle, box, ray, first ray hit, nearest circles,
+/// the callback form, view cone) and a
 /// pair search on both structures; returns "" when they agree, else what differed. Also calls validate().
 std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& rng, const QueryArea& area,
                               int queries, bool checkPairs = true);

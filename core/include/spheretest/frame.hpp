@@ -41,6 +41,7 @@ struct Query {
   float radius = 0.0f;      ///< a circle's radius
   Vec2 halfExtent;          ///< a box's half size
   float halfAngle = 0.45f;  ///< half a cone's field of view, radians
+  std::uint32_t k = 8;      ///< how many circles a nearest query asks for
 
   /// The circle of a circle query.
   Circle circle() const { return {at, radius}; }
@@ -58,7 +59,7 @@ struct Query {
 /// along `direction` (a unit vector), a cone's far distance along it.
 Query makeQuery(QueryShape shape, Vec2 at, float size, Vec2 direction = {1.0f, 0.0f});
 
-/// The command-line name of a shape: "point", "circle", "box", "ray" or "cone".
+/// The command-line name of a shape: "point", "circle", "box", "ray", "cone" or "nearest".
 const char* queryShapeName(QueryShape shape);
 
 /// The shape a command-line name stands for, if any.
@@ -66,8 +67,9 @@ std::optional<QueryShape> parseQueryShape(std::string_view name);
 
 /// What one query found.
 struct QueryAnswer {
-  std::vector<ItemId> ids;   ///< ids found, sorted for a cone; for a segment, the hits' ids in hit order
+  std::vector<ItemId> ids;   ///< ids found, sorted for a cone; for a segment or nearest, in their order
   std::vector<RayHit> hits;  ///< a segment's hits, ordered by rayHitLess (empty for other shapes)
+  std::vector<NearestHit> nearest;  ///< a nearest query's circles, ordered by nearestHitLess (else empty)
   QueryCounters counters;    ///< the work the query did
 
   /// Number of results.

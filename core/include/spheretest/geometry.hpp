@@ -127,6 +127,18 @@ constexpr bool rayHitLess(const RayHit& a, const RayHit& b) {
   return a.t < b.t || (a.t == b.t && a.id < b.id);
 }
 
+/// One answer of a nearest-circles query: the item and its signed distance from the query point to the
+/// circle's edge (|p - centre| - radius, negative inside the circle).
+struct NearestHit {
+  ItemId id = 0;          ///< item found
+  float distance = 0.0f;  ///< signed distance to the circle's edge, computed by circleEdgeDistance
+};
+
+/// Nearest hits are ordered by distance, then by id, so every structure reports the same k circles.
+constexpr bool nearestHitLess(const NearestHit& a, const NearestHit& b) {
+  return a.distance < b.distance || (a.distance == b.distance && a.id < b.id);
+}
+
 /// An unordered pair of overlapping items, stored with a < b.
 struct Pair {
   ItemId a = 0;  ///< smaller id
@@ -180,6 +192,14 @@ inline bool circleOverlapsBox(const Circle& c, const Box& b) {
   const double qy = cy < b.min.y ? double(b.min.y) : (cy > b.max.y ? double(b.max.y) : cy);
   const double dx = cx - qx, dy = cy - qy;
   return dx * dx + dy * dy <= double(c.radius) * double(c.radius);
+}
+
+/// Signed distance from a point to a circle's edge, |p - centre| - radius, in double and then rounded to
+/// float once, so that every structure ranks the same circles alike.
+inline float circleEdgeDistance(const Circle& c, Vec2 p) {
+  const double dx = double(p.x) - double(c.center.x);
+  const double dy = double(p.y) - double(c.center.y);
+  return static_cast<float>(std::sqrt(dx * dx + dy * dy) - double(c.radius));
 }
 
 /// Whether the segment meets the circle; on a hit, sets `t` to the entry parameter in [0, 1].

@@ -24,6 +24,7 @@
 #include "spheretest/hash.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/tasks.hpp"
+#include "spheretest/walk_view.hpp"
 
 namespace st {
 
@@ -120,6 +121,7 @@ enum class QueryShape : std::uint8_t {
   Box,      ///< circles overlapping a box
   Segment,  ///< circles a segment (a ray of finite length) meets
   Cone,     ///< circles overlapping a view cone
+  Nearest,  ///< the k circles whose edges lie nearest a point
 };
 
 /// Figures of one query beyond its two counters, which structures fill where they apply (for teaching).
@@ -237,6 +239,16 @@ class SpatialIndex {
   std::optional<RayHit> rayCastFirst(const Segment& segment);
   /// The first circle the segment meets; const, counts into `ctx`.
   std::optional<RayHit> rayCastFirst(const Segment& segment, QueryContext& ctx) const;
+  /// The `k` circles nearest `p` by circleEdgeDistance, ordered by nearestHitLess (all of them when fewer).
+  void queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out);
+  /// The `k` circles nearest `p`, ordered by nearestHitLess; const, counts into `ctx`.
+  void queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const;
+  /// Calls `visit` with each circle containing p until it returns false; const, counts into `ctx`.
+  void queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const;
+  /// Calls `visit` with each circle overlapping `query` until it returns false; const, counts into `ctx`.
+  void queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const;
+  /// Calls `visit` with each circle overlapping `box` until it returns false; const, counts into `ctx`.
+  void queryBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const;
   /// Ids of the circles overlapping a view cone, sorted (no visibility memory: see cullView).
   void queryCone(const ViewCone& cone, std::vector<ItemId>& out);
   /// Ids of the circles overlapping a view cone, sorted; const, counts into `ctx` (no visibility memory).
@@ -344,20 +356,26 @@ class SpatialIndex {
     (void)shape;
     (void)detail;
   }
-  /// Appends ids of circles containing p.
-  virtual void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const = 0;
-  /// Appends ids of circles overlapping `query`.
-  virtual void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const = 0;
-  /// Appends ids of circles overlapping `box`.
-  virtual void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const = 0;
-  /// Appends hits in any order; the caller sorts.
-  virtual void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const = 0;
-  /// First hit; default: doRayCast and take the smallest.
+  /// The nodes and items the query engine walks, for a structure that lets the engine answer its queries;
+  /// nullopt (the default) for one that overrides every do-query hook with a walk of its own.
+  virtual std::optional<WalkView> walkView() const { return std::nullopt; }
+  /// Appends ids of circles containing p. Default: the engine's walk of walkView().
+  virtual void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const;
+  /// Appends ids of circles overlapping `query`. Default: the engine's walk of walkView().
+  virtual void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const;
+  /// Appends ids of circles overlapping `box`. Default: the engine's walk of walkView().
+  virtual void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const;
+  /// Appends hits in any order; the caller sorts. Default: the engine's walk of walkView().
+  virtual void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const;
+  /// First hit. Default: the engine's pruned walk of walkView(), else doRayCast and take the smallest.
   virtual std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const;
+  /// The k nearest, ordered. Default: the engine's best-first walk of walkView(), else growing circle
+  /// queries through doQueryCircle until the k-th nearest lies well inside one.
+  virtual void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const;
   /// Appends every overlapping pair once, a < b.
   virtual void doFindPairs(std::vector<Pair>& out) = 0;
-  /// Computes the items overlapping the cone (sorted) into `visibleNow`. Default: circle query around the
-  /// eye filtered by circleOverlapsCone. Structures with memory override doCullView as well.
+  /// Computes the items overlapping the cone (sorted) into `visibleNow`. Default: the engine's walk of
+  /// walkView(), else a circle query around the eye filtered by circleOverlapsCone. Structures with memory override doCullView as well.
   virtual void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const;
   /// Fills entered/left (sorted) and updates visible_. Default: doVisibleSet and a sorted diff.
   virtual void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left);
@@ -375,6 +393,7 @@ class SpatialIndex {
 
  private:
   void checkCircle(const Circle& circle, const char* what) const;
+  WalkView requireWalkView(const char* hook) const;
   void storeCircle(ItemId id, const Circle& circle);
 
   std::string name_;

@@ -1,5 +1,6 @@
-// Brute force: the oracle. It keeps nothing but a dense list of the present items and tests every one,
-// so its answers follow from the exact predicates alone; every other structure is checked against it.
+// Brute force: the oracle. It keeps nothing but a dense list of the present items, which the query engine
+// walks as one list of unplaced items, testing every one: its answers follow from the exact predicates
+// alone, and every other structure is checked against it.
 
 #include <algorithm>
 
@@ -61,28 +62,8 @@ class BruteForce final : public SpatialIndex {
     slotOf_.clear();
   }
 
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    for (ItemId id : dense_) test(id, circleContainsPoint(circle(id), p), out, ctx);
-  }
-
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    for (ItemId id : dense_) test(id, circlesOverlap(circle(id), query), out, ctx);
-  }
-
-  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    for (ItemId id : dense_) test(id, circleOverlapsBox(circle(id), box), out, ctx);
-  }
-
-  void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    const Vec2 delta = segment.end - segment.start;
-    for (ItemId id : dense_) {
-      ++ctx.counters.candidates;
-      float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, circle(id), t);
-      ctx.candidate(id, hit);
-      if (hit) out.push_back({id, t, segment.start + delta * t});
-    }
-  }
+  // Every query shape comes from the engine, which tests each item of this one unplaced list.
+  std::optional<WalkView> walkView() const override { return WalkView{{}, {}, dense_}; }
 
   // Rows of the triangle of pairs, in pieces of equal row counts: rows near the top are longer, and with
   // 64 pieces the workers still even out.
@@ -125,12 +106,6 @@ class BruteForce final : public SpatialIndex {
 
  private:
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
-
-  static void test(ItemId id, bool hit, std::vector<ItemId>& out, QueryContext& ctx) {
-    ++ctx.counters.candidates;
-    ctx.candidate(id, hit);
-    if (hit) out.push_back(id);
-  }
 
   std::vector<ItemId> dense_;          // present ids, in no particular order
   std::vector<std::uint32_t> slotOf_;  // id -> index in dense_
