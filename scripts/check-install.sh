@@ -73,6 +73,13 @@ for structure in $structures; do
     < "$work/game_loop.out"
   grep -q '^agrees with brute force: yes$' "$work/game_loop.out" || fail "game_loop $structure disagrees"
 done
+# A structure written outside the library, checked against brute force with the library's own oracle check.
+"$work/examples/sweep_and_prune" 3000 60 > "$work/sweep.out" || {
+  cat "$work/sweep.out"
+  fail "sweep_and_prune disagrees with brute force"
+}
+expect sweep_and_prune '^3000 circles, 60 frames: [1-9][0-9]* pairs a frame' < "$work/sweep.out"
+grep -q '^agrees with brute force: yes$' "$work/sweep.out" || fail "sweep_and_prune did not finish its checks"
 "$work/examples/scene_counts" "$root/examples/scenes/touching.csv" | tee "$work/scene.out" |
   expect scene_counts '^3 overlapping pairs; '
 grep -q ': 7 circles (2 static, 5 moving)$' "$work/scene.out" || fail "scene_counts: wrong circle counts"

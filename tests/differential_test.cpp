@@ -12,7 +12,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "support/all_structures.hpp"
-#include "support/oracle_check.hpp"
+#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -22,7 +22,7 @@
 #include "spheretest/structures.hpp"
 #include "structures/grid_common.hpp"
 #include "support/extra_figures.hpp"
-#include "support/oracle_check.hpp"
+#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

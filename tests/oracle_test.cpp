@@ -13,7 +13,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "support/extra_figures.hpp"
-#include "support/oracle_check.hpp"
+#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -15,7 +15,7 @@
 #include "spheretest/structures.hpp"
 #include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
-#include "support/oracle_check.hpp"
+#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
-#include "support/oracle_check.hpp"
+#include "spheretest/oracle_check.hpp"
 
 namespace {
 

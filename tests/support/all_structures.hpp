@@ -1,6 +1,7 @@
 #pragma once
-// Every registered structure, the core ones and the peers, for tests that run over all of them: a structure
-// added to the registry is covered with no new test code.
+// Every registered structure, the core ones, the peers and the sweep-and-prune example written outside the
+// library, for tests that run over all of them: a structure added to the registry is covered with no new
+// test code.
 
 #include <algorithm>
 #include <string>
@@ -11,13 +12,17 @@
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 
+#include "../../examples/sweep_and_prune.hpp"
+
 namespace st::testing {
 
-/// The registry of every structure and peer.
+/// The registry of every structure, peer and example structure.
 inline StructureRegistry& allStructures() {
   static StructureRegistry registry = [] {
     StructureRegistry r = StructureRegistry::withCoreStructures();
     registerPeerStructures(r);
+    r.add({"sweep-and-prune", "sort on x and sweep (examples/sweep_and_prune.hpp)", "", false,
+           [] { return std::make_unique<example::SweepAndPrune>(); }});
     return r;
   }();
   return registry;

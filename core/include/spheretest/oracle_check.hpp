@@ -1,6 +1,8 @@
 #pragma once
-// Compares a structure with brute force on every query type; shared by the differential tests and the
-// fuzzer so both check exactly the same things.
+/// \file
+/// Compares a structure with brute force on every query type and the pair search. The project's
+/// differential tests and fuzzer check every structure with it, and a structure written outside the
+/// library (see examples/sweep_and_prune.hpp) is checked with the same calls.
 
 #include <string>
 #include <vector>

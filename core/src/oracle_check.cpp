@@ -1,4 +1,4 @@
-#include "support/oracle_check.hpp"
+#include "spheretest/oracle_check.hpp"
 
 #include <algorithm>
 #include <cmath>
