@@ -1,16 +1,31 @@
 #include "run_config.hpp"
 
+#include "spheretest/app.hpp"
 #include "spheretest/peers.hpp"
 
 namespace st::app {
 
-const StructureRegistry& appRegistry() {
-  static const StructureRegistry registry = [] {
-    StructureRegistry r = StructureRegistry::withCoreStructures();
-    registerPeerStructures(r);
-    return r;
-  }();
+namespace {
+
+StructureRegistry& registryInUse() {
+  static StructureRegistry registry = defaultRegistry();
   return registry;
+}
+
+}  // namespace
+
+StructureRegistry defaultRegistry() {
+  StructureRegistry r = StructureRegistry::withCoreStructures();
+  registerPeerStructures(r);
+  return r;
+}
+
+const StructureRegistry& appRegistry() {
+  return registryInUse();
+}
+
+void useRegistry(StructureRegistry registry) {
+  registryInUse() = std::move(registry);
 }
 
 std::unique_ptr<Simulation> makeSimulation(const RunConfig& config) {

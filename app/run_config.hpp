@@ -47,8 +47,11 @@ struct RunConfig {
   bool scripted() const { return screenshotPath.has_value() || recordPath.has_value(); }
 };
 
-/// The registry the app uses: core structures, then the peers.
+/// The registry the app uses: defaultRegistry() unless useRegistry replaced it.
 const StructureRegistry& appRegistry();
+
+/// Makes the app use `registry` from now on (before the command line is parsed).
+void useRegistry(StructureRegistry registry);
 
 /// Builds the simulation the configuration describes (scene file or generated scene).
 /// Throws InvalidInput or SceneFileError.

@@ -33,7 +33,7 @@ cmake --install "$build" --prefix "$prefix" > /dev/null
 pc="$(find "$prefix" -name spheretest.pc)"
 [ -n "$pc" ] || fail "no spheretest.pc installed"
 libdir="$(dirname "$(dirname "$pc")")"
-for file in "$libdir/libspheretest_core.a" "$libdir/cmake/spheretest/spheretestConfig.cmake" \
+for file in "$libdir/libspheretest_core.a" "$libdir/libspheretest_app.a" "$libdir/cmake/spheretest/spheretestConfig.cmake" \
   "$libdir/cmake/spheretest/spheretestConfigVersion.cmake" "$libdir/cmake/spheretest/spheretestTargets.cmake" \
   "$prefix/bin/spheretest" "$prefix/bin/spheretest-bench" "$prefix/share/spheretest/assets/explanations/grid.md" \
   "$prefix/share/applications/spheretest.desktop" "$prefix/share/icons/hicolor/scalable/apps/spheretest.svg"; do
@@ -41,7 +41,8 @@ for file in "$libdir/libspheretest_core.a" "$libdir/cmake/spheretest/spheretestC
 done
 # The public headers and the generated version header, nothing else: no header from core/src, no assert.hpp.
 expected="$( {
-  find "$root/core/include/spheretest" -maxdepth 1 -name '*.hpp' ! -name assert.hpp -printf '%f\n'
+  find "$root/core/include/spheretest" "$root/app/include/spheretest" -maxdepth 1 -name '*.hpp' ! -name assert.hpp \
+    -printf '%f\n'
   echo version.hpp
 } | sort)"
 installed="$(find "$prefix/include/spheretest" -mindepth 1 -printf '%f\n' | sort)"
@@ -80,6 +81,13 @@ done
 }
 expect sweep_and_prune '^3000 circles, 60 frames: [1-9][0-9]* pairs a frame' < "$work/sweep.out"
 grep -q '^agrees with brute force: yes$' "$work/sweep.out" || fail "sweep_and_prune did not finish its checks"
+# The whole program with the example's structure added through the app component: the report, where brute
+# force checks it, and the window, reading the installed assets.
+[ -x "$work/examples/sweep_and_prune_window" ] || fail "sweep_and_prune_window was not built (no app component?)"
+(cd "$work" && "$work/examples/sweep_and_prune_window" --headless --count 2000 --frames 10 \
+  --structure brute,sweep-and-prune --queries nearest:100 2> /dev/null) |
+  expect sweep_and_prune_window '^sweep-and-prune .* yes$'
+"$root/scripts/check-installed-window.sh" "$work/examples/sweep_and_prune_window" "$prefix/share/spheretest/assets"
 "$work/examples/scene_counts" "$root/examples/scenes/touching.csv" | tee "$work/scene.out" |
   expect scene_counts '^3 overlapping pairs; '
 grep -q ': 7 circles (2 static, 5 moving)$' "$work/scene.out" || fail "scene_counts: wrong circle counts"
