@@ -20,7 +20,7 @@
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
-#include "structures/grid_common.hpp"
+#include "structures/grids/grid_common.hpp"
 #include "support/extra_figures.hpp"
 #include "spheretest/oracle_check.hpp"
 

@@ -1,4 +1,4 @@
-// The storage shared by the space-partitioning trees (core/src/structures/linear_tree.hpp) and the shared
+// The storage shared by the space-partitioning trees (core/src/structures/shared/linear_tree.hpp) and the shared
 // pair view (pair_view.hpp), checked against plain reference computations.
 
 #include <gtest/gtest.h>
@@ -12,10 +12,10 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
-#include "structures/linear_tree.hpp"
-#include "structures/ordered_pieces.hpp"
-#include "structures/pair_view.hpp"
-#include "structures/simd_support.hpp"
+#include "structures/shared/linear_tree.hpp"
+#include "structures/shared/ordered_pieces.hpp"
+#include "structures/shared/pair_view.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::testing {
 namespace {

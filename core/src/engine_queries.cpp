@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "query_engine.hpp"
+#include "structures/shared/query_engine.hpp"
 #include "spheretest/spatial_index.hpp"
 
 namespace st {

@@ -9,7 +9,7 @@
 #include "spheretest/assert.hpp"
 #include "spheretest/hash.hpp"
 
-#include "structures/simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st {
 namespace {

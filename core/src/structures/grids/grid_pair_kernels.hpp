@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "grid_nodes.hpp"
-#include "pair_output.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/pair_output.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::grid_detail {
 

@@ -10,7 +10,7 @@
 
 #include "grid_level.hpp"
 #include "grid_pair_kernels.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::grid_detail {
 

@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "bvh_pruning.hpp"
+#include "structures/shared/bvh_pruning.hpp"
 #include "spheretest/spatial_index.hpp"
 
 #include "grid_cell_mapping.hpp"
 #include "grid_cell_table.hpp"
-#include "segment_box.hpp"
+#include "structures/shared/segment_box.hpp"
 
 namespace st::grid_detail {
 

@@ -18,7 +18,7 @@
 #include "grid_nodes.hpp"
 #include "grid_pairs.hpp"
 #include "grid_walk.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::grid_detail {
 

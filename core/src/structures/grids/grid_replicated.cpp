@@ -9,7 +9,7 @@
 #include <string>
 
 #include "grid_common.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {

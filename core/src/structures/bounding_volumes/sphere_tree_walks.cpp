@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sphere_tree.hpp"
-#include "walk_stack.hpp"
+#include "structures/shared/walk_stack.hpp"
 
 namespace st::sphere_tree {
 

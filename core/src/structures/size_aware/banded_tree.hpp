@@ -43,11 +43,11 @@
 #include <string>
 #include <vector>
 
-#include "bvh_pruning.hpp"
-#include "linear_tree.hpp"
-#include "pair_view.hpp"
-#include "segment_box.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/bvh_pruning.hpp"
+#include "structures/shared/linear_tree.hpp"
+#include "structures/shared/pair_view.hpp"
+#include "structures/shared/segment_box.hpp"
+#include "structures/shared/simd_support.hpp"
 #include "spheretest/assert.hpp"
 #include "spheretest/spatial_index.hpp"
 

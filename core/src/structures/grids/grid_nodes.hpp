@@ -11,7 +11,7 @@
 #include "spheretest/spatial_index.hpp"
 
 #include "grid_cell_mapping.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::grid_detail {
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ordered_pieces.hpp"
+#include "structures/shared/ordered_pieces.hpp"
 #include "quadtree_family.hpp"
 #include "spheretest/structures.hpp"
 

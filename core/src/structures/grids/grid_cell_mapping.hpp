@@ -15,7 +15,7 @@
 
 #include "spheretest/spatial_index.hpp"
 
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::grid_detail {
 

@@ -10,7 +10,7 @@
 #include "spheretest/large_pages.hpp"
 
 #include "grid_cell_mapping.hpp"
-#include "no_index.hpp"
+#include "structures/shared/no_index.hpp"
 
 namespace st::grid_detail {
 

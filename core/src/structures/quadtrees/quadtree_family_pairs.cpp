@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ordered_pieces.hpp"
+#include "structures/shared/ordered_pieces.hpp"
 #include "quadtree_family.hpp"
 
 namespace st::quadtree_family {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "no_index.hpp"
-#include "pair_view.hpp"
+#include "structures/shared/no_index.hpp"
+#include "structures/shared/pair_view.hpp"
 #include "spheretest/spatial_index.hpp"
 
 namespace st::quadtree_family {

@@ -12,8 +12,8 @@
 
 #include "grid_cell_table.hpp"
 #include "grid_nodes.hpp"
-#include "ordered_pieces.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/ordered_pieces.hpp"
+#include "structures/shared/simd_support.hpp"
 #include "spheretest/tasks.hpp"
 
 namespace st::grid_detail {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {

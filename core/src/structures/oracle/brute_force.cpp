@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "pair_output.hpp"
+#include "structures/shared/pair_output.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {

@@ -19,15 +19,15 @@
 #include <string>
 #include <vector>
 
-#include "bvh_pruning.hpp"
-#include "morton.hpp"
-#include "no_index.hpp"
-#include "ordered_pieces.hpp"
-#include "pair_view.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/bvh_pruning.hpp"
+#include "structures/shared/morton.hpp"
+#include "structures/shared/no_index.hpp"
+#include "structures/shared/ordered_pieces.hpp"
+#include "structures/shared/pair_view.hpp"
+#include "structures/shared/simd_support.hpp"
 #include "spheretest/large_pages.hpp"
 #include "spheretest/structures.hpp"
-#include "walk_stack.hpp"
+#include "structures/shared/walk_stack.hpp"
 
 namespace st::aabb_tree {
 

@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "bvh_pruning.hpp"
-#include "morton.hpp"
+#include "structures/shared/bvh_pruning.hpp"
+#include "structures/shared/morton.hpp"
 #include "spheretest/assert.hpp"
-#include "walk_stack.hpp"
+#include "structures/shared/walk_stack.hpp"
 
-#include "segment_box.hpp"
+#include "structures/shared/segment_box.hpp"
 
 namespace st::quadtree_family {
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "banded_tree.hpp"
-#include "simd_support.hpp"
+#include "structures/shared/simd_support.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {

@@ -5,8 +5,8 @@
 #include <limits>
 #include <queue>
 
-#include "structures/bvh_pruning.hpp"
-#include "structures/walk_stack.hpp"
+#include "bvh_pruning.hpp"
+#include "walk_stack.hpp"
 
 namespace st::engine {
 namespace {
