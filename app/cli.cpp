@@ -13,8 +13,8 @@
 #include "spheretest/atomic_file.hpp"
 #include "spheretest/tasks.hpp"
 #include "spheretest/version.hpp"
-#include "ui/lesson.hpp"
-#include "ui/teach_links.hpp"
+#include "ui/model/lesson.hpp"
+#include "ui/teaching/teach_links.hpp"
 
 namespace st::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "ui/demo_model.hpp"
+#include "ui/model/demo_model.hpp"
 
 namespace st::app {
 

@@ -31,11 +31,11 @@
 #include "render/shape_batch.hpp"
 #include "render/world_image.hpp"
 #include "soak.hpp"
-#include "ui/demo_model.hpp"
-#include "ui/demo_part.hpp"
-#include "ui/imgui_util.hpp"
-#include "ui/settings.hpp"
-#include "ui/teach_links.hpp"
+#include "ui/model/demo_model.hpp"
+#include "ui/panels/demo_part.hpp"
+#include "ui/panels/imgui_util.hpp"
+#include "ui/model/settings.hpp"
+#include "ui/teaching/teach_links.hpp"
 
 namespace st::app {
 namespace {

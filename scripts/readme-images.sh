@@ -11,7 +11,7 @@ out="$root/docs/images"
 
 # The GIF: a lesson step (it opens its own panels and sets its own scene and query), or any view: which
 # panels are open ("default": the step's or the window's own), what they are asked to show (SPHERETEST_TEACH,
-# see ui/teach_links.hpp) and the command line.
+# see ui/teaching/teach_links.hpp) and the command line.
 gif_panels=default
 gif_teach=""
 gif_args=(--lesson sphere-tree --step 4)

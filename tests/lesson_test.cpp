@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "run_config.hpp"
-#include "ui/demo_model.hpp"
-#include "ui/demo_part.hpp"
-#include "ui/lesson.hpp"
-#include "ui/teach_links.hpp"
+#include "ui/model/demo_model.hpp"
+#include "ui/panels/demo_part.hpp"
+#include "ui/model/lesson.hpp"
+#include "ui/teaching/teach_links.hpp"
 
 namespace st::ui {
 namespace {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "ui/asset_location.hpp"
+#include "ui/model/asset_location.hpp"
 
 namespace st::ui {
 namespace {

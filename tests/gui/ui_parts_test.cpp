@@ -18,13 +18,13 @@
 #include "render/free_area.hpp"
 #include "render/palette.hpp"
 #include "spheretest/registry.hpp"
-#include "ui/demo_model.hpp"
-#include "ui/demo_part.hpp"
-#include "ui/frame_timings.hpp"
-#include "ui/imgui_util.hpp"
-#include "ui/inspect.hpp"
-#include "ui/part_names.hpp"
-#include "ui/settings.hpp"
+#include "ui/model/demo_model.hpp"
+#include "ui/panels/demo_part.hpp"
+#include "ui/model/frame_timings.hpp"
+#include "ui/panels/imgui_util.hpp"
+#include "ui/panels/inspect.hpp"
+#include "ui/panels/part_names.hpp"
+#include "ui/model/settings.hpp"
 
 namespace st::ui {
 namespace {
