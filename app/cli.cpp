@@ -96,8 +96,9 @@ void parseQueries(RunConfig& config, const std::string& text) {
   const std::string kind = text.substr(0, colon);
   config.queryKind = parseQueryShape(kind);
   if (!config.queryKind || colon == std::string::npos) {
-    throw InvalidInput("--queries must be KIND:COUNT with KIND one of point, circle, box, ray, cone, nearest (got '" +
-                       text + "')");
+    throw InvalidInput(
+        "--queries must be KIND:COUNT with KIND one of point, circle, box, ray, cone, nearest (got '" + text +
+        "')");
   }
   config.queryCount =
       static_cast<int>(integerOption("--queries COUNT", text.substr(colon + 1), 1, kMaxQueries));
@@ -228,7 +229,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, std::ostream& ou
   cli.set_version_flag("--version", std::string("spheretest ") + kVersion, "Print the version and exit");
   std::string countText = "2000", structureText = "all", framesText = "300", seedText = "1";
   std::string scenario = "spheretest", sceneFile, report, screenshot, queriesText, querySizeText, queryKText,
-      regionText;
+              regionText;
   std::string threadsText;
   std::string soakText, switchEveryText, record, recordFpsText;
   std::string lessonText, stepText;

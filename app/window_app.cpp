@@ -32,9 +32,9 @@
 #include "render/world_image.hpp"
 #include "soak.hpp"
 #include "ui/model/demo_model.hpp"
+#include "ui/model/settings.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
-#include "ui/model/settings.hpp"
 #include "ui/teaching/teach_links.hpp"
 
 namespace st::app {
@@ -841,7 +841,8 @@ void WindowApp::drawPanels() {
       pos = reachable;
     }
     // A panel laid over the world (the split view) is not one the world is fitted around.
-    if (!slot.part->placement().overWorld) uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+    if (!slot.part->placement().overWorld)
+      uiRects_.emplace_back(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
     ImGui::End();
     if (lesson && !view_.present) {
       if (pos.x + 0.5f * size.x < 0.5f * display.x) {

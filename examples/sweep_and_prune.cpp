@@ -72,12 +72,13 @@ int main(int argc, char** argv) {
   st::QueryContext ctx;
   st::ItemId first = 0;
   std::size_t calls = 0;
-  sweep.queryCircle({sim.circles()[0].center, 4.0f * sim.maxRadius()},
-                    [&](st::ItemId id) {
-                      first = id;
-                      return ++calls < 1;
-                    },
-                    ctx);
+  sweep.queryCircle(
+      {sim.circles()[0].center, 4.0f * sim.maxRadius()},
+      [&](st::ItemId id) {
+        first = id;
+        return ++calls < 1;
+      },
+      ctx);
   std::printf("first circle near circle 0: %u, after %llu circles examined\n", first,
               static_cast<unsigned long long>(ctx.counters.candidates));
   std::printf("agrees with brute force: yes\n");

@@ -133,16 +133,18 @@ class SweepAndPrune final : public st::SpatialIndex {
     const auto runs = static_cast<std::uint32_t>((order_.size() + kRun - 1) / kRun);
     nodes_.push_back({{}, 1, runs, 0, 0});
     for (std::uint32_t first = 0; first < order_.size(); first += kRun) {
-      const std::uint32_t count = std::min<std::uint32_t>(kRun, static_cast<std::uint32_t>(order_.size()) - first);
+      const std::uint32_t count =
+          std::min<std::uint32_t>(kRun, static_cast<std::uint32_t>(order_.size()) - first);
       st::Box box = st::boundsOf(circle(order_[first]));
-      for (std::uint32_t i = first + 1; i < first + count; ++i) box = st::boxUnion(box, st::boundsOf(circle(order_[i])));
+      for (std::uint32_t i = first + 1; i < first + count; ++i)
+        box = st::boxUnion(box, st::boundsOf(circle(order_[i])));
       nodes_.push_back({box, 0, 0, first, count});
       nodes_[0].bounds = nodes_.size() == 2 ? box : st::boxUnion(nodes_[0].bounds, box);
     }
   }
 
-  std::vector<st::ItemId> order_;      // present ids by the left end of their x interval
-  std::vector<st::WalkNode> nodes_;    // the root, then the runs of the order
+  std::vector<st::ItemId> order_;    // present ids by the left end of their x interval
+  std::vector<st::WalkNode> nodes_;  // the root, then the runs of the order
 };
 
 }  // namespace example

@@ -283,7 +283,8 @@ class BoostRtree final : public SpatialIndex {
   // Boost's own nearest search hands values over in order of their boxes' distance from p. A circle lies
   // in its (grown) box, so its edge is no nearer than the box: once a box lies beyond the k-th nearest
   // edge found (and p is outside it, where a circle may hold p deeply), no later value can do better.
-  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const override {
+  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
+                      QueryContext& ctx) const override {
     out.clear();
     if (k == 0 || tree_.empty()) return;
     const BoostPoint at(p.x, p.y);

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/oracle_check.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "support/all_structures.hpp"
-#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -16,13 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "spheretest/oracle_check.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/grids/grid_common.hpp"
 #include "support/extra_figures.hpp"
-#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "run_config.hpp"
 #include "ui/model/demo_model.hpp"
-#include "ui/panels/demo_part.hpp"
 #include "ui/model/lesson.hpp"
+#include "ui/panels/demo_part.hpp"
 #include "ui/teaching/teach_links.hpp"
 
 namespace st::ui {

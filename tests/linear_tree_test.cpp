@@ -1,5 +1,5 @@
-// The storage shared by the space-partitioning trees (core/src/structures/shared/linear_tree.hpp) and the shared
-// pair view (pair_view.hpp), checked against plain reference computations.
+// The storage shared by the space-partitioning trees (core/src/structures/shared/linear_tree.hpp) and the
+// shared pair view (pair_view.hpp), checked against plain reference computations.
 
 #include <gtest/gtest.h>
 

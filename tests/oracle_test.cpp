@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "spheretest/agreement.hpp"
+#include "spheretest/oracle_check.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "support/extra_figures.hpp"
-#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/oracle_check.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
@@ -15,7 +16,6 @@
 #include "spheretest/structures.hpp"
 #include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
-#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/oracle_check.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/scene.hpp"
 #include "support/all_structures.hpp"
 #include "support/extra_figures.hpp"
-#include "spheretest/oracle_check.hpp"
 
 namespace st::testing {
 namespace {

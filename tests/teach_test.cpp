@@ -18,13 +18,13 @@
 #include "spheretest/registry.hpp"
 #include "ui/model/claims_measure.hpp"
 #include "ui/model/compare_runner.hpp"
+#include "ui/model/teach_content.hpp"
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/panels/part_names.hpp"
 #include "ui/teaching/teach_background.hpp"
-#include "ui/model/teach_content.hpp"
 #include "ui/teaching/teach_links.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "structures/shared/query_engine.hpp"
 #include "spheretest/spatial_index.hpp"
+#include "structures/shared/query_engine.hpp"
 
 namespace st {
 
@@ -35,7 +35,8 @@ void SpatialIndex::doRayCast(const Segment& segment, std::vector<RayHit>& out, Q
 }
 
 std::optional<RayHit> SpatialIndex::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
-  if (const std::optional<WalkView> view = walkView()) return engine::rayCastFirst(*view, *this, segment, ctx);
+  if (const std::optional<WalkView> view = walkView())
+    return engine::rayCastFirst(*view, *this, segment, ctx);
   std::vector<RayHit> hits;
   doRayCast(segment, hits, ctx);
   if (hits.empty()) return std::nullopt;
@@ -74,7 +75,8 @@ void SpatialIndex::doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHi
   const double scale = 1.0 + std::fabs(double(p.x)) + std::fabs(double(p.y));
   double r = 1e-6 * scale;
   if (worldHint_) {
-    const double area = double(worldHint_->max.x - worldHint_->min.x) * (worldHint_->max.y - worldHint_->min.y);
+    const double area =
+        double(worldHint_->max.x - worldHint_->min.x) * (worldHint_->max.y - worldHint_->min.y);
     r = std::max(r, std::sqrt(double(k) * area / (3.14159265358979 * double(size()))));
   }
   std::vector<ItemId> ids;
@@ -115,43 +117,53 @@ void SpatialIndex::queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>
 }
 
 // The callback forms stop the engine's walk as soon as the callback says so; a structure with a walk of
-// its own finishes it first and the callback then sees its results until it stops.
-void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
-  if (const std::optional<WalkView> view = walkView(); view && isValidPoint(p)) {
-    engine::queryPoint(*view, *this, p, engine::ItemSink(visit), ctx);
+// its own finishes it first (through the vector form, which also checks the input) and the callback then
+// sees its results until it stops.
+namespace {
+
+template <class EngineWalk, class VectorForm>
+void visitEach(const std::optional<WalkView>& view, bool valid, const ItemVisitor& visit, EngineWalk&& walk,
+               VectorForm&& vectorForm) {
+  if (view && valid) {
+    walk(*view, engine::ItemSink(visit));
     return;
   }
   std::vector<ItemId> found;
-  queryPoint(p, found, ctx);
+  vectorForm(found);
   for (const ItemId id : found) {
     if (!visit(id)) return;
   }
+}
+
+}  // namespace
+
+void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
+  visitEach(
+      walkView(), isValidPoint(p), visit,
+      [&](const WalkView& view, const engine::ItemSink& sink) {
+        engine::queryPoint(view, *this, p, sink, ctx);
+      },
+      [&](std::vector<ItemId>& found) { queryPoint(p, found, ctx); });
 }
 
 void SpatialIndex::queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const {
-  if (const std::optional<WalkView> view = walkView(); view && isValidCircle(query)) {
-    engine::queryCircle(*view, *this, query, engine::ItemSink(visit), ctx);
-    return;
-  }
-  std::vector<ItemId> found;
-  queryCircle(query, found, ctx);
-  for (const ItemId id : found) {
-    if (!visit(id)) return;
-  }
+  visitEach(
+      walkView(), isValidCircle(query), visit,
+      [&](const WalkView& view, const engine::ItemSink& sink) {
+        engine::queryCircle(view, *this, query, sink, ctx);
+      },
+      [&](std::vector<ItemId>& found) { queryCircle(query, found, ctx); });
 }
 
 void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const {
-  const bool valid = isValidPoint(box.min) && isValidPoint(box.max) && box.min.x <= box.max.x &&
-                     box.min.y <= box.max.y;
-  if (const std::optional<WalkView> view = walkView(); view && valid) {
-    engine::queryBox(*view, *this, box, engine::ItemSink(visit), ctx);
-    return;
-  }
-  std::vector<ItemId> found;
-  queryBox(box, found, ctx);
-  for (const ItemId id : found) {
-    if (!visit(id)) return;
-  }
+  const bool valid =
+      isValidPoint(box.min) && isValidPoint(box.max) && box.min.x <= box.max.x && box.min.y <= box.max.y;
+  visitEach(
+      walkView(), valid, visit,
+      [&](const WalkView& view, const engine::ItemSink& sink) {
+        engine::queryBox(view, *this, box, sink, ctx);
+      },
+      [&](std::vector<ItemId>& found) { queryBox(box, found, ctx); });
 }
 
 }  // namespace st

@@ -26,12 +26,9 @@ struct ShapeName {
   const char* name;
 };
 
-constexpr ShapeName kShapeNames[] = {{QueryShape::Point, "point"},
-                                     {QueryShape::Circle, "circle"},
-                                     {QueryShape::Box, "box"},
-                                     {QueryShape::Segment, "ray"},
-                                     {QueryShape::Cone, "cone"},
-                                     {QueryShape::Nearest, "nearest"}};
+constexpr ShapeName kShapeNames[] = {{QueryShape::Point, "point"}, {QueryShape::Circle, "circle"},
+                                     {QueryShape::Box, "box"},     {QueryShape::Segment, "ray"},
+                                     {QueryShape::Cone, "cone"},   {QueryShape::Nearest, "nearest"}};
 
 // The ids of a segment's hits or of the nearest circles, in their order, so that every shape answers
 // with ids.

@@ -99,7 +99,7 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
     }
     // Nearest circles: mostly a few, now and then more than the structure holds.
     const std::uint32_t k = rng.unit() < 0.1 ? static_cast<std::uint32_t>(subject.size() + 3)
-                                            : 1 + static_cast<std::uint32_t>(rng.unit() * 24.0);
+                                             : 1 + static_cast<std::uint32_t>(rng.unit() * 24.0);
     std::vector<NearestHit> nearest, wantNearest;
     subject.queryNearest(p, k, nearest);
     oracle.queryNearest(p, k, wantNearest);
@@ -122,10 +122,12 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
           return true;
         },
         ctx);
-    if (!sameIds(visited, circleHits)) return "queryCircle with a callback: " + describeIds(visited, circleHits);
+    if (!sameIds(visited, circleHits))
+      return "queryCircle with a callback: " + describeIds(visited, circleHits);
     if (!circleHits.empty()) {
       std::size_t calls = 0;
-      subject.queryCircle({p, size}, [&](ItemId) { return ++calls < 1; }, ctx);
+      subject.queryCircle(
+          {p, size}, [&](ItemId) { return ++calls < 1; }, ctx);
       if (calls != 1) return "queryCircle with a callback went on after it said stop";
     }
     const auto first = subject.rayCastFirst(seg);

@@ -11,9 +11,9 @@
 #include <limits>
 #include <vector>
 
+#include "spheretest/oracle_check.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
-#include "spheretest/oracle_check.hpp"
 
 namespace {
 

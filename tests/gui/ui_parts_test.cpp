@@ -19,12 +19,12 @@
 #include "render/palette.hpp"
 #include "spheretest/registry.hpp"
 #include "ui/model/demo_model.hpp"
-#include "ui/panels/demo_part.hpp"
 #include "ui/model/frame_timings.hpp"
+#include "ui/model/settings.hpp"
+#include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/panels/inspect.hpp"
 #include "ui/panels/part_names.hpp"
-#include "ui/model/settings.hpp"
 
 namespace st::ui {
 namespace {

@@ -52,8 +52,8 @@ struct QueryState {
   bool followMouse = false;             ///< the shape moves with the cursor
   bool placed = false;                  ///< the shape was sized for the current scene
 
-  std::vector<ItemId> hits;     ///< ids found (point, circle, box, cone: visible set; nearest: nearest first)
-  float nearestReach = 0.0f;    ///< nearest: the k-th circle's edge distance (the ring drawn around the point)
+  std::vector<ItemId> hits;   ///< ids found (point, circle, box, cone: visible set; nearest: nearest first)
+  float nearestReach = 0.0f;  ///< nearest: the k-th circle's edge distance (the ring drawn around the point)
   std::vector<RayHit> rayHits;  ///< ray hits in order
   std::vector<ItemId> entered;  ///< cone: became visible this frame
   std::vector<ItemId> left;     ///< cone: stopped being visible this frame

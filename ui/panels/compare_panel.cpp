@@ -9,11 +9,11 @@
 
 #include "render/palette.hpp"
 #include "ui/model/compare_runner.hpp"
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/teaching/teach_chart.hpp"
 #include "ui/teaching/teach_links.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {

@@ -9,10 +9,10 @@
 #include <imgui.h>
 
 #include "render/palette.hpp"
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/teaching/teach_links.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {

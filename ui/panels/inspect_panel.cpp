@@ -15,11 +15,11 @@
 #include <imgui.h>
 
 #include "render/palette.hpp"
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/panels/inspect.hpp"
 #include "ui/teaching/teach_links.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {

@@ -1,5 +1,6 @@
-// The query tool: the mouse places a point, circle, box, ray, view cone or nearest-circles point; every frame the current
-// structure answers it (timed, untraced) and answers it again with a trace attached for the overlays.
+// The query tool: the mouse places a point, circle, box, ray, view cone or nearest-circles point; every frame
+// the current structure answers it (timed, untraced) and answers it again with a trace attached for the
+// overlays.
 
 #include <algorithm>
 #include <cmath>
@@ -10,10 +11,10 @@
 #include <imgui.h>
 
 #include "render/palette.hpp"
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/panels/part_names.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {
@@ -383,8 +384,7 @@ class QueryTool final : public DemoPart {
 const PartRegistrar registrar{
     {PartCategory::Panel, "Query",
      "mouse-driven point, circle, box, ray, view-cone and nearest-circles queries with hits, time and work",
-     20, true,
-     [] { return std::make_unique<QueryTool>(); }}};
+     20, true, [] { return std::make_unique<QueryTool>(); }}};
 
 }  // namespace
 }  // namespace st::ui

@@ -5,9 +5,9 @@
 
 #include <imgui.h>
 
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {

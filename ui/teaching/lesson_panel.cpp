@@ -10,9 +10,9 @@
 
 #include <imgui.h>
 
+#include "ui/model/lesson.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
-#include "ui/model/lesson.hpp"
 #include "ui/teaching/teach_links.hpp"
 
 namespace st::ui {

@@ -201,7 +201,8 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
       continue;
     }
     // Segment by segment: a thick polyline's joins leave gaps at the sharp turns of a noisy curve.
-    for (std::size_t k = 1; k < points.size(); ++k) draw->AddLine(points[k - 1], points[k], colour, scaled(2.0f));
+    for (std::size_t k = 1; k < points.size(); ++k)
+      draw->AddLine(points[k - 1], points[k], colour, scaled(2.0f));
     if (points.size() < 80) {
       for (const ImVec2& p : points) draw->AddCircleFilled(p, scaled(3.0f), colour);
     }
@@ -210,7 +211,8 @@ void lineChart(const char* id, const std::vector<double>& xs, const std::vector<
   for (std::size_t k = 0; k < series.size(); ++k) {
     const ImVec2 at = legendAt[k];
     const float sy0 = at.y + 0.5f * (line - swatch);
-    draw->AddRectFilled(ImVec2(at.x, sy0), ImVec2(at.x + swatch, sy0 + swatch), static_cast<ImU32>(series[k].colour));
+    draw->AddRectFilled(ImVec2(at.x, sy0), ImVec2(at.x + swatch, sy0 + swatch),
+                        static_cast<ImU32>(series[k].colour));
     draw->AddText(ImVec2(at.x + swatch + gap, at.y), kLabel, series[k].label.c_str());
   }
 

@@ -7,9 +7,9 @@
 #include <imgui.h>
 
 #include "spheretest/atomic_file.hpp"
+#include "ui/model/teach_content.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
-#include "ui/model/teach_content.hpp"
 #include "ui/teaching/teach_links.hpp"
 
 namespace st::ui {

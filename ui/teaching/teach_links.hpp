@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "ui/model/compare_runner.hpp"
-#include "ui/panels/demo_part.hpp"
 #include "ui/model/lesson.hpp"
+#include "ui/panels/demo_part.hpp"
 
 namespace st::ui {
 

@@ -11,12 +11,12 @@
 #include <imgui.h>
 
 #include "render/palette.hpp"
+#include "ui/model/teach_trace.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/panels/node_drawing.hpp"
 #include "ui/panels/part_names.hpp"
 #include "ui/teaching/teach_links.hpp"
-#include "ui/model/teach_trace.hpp"
 
 namespace st::ui {
 namespace {

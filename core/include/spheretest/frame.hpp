@@ -70,7 +70,7 @@ struct QueryAnswer {
   std::vector<ItemId> ids;   ///< ids found, sorted for a cone; for a segment or nearest, in their order
   std::vector<RayHit> hits;  ///< a segment's hits, ordered by rayHitLess (empty for other shapes)
   std::vector<NearestHit> nearest;  ///< a nearest query's circles, ordered by nearestHitLess (else empty)
-  QueryCounters counters;    ///< the work the query did
+  QueryCounters counters;           ///< the work the query did
 
   /// Number of results.
   std::size_t count() const { return ids.size(); }

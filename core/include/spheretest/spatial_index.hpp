@@ -375,7 +375,8 @@ class SpatialIndex {
   /// Appends every overlapping pair once, a < b.
   virtual void doFindPairs(std::vector<Pair>& out) = 0;
   /// Computes the items overlapping the cone (sorted) into `visibleNow`. Default: the engine's walk of
-  /// walkView(), else a circle query around the eye filtered by circleOverlapsCone. Structures with memory override doCullView as well.
+  /// walkView(), else a circle query around the eye filtered by circleOverlapsCone. Structures with memory
+  /// override doCullView as well.
   virtual void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const;
   /// Fills entered/left (sorted) and updates visible_. Default: doVisibleSet and a sorted diff.
   virtual void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left);

@@ -15,11 +15,11 @@ namespace st {
 
 /// One node of a walk view.
 struct WalkNode {
-  Box bounds;                   ///< holds every circle stored in the node and below it
-  std::uint32_t firstChild = 0; ///< index in WalkView::nodes of the first child; children are consecutive
-  std::uint32_t childCount = 0; ///< number of children (0 for a leaf)
-  std::uint32_t firstItem = 0;  ///< index in WalkView::items of the node's first item
-  std::uint32_t itemCount = 0;  ///< items stored in the node itself
+  Box bounds;                    ///< holds every circle stored in the node and below it
+  std::uint32_t firstChild = 0;  ///< index in WalkView::nodes of the first child; children are consecutive
+  std::uint32_t childCount = 0;  ///< number of children (0 for a leaf)
+  std::uint32_t firstItem = 0;   ///< index in WalkView::items of the node's first item
+  std::uint32_t itemCount = 0;   ///< items stored in the node itself
 };
 static_assert(sizeof(WalkNode) == 32, "a walk node is half a cache line");
 

@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/large_pages.hpp"
+#include "spheretest/structures.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/morton.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/simd_support.hpp"
-#include "spheretest/large_pages.hpp"
-#include "spheretest/structures.hpp"
 #include "structures/shared/walk_stack.hpp"
 
 namespace st::aabb_tree {

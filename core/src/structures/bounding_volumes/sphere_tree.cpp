@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "structures/shared/simd_support.hpp"
 #include "spheretest/structures.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st {
 namespace sphere_tree {

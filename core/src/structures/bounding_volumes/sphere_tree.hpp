@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/spatial_index.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/pair_view.hpp"
-#include "spheretest/spatial_index.hpp"
 
 namespace st::sphere_tree {
 

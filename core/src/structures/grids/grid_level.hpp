@@ -12,9 +12,9 @@
 
 #include "grid_cell_table.hpp"
 #include "grid_nodes.hpp"
+#include "spheretest/tasks.hpp"
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/simd_support.hpp"
-#include "spheretest/tasks.hpp"
 
 namespace st::grid_detail {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "structures/shared/bvh_pruning.hpp"
 #include "spheretest/spatial_index.hpp"
+#include "structures/shared/bvh_pruning.hpp"
 
 #include "grid_cell_mapping.hpp"
 #include "grid_cell_table.hpp"

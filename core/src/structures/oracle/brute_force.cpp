@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "structures/shared/pair_output.hpp"
 #include "spheretest/structures.hpp"
+#include "structures/shared/pair_output.hpp"
 
 namespace st {
 namespace {

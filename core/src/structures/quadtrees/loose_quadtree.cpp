@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "structures/shared/ordered_pieces.hpp"
 #include "quadtree_family.hpp"
 #include "spheretest/structures.hpp"
+#include "structures/shared/ordered_pieces.hpp"
 
 namespace st {
 namespace {

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "spheretest/assert.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/morton.hpp"
-#include "spheretest/assert.hpp"
 #include "structures/shared/walk_stack.hpp"
 
 #include "structures/shared/segment_box.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/spatial_index.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/pair_view.hpp"
-#include "spheretest/spatial_index.hpp"
 
 namespace st::quadtree_family {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "structures/shared/ordered_pieces.hpp"
 #include "quadtree_family.hpp"
+#include "structures/shared/ordered_pieces.hpp"
 
 namespace st::quadtree_family {
 

@@ -54,7 +54,8 @@ void walk(const WalkView& view, QueryContext& ctx, const char* pruneTest, Enters
       if (!examine(view.items[node.firstItem + i])) return;
     }
     // Last child pushed first, so that children are entered in their stored order.
-    for (std::uint32_t i = node.childCount; i > 0; --i) stack.push({node.firstChild + i - 1, entry.depth + 1});
+    for (std::uint32_t i = node.childCount; i > 0; --i)
+      stack.push({node.firstChild + i - 1, entry.depth + 1});
   }
 }
 
@@ -75,7 +76,8 @@ void queryPoint(const WalkView& view, const SpatialIndex& index, Vec2 p, const I
   walk(
       view, ctx, "point outside the node's box",
       [&](const Box& bounds) { return boxContainsPoint(inflateForPruning(bounds), p); },
-      [&](ItemId id) { return circleContainsPoint(index.circle(id), p); }, [&](ItemId id) { return sink.add(id); });
+      [&](ItemId id) { return circleContainsPoint(index.circle(id), p); },
+      [&](ItemId id) { return sink.add(id); });
 }
 
 void queryCircle(const WalkView& view, const SpatialIndex& index, const Circle& query, const ItemSink& sink,
@@ -86,7 +88,8 @@ void queryCircle(const WalkView& view, const SpatialIndex& index, const Circle& 
         return circleOverlapsBox({query.center, inflateRadiusForPruning(query.radius, query.center)},
                                  inflateForPruning(bounds));
       },
-      [&](ItemId id) { return circlesOverlap(index.circle(id), query); }, [&](ItemId id) { return sink.add(id); });
+      [&](ItemId id) { return circlesOverlap(index.circle(id), query); },
+      [&](ItemId id) { return sink.add(id); });
 }
 
 void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, const ItemSink& sink,
@@ -95,7 +98,8 @@ void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, c
   walk(
       view, ctx, "box misses the node's box",
       [&](const Box& bounds) { return boxesOverlap(inflateForPruning(bounds), grownQuery); },
-      [&](ItemId id) { return circleOverlapsBox(index.circle(id), box); }, [&](ItemId id) { return sink.add(id); });
+      [&](ItemId id) { return circleOverlapsBox(index.circle(id), box); },
+      [&](ItemId id) { return sink.add(id); });
 }
 
 void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& cone, const ItemSink& sink,
@@ -106,11 +110,12 @@ void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& 
       [&](const Box& b) {
         return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y) != bvh::Side::Outside;
       },
-      [&](ItemId id) { return circleOverlapsCone(index.circle(id), cone); }, [&](ItemId id) { return sink.add(id); });
+      [&](ItemId id) { return circleOverlapsCone(index.circle(id), cone); },
+      [&](ItemId id) { return sink.add(id); });
 }
 
-void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment, std::vector<RayHit>& out,
-             QueryContext& ctx) {
+void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment,
+             std::vector<RayHit>& out, QueryContext& ctx) {
   const Vec2 delta = segment.end - segment.start;
   float t = 0.0f;
   walk(

@@ -47,8 +47,8 @@ void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, c
 void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& cone, const ItemSink& sink,
                QueryContext& ctx);
 /// Every circle the segment meets, in walk order.
-void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment, std::vector<RayHit>& out,
-             QueryContext& ctx);
+void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment,
+             std::vector<RayHit>& out, QueryContext& ctx);
 /// The first circle the segment meets (rayHitLess), skipping every node that cannot hold an earlier one.
 std::optional<RayHit> rayCastFirst(const WalkView& view, const SpatialIndex& index, const Segment& segment,
                                    QueryContext& ctx);

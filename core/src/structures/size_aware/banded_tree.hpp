@@ -43,13 +43,13 @@
 #include <string>
 #include <vector>
 
+#include "spheretest/assert.hpp"
+#include "spheretest/spatial_index.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/linear_tree.hpp"
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/segment_box.hpp"
 #include "structures/shared/simd_support.hpp"
-#include "spheretest/assert.hpp"
-#include "spheretest/spatial_index.hpp"
 
 namespace st::banded {
 

@@ -18,8 +18,8 @@
 #include <string>
 
 #include "banded_tree.hpp"
-#include "structures/shared/simd_support.hpp"
 #include "spheretest/structures.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st {
 namespace {
