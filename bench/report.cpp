@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -335,7 +338,24 @@ void appendStructureTargets(const std::vector<RunResult>& results, std::vector<T
 
 }  // namespace
 
-std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
+CopyFloor measureCopyFloor(const std::string& scene, const Simulation& sim) {
+  const std::span<const ItemId> ids = sim.movedIds();
+  const std::span<const Circle> circles = sim.movedCircles();
+  std::vector<ItemId> idCopy(ids.size());
+  std::vector<Circle> circleCopy(circles.size());
+  std::vector<double> ms;
+  static volatile float sink = 0.0f;  // keeps the copies from being optimised away
+  for (int rep = 0; rep < 9; ++rep) {
+    const auto start = std::chrono::steady_clock::now();
+    std::memcpy(idCopy.data(), ids.data(), ids.size_bytes());
+    std::memcpy(circleCopy.data(), circles.data(), circles.size_bytes());
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    if (!circleCopy.empty()) sink = sink + circleCopy[rep % circleCopy.size()].radius + float(idCopy.back());
+  }
+  return {scene, sim.circles().size(), summarize(ms).median};
+}
+
+std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results, const std::vector<CopyFloor>& floors) {
   constexpr std::size_t kLarge = 100000, kHuge = 1000000;
   constexpr double kSpeedupTarget = 10.0, kGrowthLimit = 12.0;
   std::vector<TargetCheck> checks;
@@ -383,7 +403,34 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results) {
                      " ms/frame; limit 12x)";
       }
       checks.push_back(check);
+      // The fit-entirely quadtree's straddling items are scanned by every query that reaches their node:
+      // its queries must not grow with the scene much faster than the others'.
+      if (name == "fit-quadtree" && small->status == RunStatus::Ok && big->status == RunStatus::Ok) {
+        std::string grown;
+        bool within = true;
+        for (const auto& [kind, a, b] : {std::tuple{"point", &small->pointMs, &big->pointMs},
+                                         std::tuple{"circle", &small->circleMs, &big->circleMs},
+                                         std::tuple{"ray", &small->rayMs, &big->rayMs}}) {
+          if (a->empty() || b->empty()) continue;
+          const double factor = summarize(*b).median / summarize(*a).median;
+          within = within && factor <= 3.0;
+          grown += std::string(grown.empty() ? "" : ", ") + kind + " " + readable(factor) + "x";
+        }
+        if (!grown.empty())
+          checks.push_back({scene + " " + name + ": queries 100k -> 1M grow " + grown + " (limit 3x)", within});
+      }
     }
+  }
+  for (const CopyFloor& floor : floors) {
+    const RunResult* grid = findRun(results, floor.scene, floor.count, "grid");
+    if (floor.scene != "spheretest" || floor.count != kHuge || !grid || grid->status != RunStatus::Ok ||
+        floor.ms <= 0.0)
+      continue;
+    const double factor = frameMedian(*grid) / floor.ms;
+    checks.push_back({floor.scene + " at " + countLabel(floor.count) + ": grid " + readable(frameMedian(*grid)) +
+                          " ms/frame is " + readable(factor) + "x the copy floor (" + readable(floor.ms) +
+                          " ms to copy the frame's moved ids and circles once; target <= 12x)",
+                      factor <= 12.0});
   }
   return checks;
 }

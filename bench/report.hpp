@@ -34,12 +34,25 @@ struct TargetCheck {
   bool passed = false;  ///< whether the target was met
 };
 
+/// The memory-copy floor of one scene and count: the median time to copy one frame's input (the moved
+/// circles' ids and circles, 16 bytes each) once, on one thread.
+struct CopyFloor {
+  std::string scene;    ///< scenario
+  std::size_t count = 0;  ///< circles
+  double ms = 0.0;      ///< median copy time
+};
+
+/// Measures the copy floor of `sim`'s last step.
+CopyFloor measureCopyFloor(const std::string& scene, const Simulation& sim);
+
 /// Checks the benchmark targets on what ran: the fastest structure against the faster peer on `spheretest`
 /// at 100k and 1M circles (at least 10x); each structure of the library against the faster peer (frame at
 /// least 2x faster, every query kind faster), against the grid at 100k (at most 5x its frame) and its bytes
 /// per circle (at most 96; 160 for the replicated grid); every structure's growth from 100k to 1M (at most
-/// 12x).
-std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results);
+/// 12x); the fit-entirely quadtree's queries from 100k to 1M (at most 3x); the grid's frame at 1M against the
+/// copy floor (at most 12x).
+std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results,
+                                      const std::vector<CopyFloor>& floors = {});
 
 /// One row per run; times in ms.
 void writeCsv(const std::string& path, const std::vector<RunResult>& results);
