@@ -63,14 +63,15 @@ void runQueries(TaskScheduler& scheduler, const SpatialIndex& structure, const R
   const bool ordered = config.queryKind == QueryShape::Segment || config.queryKind == QueryShape::Nearest;
   std::vector<std::uint64_t> hashes(queries.size());
   std::vector<std::uint64_t> hits(queries.size()), nodes(queries.size()), candidates(queries.size()),
-      exact(queries.size());
+      exact(queries.size()), occupied(queries.size());
   const Clock::time_point start = Clock::now();
   scheduler.parallelFor(queries.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
     QueryAnswer answer;
+    QueryDetail detail;
     for (std::size_t i = begin; i < end; ++i) {
       Query query = makeQuery(*config.queryKind, queries[i].at, size, queries[i].direction);
       query.k = config.queryK;
-      runQuery(structure, query, answer);
+      runQuery(structure, query, answer, nullptr, &detail);
       std::uint64_t queryHash = 0;
       if (ordered) {
         for (ItemId id : answer.ids) queryHash = mix64(queryHash ^ (id + 1));  // in hit order
@@ -82,22 +83,25 @@ void runQueries(TaskScheduler& scheduler, const SpatialIndex& structure, const R
       nodes[i] = answer.counters.nodesVisited;
       candidates[i] = answer.counters.candidates;
       exact[i] = answer.counters.exactTests;
+      occupied[i] = detail.occupiedCells;
     }
   });
   const double totalNs = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-  std::uint64_t checksum = 0, nodeSum = 0, candidateSum = 0, exactSum = 0;
+  std::uint64_t checksum = 0, nodeSum = 0, candidateSum = 0, exactSum = 0, occupiedSum = 0;
   for (std::size_t i = 0; i < queries.size(); ++i) {
     checksum = mix64(checksum ^ hashes[i] ^ (i * kGoldenGamma));
     result.hits += hits[i];
     nodeSum += nodes[i];
     candidateSum += candidates[i];
     exactSum += exact[i];
+    occupiedSum += occupied[i];
   }
   const double n = queries.empty() ? 1.0 : double(queries.size());
   result.hitsChecksum = checksum;
   result.nodesVisitedPerQuery = double(nodeSum) / n;
   result.candidatesPerQuery = double(candidateSum) / n;
   result.exactTestsPerQuery = double(exactSum) / n;
+  result.occupiedCellsPerQuery = double(occupiedSum) / n;
   result.nsPerQuery = totalNs / n;
 }
 
@@ -530,6 +534,7 @@ void writeJsonReport(const RunReport& report, const std::string& path) {
                       {"nodes_visited_per_query", r.queries.nodesVisitedPerQuery},
                       {"candidates_per_query", r.queries.candidatesPerQuery},
                       {"exact_tests_per_query", r.queries.exactTestsPerQuery},
+                      {"occupied_cells_per_query", r.queries.occupiedCellsPerQuery},
                       {"ns_per_query", r.queries.nsPerQuery}};
     } else {
       s["queries"] = nullptr;

@@ -26,6 +26,7 @@ struct QueryResult {
   double nodesVisitedPerQuery = 0;  ///< mean nodes visited
   double candidatesPerQuery = 0;    ///< mean circles examined (candidate tests)
   double exactTestsPerQuery = 0;    ///< mean exact predicate evaluations
+  double occupiedCellsPerQuery = 0;  ///< mean cells looked up that held items (grids; 0 elsewhere)
   double nsPerQuery = 0;            ///< mean wall time
 };
 

@@ -584,9 +584,10 @@ TEST_P(BothHierarchies, FirstHitRayIsClippedAndExact) {
   for (int k = 0; k < 50; ++k) {
     const Segment ray{{rng.uniform(0, 400), rng.uniform(0, 400)}, {rng.uniform(0, 400), rng.uniform(0, 400)}};
     std::vector<RayHit> all;
-    tree->rayCast(ray, all);
-    const std::uint64_t allNodes = tree->lastCounters().nodesVisited;
-    const auto first = tree->rayCastFirst(ray);
+    QueryContext allCtx, firstCtx;
+    tree->rayCast(ray, all, &allCtx);
+    const std::uint64_t allNodes = allCtx.counters.nodesVisited;
+    const auto first = tree->rayCastFirst(ray, &firstCtx);
     const auto want = oracle->rayCastFirst(ray);
     ASSERT_EQ(first.has_value(), want.has_value());
     if (!first) continue;
@@ -594,7 +595,7 @@ TEST_P(BothHierarchies, FirstHitRayIsClippedAndExact) {
     EXPECT_EQ(first->t, want->t);
     EXPECT_EQ(first->id, all.front().id);
     if (all.size() > 20) {
-      EXPECT_LT(tree->lastCounters().nodesVisited, allNodes) << "ray " << k;
+      EXPECT_LT(firstCtx.counters.nodesVisited, allNodes) << "ray " << k;
     }
   }
 }
@@ -604,10 +605,10 @@ TEST_P(BothHierarchies, TraceRecordsTheWalk) {
   Rng rng(41);
   tree->build(latticeScene(rng, 500, 200.0f));
   QueryTrace trace;
-  tree->setTrace(&trace);
+  QueryContext traced;
+  traced.trace = &trace;
   std::vector<ItemId> out;
-  tree->queryCircle({{100, 100}, 15.0f}, out);
-  tree->setTrace(nullptr);
+  tree->queryCircle({{100, 100}, 15.0f}, out, &traced);
   std::vector<ItemId> hits;
   std::size_t visits = 0, prunes = 0;
   for (const TraceEvent& e : trace.events) {

@@ -311,9 +311,10 @@ TEST(Grid, CellSizeFollowsTheLargestDiameterAndLookupsStayLocal) {
   EXPECT_LT(perCell, 4.0);  // most circles are in swarms, about four times as dense as the world's mean
   std::vector<ItemId> out;
   for (Vec2 p : probesIn(sim.world(), 200, 4)) {
-    grid->queryPoint(p, out);
-    EXPECT_LE(grid->lastCounters().nodesVisited, 9u);
-    EXPECT_LE(grid->lastCounters().candidates, 9u * extraValue(*grid, "max_items_per_cell"));
+    QueryContext ctx;
+    grid->queryPoint(p, out, &ctx);
+    EXPECT_LE(ctx.counters.nodesVisited, 9u);
+    EXPECT_LE(ctx.counters.candidates, 9u * extraValue(*grid, "max_items_per_cell"));
   }
   grid->setParam("cell_scale", 2.0);
   EXPECT_NEAR(extraValue(*grid, "cell_size"), 2.0 * diameter, diameter * 2e-3);
@@ -505,11 +506,12 @@ TEST(ReplicatedGrid, PointLookupsReadOneCellAndCopiesFollowTheBounds) {
   std::vector<ItemId> got, want;
   std::uint64_t replicatedTests = 0, gridTests = 0;
   for (Vec2 p : probesIn(sim.world(), 300, 12)) {
-    replicated->queryPoint(p, got);
-    EXPECT_LE(replicated->lastCounters().nodesVisited, 1u);
-    replicatedTests += replicated->lastCounters().candidates;
-    grid->queryPoint(p, want);
-    gridTests += grid->lastCounters().candidates;
+    QueryContext replicatedCtx, gridCtx;
+    replicated->queryPoint(p, got, &replicatedCtx);
+    EXPECT_LE(replicatedCtx.counters.nodesVisited, 1u);
+    replicatedTests += replicatedCtx.counters.candidates;
+    grid->queryPoint(p, want, &gridCtx);
+    gridTests += gridCtx.counters.candidates;
     EXPECT_EQ(sorted(got), sorted(want));
   }
   EXPECT_LT(replicatedTests, gridTests);  // one cell of copies instead of up to nine cells of circles
@@ -728,20 +730,22 @@ TEST(GridFamily, TracesMatchTheCounters) {
     subject->setWorldHint(sim.world());
     subject->build(sim.items());
     QueryTrace trace;
-    subject->setTrace(&trace);
+    QueryDetail detail;
+    QueryContext traced;
+    traced.trace = &trace;
+    traced.detail = &detail;
     std::vector<ItemId> out;
     const Vec2 centre{sim.world().max.x * 0.5f, sim.world().max.y * 0.5f};
-    subject->queryCircle({centre, 10.0f}, out);
-    subject->setTrace(nullptr);
+    subject->queryCircle({centre, 10.0f}, out, &traced);
     std::uint64_t visits = 0, tests = 0, hits = 0;
     for (const TraceEvent& e : trace.events) {
       visits += e.kind == TraceEventKind::VisitNode;
       tests += e.kind == TraceEventKind::Candidate || e.kind == TraceEventKind::Hit;
       hits += e.kind == TraceEventKind::Hit;
     }
-    EXPECT_EQ(double(visits), extraValue(*subject, "last_query_occupied_cells")) << name;
-    EXPECT_GE(subject->lastCounters().nodesVisited, visits) << name;
-    EXPECT_EQ(tests, subject->lastCounters().candidates) << name;
+    EXPECT_EQ(visits, detail.occupiedCells) << name;
+    EXPECT_GE(traced.counters.nodesVisited, visits) << name;
+    EXPECT_EQ(tests, traced.counters.candidates) << name;
     EXPECT_EQ(hits, out.size()) << name;
     EXPECT_GT(visits, 0u) << name;
   }
@@ -765,14 +769,16 @@ TEST(GridFamily, LookupsCountEveryCellLookedUpEmptyOnesIncluded) {
     std::vector<ItemId> out;
     double looked = 0, searched = 0;
     for (Vec2 c : centres) {
-      subject->queryCircle({c, 2.0f}, out);
-      const double occupied = extraValue(*subject, "last_query_occupied_cells");
-      EXPECT_GE(double(subject->lastCounters().nodesVisited), occupied);
-      looked += double(subject->lastCounters().nodesVisited);
+      QueryDetail detail;
+      QueryContext ctx;
+      ctx.detail = &detail;
+      subject->queryCircle({c, 2.0f}, out, &ctx);
+      const double occupied = double(detail.occupiedCells);
+      EXPECT_GE(double(ctx.counters.nodesVisited), occupied);
+      looked += double(ctx.counters.nodesVisited);
       searched += occupied;
     }
     const double n = double(centres.size());
-    EXPECT_NEAR(extraValue(*subject, "occupied_cells_per_query"), searched / n, 1e-9);
     if (std::string(name) == "hgrid") {
       // Its level for points has cells twice the fit size (8), about three in four occupied.
       EXPECT_GT(looked / n, 1.3 * searched / n);

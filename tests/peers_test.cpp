@@ -172,10 +172,10 @@ TEST_P(Peer, TracedQueriesRecordVisitsAndEveryExactTest) {
   auto peer = makePeer(GetParam());
   peer->build(items);
   QueryTrace trace;
-  peer->setTrace(&trace);
+  QueryContext traced;
+  traced.trace = &trace;
   std::vector<ItemId> found;
-  peer->queryCircle({{50, 50}, 10}, found);
-  peer->setTrace(nullptr);
+  peer->queryCircle({{50, 50}, 10}, found, &traced);
   std::size_t visits = 0, tests = 0, hits = 0;
   for (const TraceEvent& e : trace.events) {
     visits += e.kind == TraceEventKind::VisitNode;
@@ -183,8 +183,8 @@ TEST_P(Peer, TracedQueriesRecordVisitsAndEveryExactTest) {
     hits += e.kind == TraceEventKind::Hit;
   }
   EXPECT_GT(visits, 0u);
-  EXPECT_EQ(tests, peer->lastCounters().exactTests);
-  EXPECT_GE(peer->lastCounters().candidates, tests) << "every circle tested exactly was examined";
+  EXPECT_EQ(tests, traced.counters.exactTests);
+  EXPECT_GE(traced.counters.candidates, tests) << "every circle tested exactly was examined";
   EXPECT_EQ(hits, found.size());
   EXPECT_GT(found.size(), 0u);
 }

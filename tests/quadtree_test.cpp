@@ -104,8 +104,9 @@ double meanPointCandidates(SpatialIndex& index) {
     Vec2 p{rng.uniform(0, 1024), rng.uniform(0, 1024)};
     if (std::fabs(p.x - 512.0f) < 20.0f) p.x += 40.0f;
     if (std::fabs(p.y - 512.0f) < 20.0f) p.y += 40.0f;
-    index.queryPoint(p, out);
-    total += index.lastCounters().candidates;
+    QueryContext ctx;
+    index.queryPoint(p, out, &ctx);
+    total += ctx.counters.candidates;
   }
   return double(total) / queries;
 }
@@ -166,27 +167,34 @@ TEST(PointQuadtree, OneLargeCircleWidensEveryAncestor) {
   std::vector<ItemId> out;
   // Close enough to the big circle's leaf for that leaf's widening to reach it, but outside the circle.
   const Vec2 probe{390.0f, 390.0f};
-  tree->queryPoint(probe, out);
-  const std::uint64_t smallOnlyCandidates = tree->lastCounters().candidates;
-  const std::uint64_t smallOnlyVisits = tree->lastCounters().nodesVisited;
-  EXPECT_EQ(extraValue(*tree, "last_query_widened_nodes"), 0.0);
+  QueryDetail detail;
+  QueryContext before;
+  before.detail = &detail;
+  tree->queryPoint(probe, out, &before);
+  const std::uint64_t smallOnlyCandidates = before.counters.candidates;
+  const std::uint64_t smallOnlyVisits = before.counters.nodesVisited;
+  EXPECT_EQ(detail.widenedNodes, 0u);
 
   // A single circle of radius 300 in the opposite corner widens the root and all nodes above its leaf.
   const ItemId big = ItemId(items.size());
   tree->insert(big, {{100.0f, 100.0f}, 300.0f});
   EXPECT_EQ(extraValue(*tree, "root_widen"), 300.0);
-  tree->queryPoint(probe, out);
+  detail.reset();
+  QueryContext widened;
+  widened.detail = &detail;
+  tree->queryPoint(probe, out, &widened);
   EXPECT_TRUE(out.empty());
-  EXPECT_GT(tree->lastCounters().nodesVisited, smallOnlyVisits);
-  EXPECT_GT(tree->lastCounters().candidates, smallOnlyCandidates);
-  EXPECT_GT(extraValue(*tree, "last_query_widened_nodes"), 0.0);
-  EXPECT_GT(extraValue(*tree, "last_query_widened_candidates"), 0.0);
+  EXPECT_GT(widened.counters.nodesVisited, smallOnlyVisits);
+  EXPECT_GT(widened.counters.candidates, smallOnlyCandidates);
+  EXPECT_GT(detail.widenedNodes, 0u);
+  EXPECT_GT(detail.widenedCandidates, 0u);
 
   // Removing it shrinks the widening back to the small radius.
   tree->remove(big);
   EXPECT_EQ(extraValue(*tree, "root_widen"), 0.5);
-  tree->queryPoint(probe, out);
-  EXPECT_EQ(tree->lastCounters().candidates, smallOnlyCandidates);
+  QueryContext after;
+  tree->queryPoint(probe, out, &after);
+  EXPECT_EQ(after.counters.candidates, smallOnlyCandidates);
   EXPECT_EQ(tree->validate(), "");
 }
 
@@ -392,10 +400,10 @@ TEST_P(QuadtreeFamily, TraceAccountsForEveryCandidate) {
   tree->setWorldHint(kWorld);
   tree->build(uniformScatter(1000, 4));
   QueryTrace trace;
-  tree->setTrace(&trace);
+  QueryContext traced;
+  traced.trace = &trace;
   std::vector<ItemId> out;
-  tree->queryCircle({{400.0f, 400.0f}, 30.0f}, out);
-  tree->setTrace(nullptr);
+  tree->queryCircle({{400.0f, 400.0f}, 30.0f}, out, &traced);
   std::size_t visits = 0, prunes = 0, tested = 0, hits = 0;
   for (const TraceEvent& e : trace.events) {
     switch (e.kind) {
@@ -414,11 +422,11 @@ TEST_P(QuadtreeFamily, TraceAccountsForEveryCandidate) {
         break;
     }
   }
-  EXPECT_EQ(tested, tree->lastCounters().candidates);
+  EXPECT_EQ(tested, traced.counters.candidates);
   EXPECT_EQ(hits, out.size());
   EXPECT_GT(visits, 0u);
   EXPECT_GT(prunes, 0u);
-  EXPECT_LT(tree->lastCounters().candidates, 1000u);
+  EXPECT_LT(traced.counters.candidates, 1000u);
 }
 
 TEST_P(QuadtreeFamily, StatsAndDrawingAgree) {

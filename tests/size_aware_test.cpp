@@ -28,16 +28,24 @@ const StructureRegistry& registry() {
   return reg;
 }
 
-// Nodes a traced point query entered, by depth.
+// Nodes a traced point query entered, by depth; the query's own per-depth figures (QueryDetail) must say
+// the same.
 std::map<int, int> visitsPerDepth(SpatialIndex& index, Vec2 p) {
   QueryTrace trace;
-  index.setTrace(&trace);
+  QueryDetail detail;
+  QueryContext traced;
+  traced.trace = &trace;
+  traced.detail = &detail;
   std::vector<ItemId> out;
-  index.queryPoint(p, out);
-  index.setTrace(nullptr);
+  index.queryPoint(p, out, &traced);
   std::map<int, int> perDepth;
   for (const TraceEvent& event : trace.events) {
     if (event.kind == TraceEventKind::VisitNode) ++perDepth[event.node.depth];
+  }
+  for (int d = 0; d < detail.nodeDepthsUsed; ++d) {
+    const auto found = perDepth.find(d);
+    EXPECT_EQ(detail.nodesByDepth[std::size_t(d)], found == perDepth.end() ? 0u : unsigned(found->second))
+        << "depth " << d;
   }
   return perDepth;
 }
@@ -56,9 +64,10 @@ QueryCost meanPointQueryCost(SpatialIndex& index, const Box& region, int queries
   std::vector<ItemId> out;
   QueryCost cost;
   for (int q = 0; q < queries; ++q) {
-    index.queryPoint(randomPointIn(rng, region), out);
-    cost.nodes += double(index.lastCounters().nodesVisited);
-    cost.candidates += double(index.lastCounters().candidates);
+    QueryContext ctx;
+    index.queryPoint(randomPointIn(rng, region), out, &ctx);
+    cost.nodes += double(ctx.counters.nodesVisited);
+    cost.candidates += double(ctx.counters.candidates);
   }
   cost.nodes /= queries;
   cost.candidates /= queries;
@@ -98,8 +107,6 @@ TEST(RadiusTree, PointQueryEntersAtMostFourNodesPerLevel) {
     }
   }
   EXPECT_GE(deepest, 8) << "the scene should exercise many levels";
-  EXPECT_LE(extraValue(*tree, "point_query_max_nodes_one_level"), 4.0);
-  EXPECT_EQ(extraValue(*tree, "point_query_walks"), 400.0);
 }
 
 // Point and circle queries over the same points on a tree of the background alone and on one that also holds
@@ -126,10 +133,10 @@ PairedQueryCost pairedQueryCost(SpatialIndex& without, SpatialIndex& with, const
         if (circle) {
           trees[k]->queryCircle(around, got[k]);
         } else {
-          trees[k]->queryPoint(p, got[k]);
-          (k == 0 ? cost.nodesWithout : cost.nodesWith) += double(trees[k]->lastCounters().nodesVisited);
-          (k == 0 ? cost.candidatesWithout : cost.candidatesWith) +=
-              double(trees[k]->lastCounters().candidates);
+          QueryContext ctx;
+          trees[k]->queryPoint(p, got[k], &ctx);
+          (k == 0 ? cost.nodesWithout : cost.nodesWith) += double(ctx.counters.nodesVisited);
+          (k == 0 ? cost.candidatesWithout : cost.candidatesWith) += double(ctx.counters.candidates);
         }
         std::sort(got[k].begin(), got[k].end());
       }
@@ -386,14 +393,20 @@ TEST(Enneatree, PointQueryEntersAFewNodesPerLevel) {
   }
   Rng rng(8);
   int most = 0;
-  for (int q = 0; q < 400; ++q) {
-    for (const auto& [depth, visits] : visitsPerDepth(*tree, randomPointIn(rng, sim.world())))
+  std::map<int, double> totals;
+  const int walks = 400;
+  for (int q = 0; q < walks; ++q) {
+    for (const auto& [depth, visits] : visitsPerDepth(*tree, randomPointIn(rng, sim.world()))) {
       most = std::max(most, visits);
+      totals[depth] += visits;
+    }
   }
+  double meanPerLevel = 0.0;
+  for (const auto& [depth, total] : totals) meanPerLevel += total / walks / double(totals.size());
   // Two boxes per axis contain a point at each depth, and one box may be held by two nodes per axis (the
   // high child of one node and the low child of its neighbour): never more than 16.
   EXPECT_LE(most, 16);
-  EXPECT_LE(extraValue(*tree, "point_query_mean_nodes_per_level"), 6.0);
+  EXPECT_LE(meanPerLevel, 6.0);
 }
 
 // -----------------------------------------------------------------------------------------------------------

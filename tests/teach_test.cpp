@@ -265,7 +265,7 @@ TEST(StepThrough, TheWholeWalkAddsUpToTheStructuresOwnCounters) {
       q.halfExtent = {0.06f * side, 0.04f * side};
       ShapeAnswer untraced, traced;
       runQueryShape(*index, q, untraced);
-      const QueryCounters counters = index->lastCounters();
+      const QueryCounters counters = untraced.counters;
       QueryTrace trace;
       traceQueryShape(*index, q, trace, traced);
       EXPECT_EQ(traced.count(), untraced.count());
@@ -344,7 +344,7 @@ TEST(StepThrough, NodesVisitedAreTheEnteredAndThePruned) {
   q.radius = 0.05f * (sim.world().max.x - sim.world().min.x);
   ShapeAnswer answer;
   runQueryShape(*index, q, answer);
-  const QueryCounters counters = index->lastCounters();
+  const QueryCounters counters = answer.counters;
   QueryTrace trace;
   traceQueryShape(*index, q, trace, answer);
   const TraceProgress walk = progressAt(trace, trace.events.size());

@@ -106,18 +106,12 @@ void SpatialIndex::doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHi
   }
 }
 
-void SpatialIndex::queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out) {
-  QueryContext ctx = ownContext();
-  queryNearest(p, k, out, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Nearest, lastDetail_);
-}
-
 void SpatialIndex::queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
-                                QueryContext& ctx) const {
+                                QueryContext* ctx) const {
   if (!isValidPoint(p)) throw InvalidInput(name_ + ": queryNearest: point must be finite and within 1e15");
   out.clear();
-  doQueryNearest(p, k, out, ctx);
+  QueryContext local;
+  doQueryNearest(p, k, out, ctx ? *ctx : local);
 }
 
 // The callback forms stop the engine's walk as soon as the callback says so; a structure with a walk of
@@ -141,25 +135,31 @@ void visitEach(const std::optional<WalkView>& view, bool valid, const ItemVisito
 
 }  // namespace
 
-void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
+void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext* context) const {
+  QueryContext local;
+  QueryContext& ctx = context ? *context : local;
   visitEach(
       walkView(), isValidPoint(p), visit,
       [&](const WalkView& view, const engine::ItemSink& sink) {
         engine::queryPoint(view, *this, p, sink, ctx);
       },
-      [&](std::vector<ItemId>& found) { queryPoint(p, found, ctx); });
+      [&](std::vector<ItemId>& found) { queryPoint(p, found, &ctx); });
 }
 
-void SpatialIndex::queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const {
+void SpatialIndex::queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext* context) const {
+  QueryContext local;
+  QueryContext& ctx = context ? *context : local;
   visitEach(
       walkView(), isValidCircle(query), visit,
       [&](const WalkView& view, const engine::ItemSink& sink) {
         engine::queryCircle(view, *this, query, sink, ctx);
       },
-      [&](std::vector<ItemId>& found) { queryCircle(query, found, ctx); });
+      [&](std::vector<ItemId>& found) { queryCircle(query, found, &ctx); });
 }
 
-void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const {
+void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryContext* context) const {
+  QueryContext local;
+  QueryContext& ctx = context ? *context : local;
   const bool valid =
       isValidPoint(box.min) && isValidPoint(box.max) && box.min.x <= box.max.x && box.min.y <= box.max.y;
   visitEach(
@@ -167,7 +167,7 @@ void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryConte
       [&](const WalkView& view, const engine::ItemSink& sink) {
         engine::queryBox(view, *this, box, sink, ctx);
       },
-      [&](std::vector<ItemId>& found) { queryBox(box, found, ctx); });
+      [&](std::vector<ItemId>& found) { queryBox(box, found, &ctx); });
 }
 
 }  // namespace st

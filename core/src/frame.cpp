@@ -98,64 +98,38 @@ std::optional<QueryShape> parseQueryShape(std::string_view name) {
   return std::nullopt;
 }
 
-void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer, QueryTrace* trace) {
+void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer, QueryTrace* trace,
+              QueryDetail* detail) {
   if (trace) trace->events.clear();
+  if (detail) detail->reset();
   QueryContext ctx;
   ctx.trace = trace;
+  ctx.detail = detail;
   answer.hits.clear();
   answer.nearest.clear();
   switch (query.shape) {
     case QueryShape::Point:
-      index.queryPoint(query.at, answer.ids, ctx);
+      index.queryPoint(query.at, answer.ids, &ctx);
       break;
     case QueryShape::Circle:
-      index.queryCircle(query.circle(), answer.ids, ctx);
+      index.queryCircle(query.circle(), answer.ids, &ctx);
       break;
     case QueryShape::Box:
-      index.queryBox(query.box(), answer.ids, ctx);
+      index.queryBox(query.box(), answer.ids, &ctx);
       break;
     case QueryShape::Segment:
-      index.rayCast(query.segment(), answer.hits, ctx);
+      index.rayCast(query.segment(), answer.hits, &ctx);
       idsOfHits(answer);
       break;
     case QueryShape::Cone:
-      index.queryCone(query.cone(), answer.ids, ctx);
+      index.queryCone(query.cone(), answer.ids, &ctx);
       break;
     case QueryShape::Nearest:
-      index.queryNearest(query.at, query.k, answer.nearest, ctx);
+      index.queryNearest(query.at, query.k, answer.nearest, &ctx);
       idsOfHits(answer);
       break;
   }
   answer.counters = ctx.counters;
-}
-
-void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answer) {
-  answer.hits.clear();
-  answer.nearest.clear();
-  answer.nearest.clear();
-  switch (query.shape) {
-    case QueryShape::Point:
-      index.queryPoint(query.at, answer.ids);
-      break;
-    case QueryShape::Circle:
-      index.queryCircle(query.circle(), answer.ids);
-      break;
-    case QueryShape::Box:
-      index.queryBox(query.box(), answer.ids);
-      break;
-    case QueryShape::Segment:
-      index.rayCast(query.segment(), answer.hits);
-      idsOfHits(answer);
-      break;
-    case QueryShape::Cone:
-      index.queryCone(query.cone(), answer.ids);
-      break;
-    case QueryShape::Nearest:
-      index.queryNearest(query.at, query.k, answer.nearest);
-      idsOfHits(answer);
-      break;
-  }
-  answer.counters = index.lastCounters();
 }
 
 FrameResult advanceStructure(SpatialIndex& index, const Simulation& simulation, std::vector<Pair>& pairs,

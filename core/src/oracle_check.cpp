@@ -121,13 +121,13 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
           visited.push_back(id);
           return true;
         },
-        ctx);
+        &ctx);
     if (!sameIds(visited, circleHits))
       return "queryCircle with a callback: " + describeIds(visited, circleHits);
     if (!circleHits.empty()) {
       std::size_t calls = 0;
       subject.queryCircle(
-          {p, size}, [&](ItemId) { return ++calls < 1; }, ctx);
+          {p, size}, [&](ItemId) { return ++calls < 1; }, &ctx);
       if (calls != 1) return "queryCircle with a callback went on after it said stop";
     }
     const auto first = subject.rayCastFirst(seg);

@@ -167,7 +167,6 @@ void SpatialIndex::build(std::span<const Item> items) {
   count_ = items.size();
   visible_.clear();
   counters_ = {};
-  lastDetail_.reset();
   doBuild(items);
   validateAfter(*this, "build");
 }
@@ -270,7 +269,6 @@ void SpatialIndex::clear() {
   visible_.clear();
   count_ = 0;
   counters_ = {};
-  lastDetail_.reset();
   validateAfter(*this, "clear");
 }
 
@@ -292,82 +290,51 @@ void SpatialIndex::doUpdateBatch(std::span<const ItemId> ids, std::span<const Ci
 // Queries
 // ---------------------------------------------------------------------------------------------------------
 
-void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out) {
-  QueryContext ctx = ownContext();
-  queryPoint(p, out, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Point, lastDetail_);
-}
-
-void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
+// Every query is const: a caller without a context gets a local one, and the structure keeps nothing.
+void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext* ctx) const {
   if (!isValidPoint(p)) throw InvalidInput(name_ + ": queryPoint: point must be finite and within 1e15");
   out.clear();
-  doQueryPoint(p, out, ctx);
+  QueryContext local;
+  doQueryPoint(p, out, ctx ? *ctx : local);
 }
 
-void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out) {
-  QueryContext ctx = ownContext();
-  queryCircle(query, out, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Circle, lastDetail_);
-}
-
-void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
+void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext* ctx) const {
   checkCircle(query, "queryCircle");
   out.clear();
-  doQueryCircle(query, out, ctx);
+  QueryContext local;
+  doQueryCircle(query, out, ctx ? *ctx : local);
 }
 
-void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out) {
-  QueryContext ctx = ownContext();
-  queryBox(box, out, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Box, lastDetail_);
-}
-
-void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
+void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out, QueryContext* ctx) const {
   if (!isValidPoint(box.min) || !isValidPoint(box.max) || box.min.x > box.max.x || box.min.y > box.max.y) {
     throw InvalidInput(name_ + ": queryBox: box must be finite with min <= max");
   }
   out.clear();
-  doQueryBox(box, out, ctx);
+  QueryContext local;
+  doQueryBox(box, out, ctx ? *ctx : local);
 }
 
-void SpatialIndex::rayCast(const Segment& segment, std::vector<RayHit>& out) {
-  QueryContext ctx = ownContext();
-  rayCast(segment, out, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Segment, lastDetail_);
-}
-
-void SpatialIndex::rayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
+void SpatialIndex::rayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext* ctx) const {
   if (!isValidPoint(segment.start) || !isValidPoint(segment.end)) {
     throw InvalidInput(name_ + ": rayCast: segment end points must be finite and within 1e15");
   }
   out.clear();
-  doRayCast(segment, out, ctx);
+  QueryContext local;
+  doRayCast(segment, out, ctx ? *ctx : local);
   std::sort(out.begin(), out.end(), rayHitLess);
 }
 
-std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment) {
-  QueryContext ctx = ownContext();
-  std::optional<RayHit> hit = rayCastFirst(segment, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Segment, lastDetail_);
-  return hit;
-}
-
-std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment, QueryContext& ctx) const {
+std::optional<RayHit> SpatialIndex::rayCastFirst(const Segment& segment, QueryContext* ctx) const {
   if (!isValidPoint(segment.start) || !isValidPoint(segment.end)) {
     throw InvalidInput(name_ + ": rayCastFirst: segment end points must be finite and within 1e15");
   }
-  return doRayCastFirst(segment, ctx);
+  QueryContext local;
+  return doRayCastFirst(segment, ctx ? *ctx : local);
 }
 
 void SpatialIndex::findPairs(std::vector<Pair>& out) {
   out.clear();
   counters_ = {};
-  lastDetail_.reset();
   doFindPairs(out);
 }
 
@@ -384,17 +351,11 @@ void checkCone(const std::string& name, const char* call, const ViewCone& cone) 
 
 }  // namespace
 
-void SpatialIndex::queryCone(const ViewCone& cone, std::vector<ItemId>& out) {
-  QueryContext ctx = ownContext();
-  queryCone(cone, out, ctx);
-  counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Cone, lastDetail_);
-}
-
-void SpatialIndex::queryCone(const ViewCone& cone, std::vector<ItemId>& out, QueryContext& ctx) const {
+void SpatialIndex::queryCone(const ViewCone& cone, std::vector<ItemId>& out, QueryContext* ctx) const {
   checkCone(name_, "queryCone", cone);
   out.clear();
-  doVisibleSet(cone, out, ctx);
+  QueryContext local;
+  doVisibleSet(cone, out, ctx ? *ctx : local);
 }
 
 void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
@@ -407,10 +368,9 @@ void SpatialIndex::cullView(const ViewCone& cone, std::vector<ItemId>& entered, 
 
 void SpatialIndex::doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) {
   scratchIds_.clear();
-  QueryContext ctx = ownContext();
+  QueryContext ctx;
   doVisibleSet(cone, scratchIds_, ctx);
   counters_ = ctx.counters;
-  onQueryRecorded(QueryShape::Cone, lastDetail_);
   std::set_difference(scratchIds_.begin(), scratchIds_.end(), visible_.begin(), visible_.end(),
                       std::back_inserter(entered));
   std::set_difference(visible_.begin(), visible_.end(), scratchIds_.begin(), scratchIds_.end(),

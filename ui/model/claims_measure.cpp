@@ -118,16 +118,21 @@ CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::siz
     CellsPerLookupRow row = seedRow;
     double squareCells = 0, tested = 0;
     for (const Vec2& c : centres) {
-      grid->queryBox(boxFromCenter(c, half, half), out);
-      squareCells += double(grid->lastCounters().nodesVisited);
-      tested += double(grid->lastCounters().candidates);
+      QueryContext ctx;
+      grid->queryBox(boxFromCenter(c, half, half), out, &ctx);
+      squareCells += double(ctx.counters.nodesVisited);
+      tested += double(ctx.counters.candidates);
     }
-    // A circle looks up the same cells as its square but searches only those it can reach: the grid's
-    // occupied-cell tally (every cell in reach is occupied here) counts those, over the queries since build.
-    const double afterSquares = extraValue(*grid, "occupied_cells_per_query") * double(centres.size());
-    for (const Vec2& c : centres) grid->queryCircle({c, half}, out);
-    const double roundCells =
-        extraValue(*grid, "occupied_cells_per_query") * 2.0 * double(centres.size()) - afterSquares;
+    // A circle looks up the same cells as its square but searches only those it can reach: the occupied
+    // cells its walk searched (every cell in reach is occupied here) count those.
+    double roundCells = 0;
+    QueryDetail detail;
+    for (const Vec2& c : centres) {
+      QueryContext ctx;
+      ctx.detail = &detail;
+      grid->queryCircle({c, half}, out, &ctx);
+    }
+    roundCells = double(detail.occupiedCells);
     const double n = lookups > 0 ? double(lookups) : 1.0;
     row.squareCells = squareCells / n;
     row.roundCells = roundCells / n;
@@ -146,8 +151,9 @@ CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::siz
   replicated->build(discs);
   double cells = 0;
   for (const Vec2& c : centres) {
-    replicated->queryPoint(c, out);
-    cells += double(replicated->lastCounters().nodesVisited);
+    QueryContext ctx;
+    replicated->queryPoint(c, out, &ctx);
+    cells += double(ctx.counters.nodesVisited);
   }
   result.replicatedCells = lookups > 0 ? cells / double(lookups) : 0.0;
   result.replicatedCopies = extraValue(*replicated, "copies_per_item");
@@ -207,9 +213,10 @@ CentreLineCost measureCentreLineCost(const StructureRegistry& registry, std::spa
     Rng rng(querySeed);
     QueryCost cost;
     for (std::size_t q = 0; q < queries; ++q) {
-      index.queryCircle({randomPointIn(rng, world), result.queryRadius}, out);
-      cost.nodes += double(index.lastCounters().nodesVisited);
-      cost.candidates += double(index.lastCounters().candidates);
+      QueryContext ctx;
+      index.queryCircle({randomPointIn(rng, world), result.queryRadius}, out, &ctx);
+      cost.nodes += double(ctx.counters.nodesVisited);
+      cost.candidates += double(ctx.counters.candidates);
     }
     const double n = queries > 0 ? double(queries) : 1.0;
     cost.nodes /= n;
@@ -342,9 +349,10 @@ RemoteCluster measureRemoteCluster(const StructureRegistry& registry, std::vecto
       auto index = buildOver(registry, result.structures[s], world, items);
       QueryCost cost;
       for (std::size_t q = 0; q < queries; ++q) {
-        index->queryPoint(points[q], out);
-        cost.nodes += double(index->lastCounters().nodesVisited);
-        cost.candidates += double(index->lastCounters().candidates);
+        QueryContext ctx;
+        index->queryPoint(points[q], out, &ctx);
+        cost.nodes += double(ctx.counters.nodesVisited);
+        cost.candidates += double(ctx.counters.candidates);
         std::sort(out.begin(), out.end());
         if (result.rows.empty() && s == 0) {
           baseline[q] = out;

@@ -58,6 +58,7 @@ struct QueryState {
   std::vector<ItemId> entered;  ///< cone: became visible this frame
   std::vector<ItemId> left;     ///< cone: stopped being visible this frame
   QueryCounters counters;       ///< work of the untraced run
+  QueryDetail detail;           ///< the untraced run's structure-specific figures (cells, widening, levels)
   double microseconds = 0.0;    ///< wall time of the untraced run
   QueryTrace trace;             ///< steps of the traced run (same query, same answer)
   std::string error;            ///< why the query was rejected, if it was

@@ -66,34 +66,29 @@ Box queryReach(const QueryState& q) {
   }
 }
 
-void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
-                   std::vector<RayHit>& rayHits) {
+QueryCounters runQueryShape(const SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
+                            std::vector<RayHit>& rayHits, QueryTrace* trace, QueryDetail* detail) {
   ids.clear();
   rayHits.clear();
-  if (!q.mode) return;
+  if (trace) trace->events.clear();
+  if (detail) detail->reset();
+  if (!q.mode) return {};
   QueryAnswer answer;
-  runRecordedQuery(index, queryOf(q), answer);
+  runQuery(index, queryOf(q), answer, trace, detail);
   if (q.mode == QueryShape::Segment) {
     rayHits.swap(answer.hits);
   } else {
     ids.swap(answer.ids);
   }
+  return answer.counters;
 }
 
-void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer) {
-  runQueryShape(index, q, answer.ids, answer.rayHits);
+void runQueryShape(const SpatialIndex& index, const QueryState& q, ShapeAnswer& answer) {
+  answer.counters = runQueryShape(index, q, answer.ids, answer.rayHits);
 }
 
-void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer) {
-  trace.events.clear();
-  index.setTrace(&trace);
-  try {
-    runQueryShape(index, q, answer);
-  } catch (...) {
-    index.setTrace(nullptr);
-    throw;
-  }
-  index.setTrace(nullptr);
+void traceQueryShape(const SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer) {
+  answer.counters = runQueryShape(index, q, answer.ids, answer.rayHits, &trace);
 }
 
 const char* queryModeName(QueryMode mode) {

@@ -30,6 +30,7 @@ Query queryOf(const QueryState& q);
 struct ShapeAnswer {
   std::vector<ItemId> ids;      ///< point, circle, box (and a cone's bounding circle)
   std::vector<RayHit> rayHits;  ///< ray
+  QueryCounters counters;       ///< the work the query did
   /// Number of results, whichever list holds them.
   std::size_t count() const { return ids.size() + rayHits.size(); }
 };
@@ -41,13 +42,16 @@ Box queryReach(const QueryState& q);
 /// Runs the query `q` describes on `index`. A cone runs as its bounding circle, the walk a cull starts
 /// with, so that it can be traced without consuming the structure's enter/leave state. Does nothing for
 /// std::nullopt. Throws InvalidInput for a shape the structure rejects.
-void runQueryShape(SpatialIndex& index, const QueryState& q, ShapeAnswer& answer);
-/// The same into two lists (cleared first): `ids` for point, circle, box and cone, `rayHits` for a ray.
-void runQueryShape(SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
-                   std::vector<RayHit>& rayHits);
+void runQueryShape(const SpatialIndex& index, const QueryState& q, ShapeAnswer& answer);
+/// The same into two lists (cleared first): `ids` for point, circle, box, cone and nearest (nearest
+/// first), `rayHits` for a ray; fills `trace` and `detail` (cleared first) when given. Returns the work it
+/// did.
+QueryCounters runQueryShape(const SpatialIndex& index, const QueryState& q, std::vector<ItemId>& ids,
+                            std::vector<RayHit>& rayHits, QueryTrace* trace = nullptr,
+                            QueryDetail* detail = nullptr);
 
-/// Runs the query with `trace` attached (cleared first), then detaches it, also when the query throws.
-void traceQueryShape(SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer);
+/// Runs the query with `trace` filled (cleared first).
+void traceQueryShape(const SpatialIndex& index, const QueryState& q, QueryTrace& trace, ShapeAnswer& answer);
 
 /// Short name of a query mode: "point", "circle", ...
 const char* queryModeName(QueryMode mode);

@@ -138,7 +138,7 @@ class SplitView final : public DemoPart {
       const std::uint64_t start = nowNanoseconds();
       runQueryShape(*index, model.query, side.answer);
       side.microseconds = millisecondsSince(start) * 1000.0;
-      side.counters = index->lastCounters();
+      side.counters = side.answer.counters;
       traceQueryShape(*index, model.query, side.trace, side.answer);
     } catch (const std::exception& e) {
       side.error = e.what();

@@ -88,6 +88,7 @@ class QueryTool final : public DemoPart {
     q.left.clear();
     q.trace.events.clear();
     q.counters = {};
+    q.detail.reset();
     q.microseconds = 0;
     q.error.clear();
     if (q.mode == std::nullopt) return;
@@ -96,12 +97,10 @@ class QueryTool final : public DemoPart {
     const bool traceWanted = ctx.isShown(part_names::kQueryTrace) || ctx.isShown(part_names::kCandidates);
     try {
       const std::uint64_t start = nowNanoseconds();
-      run(index, q);
+      q.counters = run(index, q);
       q.microseconds = millisecondsSince(start) * 1000.0;
-      q.counters = index.lastCounters();
       if (traceWanted) traceQueryShape(index, q, q.trace, tracedAnswer_);
     } catch (const std::exception& e) {
-      index.setTrace(nullptr);
       q.error = e.what();
     }
     if (q.mode == QueryShape::Cone && (!q.entered.empty() || !q.left.empty())) logConeEvents(ctx.model, q);
@@ -188,6 +187,7 @@ class QueryTool final : public DemoPart {
     ImGui::Text("circles examined %s (%s exact tests)",
                 examinedText(ctx.model.structure().examinedLowerBound(), q.counters.candidates).c_str(),
                 groupedNumber(q.counters.exactTests).c_str());
+    drawDetail(q.detail);
     if (q.mode == QueryShape::Cone) drawConeEvents(q);
     drawHitList(ctx.model, q);
   }
@@ -254,21 +254,19 @@ class QueryTool final : public DemoPart {
 
   // -- running -------------------------------------------------------------------------------------------
   // The cone is the one shape run for real here rather than as in the teaching views (a bounding circle):
-  // it culls, keeping the visible set and what entered and left it.
-  static void run(SpatialIndex& index, QueryState& q) {
+  // it culls, keeping the visible set and what entered and left it. Returns the work the query did.
+  static QueryCounters run(SpatialIndex& index, QueryState& q) {
     if (q.mode == QueryShape::Nearest) {
       QueryAnswer answer;
-      runRecordedQuery(index, queryOf(q), answer);
+      runQuery(index, queryOf(q), answer, nullptr, &q.detail);
       q.hits.swap(answer.ids);
       q.nearestReach = answer.nearest.empty() ? 0.0f : answer.nearest.back().distance;
-      return;
+      return answer.counters;
     }
-    if (q.mode != QueryShape::Cone) {
-      runQueryShape(index, q, q.hits, q.rayHits);
-      return;
-    }
+    if (q.mode != QueryShape::Cone) return runQueryShape(index, q, q.hits, q.rayHits, nullptr, &q.detail);
     index.cullView(viewConeOf(q), q.entered, q.left);
     q.hits = index.visibleItems();
+    return index.lastCounters();
   }
 
   void logConeEvents(const DemoModel& model, const QueryState& q) {
@@ -309,6 +307,23 @@ class QueryTool final : public DemoPart {
     ImGui::PopItemWidth();
     q.radius = std::max(q.radius, 0.0f);
     q.halfExtent = {std::max(q.halfExtent.x, 0.0f), std::max(q.halfExtent.y, 0.0f)};
+  }
+
+  // The structure's own figures of this query, where it fills them: the grids' occupied cells, a point
+  // quadtree's widened nodes, the size-aware trees' nodes entered per level.
+  static void drawDetail(const QueryDetail& d) {
+    if (d.occupiedCells > 0)
+      ImGui::Text("occupied cells searched %s", groupedNumber(d.occupiedCells).c_str());
+    if (d.widenedNodes > 0) {
+      ImGui::Text("entered only through widened bounds: %s nodes, %s circles",
+                  groupedNumber(d.widenedNodes).c_str(), groupedNumber(d.widenedCandidates).c_str());
+    }
+    if (d.nodeDepthsUsed > 0) {
+      std::string levels = "nodes entered per level:";
+      for (int depth = 0; depth < d.nodeDepthsUsed; ++depth)
+        levels += (depth ? ", " : " ") + std::to_string(d.nodesByDepth[std::size_t(depth)]);
+      wrappedText(levels);
+    }
   }
 
   void drawConeEvents(const QueryState& q) {

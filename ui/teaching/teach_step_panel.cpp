@@ -194,7 +194,7 @@ class StepPanel final : public DemoPart {
     error_.clear();
     try {
       traceQueryShape(model.structure(), q, trace_, answer_);
-      counters_ = model.structure().lastCounters();
+      counters_ = answer_.counters;
     } catch (const std::exception& e) {
       error_ = e.what();
       active_ = false;

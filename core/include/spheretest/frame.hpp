@@ -76,15 +76,11 @@ struct QueryAnswer {
   std::size_t count() const { return ids.size(); }
 };
 
-/// Runs one query on a const structure: any number of threads may query one structure at once, each with
-/// its own answer. A trace, when given, receives the walk's steps (cleared first). Throws InvalidInput for
-/// a shape the structure rejects.
-void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer,
-              QueryTrace* trace = nullptr);
-
-/// Runs one query as a plain call: its counters and detail stay in the structure for lastCounters() and
-/// extra(), and the trace set with setTrace receives its steps. A cone runs without visibility memory.
-void runRecordedQuery(SpatialIndex& index, const Query& query, QueryAnswer& answer);
+/// Runs one query: any number of threads may query one structure at once, each with its own answer. A
+/// trace, when given, receives the walk's steps, and a detail its structure-specific figures (both cleared
+/// first). Throws InvalidInput for a shape the structure rejects.
+void runQuery(const SpatialIndex& index, const Query& query, QueryAnswer& answer, QueryTrace* trace = nullptr,
+              QueryDetail* detail = nullptr);
 
 // ---------------------------------------------------------------------------------------------------------
 // One frame

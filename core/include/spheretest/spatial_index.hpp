@@ -109,7 +109,7 @@ struct TraceEvent {
   const char* test = "";                            ///< static text naming the pruning test
 };
 
-/// Receives the steps of queries while attached with SpatialIndex::setTrace (not used in pair search).
+/// Receives the steps of a query whose QueryContext points to it (not used in pair search).
 struct QueryTrace {
   std::vector<TraceEvent> events;  ///< steps in the order the walk took them
 };
@@ -135,7 +135,7 @@ struct QueryDetail {
   std::array<std::uint32_t, kDepthSlots> nodesByDepth{};  ///< nodes entered per depth (size-banded trees)
   int nodeDepthsUsed = 0;                                 ///< slots of nodesByDepth that may be set
 
-  /// Clears the figures, touching only the slots in use (a plain query resets its detail every time).
+  /// Clears the figures, touching only the slots in use.
   void reset() {
     std::fill_n(candidatesByDepth.begin(), depthsUsed, 0);
     std::fill_n(nodesByDepth.begin(), nodeDepthsUsed, 0);
@@ -144,7 +144,7 @@ struct QueryDetail {
   }
 };
 
-/// The caller's side of a const query: what the walk counted, and the trace and detail it fills when set.
+/// The caller's side of a query: what the walk counted, and the trace and detail it fills when set.
 /// Queries keep nothing in the structure, so each thread running them passes its own context.
 struct QueryContext {
   QueryCounters counters;         ///< added to by the query
@@ -216,43 +216,28 @@ class SpatialIndex {
   void maintain();
 
   // -- queries (each clears `out` first) -------------------------------------------------------------------
-  // Each query comes twice: the const form takes the caller's context and keeps nothing in the structure
-  // (threads may run it at once); the plain form runs it with the trace set by setTrace and keeps its
-  // counters and detail for lastCounters() and extra().
+  // Every query is const and keeps nothing in the structure, so any number of threads may query it at once.
+  // `ctx`, when given, is added the query's counters and receives the steps and detail it points to.
   /// Ids of the circles containing p.
-  void queryPoint(Vec2 p, std::vector<ItemId>& out);
-  /// Ids of the circles containing p; const, counts into `ctx`.
-  void queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const;
+  void queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext* ctx = nullptr) const;
   /// Ids of the circles overlapping `query`.
-  void queryCircle(const Circle& query, std::vector<ItemId>& out);
-  /// Ids of the circles overlapping `query`; const, counts into `ctx`.
-  void queryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const;
+  void queryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext* ctx = nullptr) const;
   /// Ids of the circles overlapping `box`.
-  void queryBox(const Box& box, std::vector<ItemId>& out);
-  /// Ids of the circles overlapping `box`; const, counts into `ctx`.
-  void queryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const;
+  void queryBox(const Box& box, std::vector<ItemId>& out, QueryContext* ctx = nullptr) const;
   /// Every circle the segment meets, ordered by rayHitLess.
-  void rayCast(const Segment& segment, std::vector<RayHit>& out);
-  /// Every circle the segment meets, ordered by rayHitLess; const, counts into `ctx`.
-  void rayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const;
+  void rayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext* ctx = nullptr) const;
   /// The first circle the segment meets (smallest t, then smallest id), if any.
-  std::optional<RayHit> rayCastFirst(const Segment& segment);
-  /// The first circle the segment meets; const, counts into `ctx`.
-  std::optional<RayHit> rayCastFirst(const Segment& segment, QueryContext& ctx) const;
-  /// The `k` circles nearest `p` by circleEdgeDistance, ordered by nearestHitLess (all of them when fewer).
-  void queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out);
-  /// The `k` circles nearest `p`, ordered by nearestHitLess; const, counts into `ctx`.
-  void queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const;
-  /// Calls `visit` with each circle containing p until it returns false; const, counts into `ctx`.
-  void queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const;
-  /// Calls `visit` with each circle overlapping `query` until it returns false; const, counts into `ctx`.
-  void queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const;
-  /// Calls `visit` with each circle overlapping `box` until it returns false; const, counts into `ctx`.
-  void queryBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const;
+  std::optional<RayHit> rayCastFirst(const Segment& segment, QueryContext* ctx = nullptr) const;
   /// Ids of the circles overlapping a view cone, sorted (no visibility memory: see cullView).
-  void queryCone(const ViewCone& cone, std::vector<ItemId>& out);
-  /// Ids of the circles overlapping a view cone, sorted; const, counts into `ctx` (no visibility memory).
-  void queryCone(const ViewCone& cone, std::vector<ItemId>& out, QueryContext& ctx) const;
+  void queryCone(const ViewCone& cone, std::vector<ItemId>& out, QueryContext* ctx = nullptr) const;
+  /// The `k` circles nearest `p` by circleEdgeDistance, ordered by nearestHitLess (all of them when fewer).
+  void queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext* ctx = nullptr) const;
+  /// Calls `visit` with each circle containing p until it returns false.
+  void queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext* ctx = nullptr) const;
+  /// Calls `visit` with each circle overlapping `query` until it returns false.
+  void queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext* ctx = nullptr) const;
+  /// Calls `visit` with each circle overlapping `box` until it returns false.
+  void queryBox(const Box& box, const ItemVisitor& visit, QueryContext* ctx = nullptr) const;
   /// Every overlapping pair once, a < b, in no particular order.
   void findPairs(std::vector<Pair>& out);
   /// Culls with a view cone and reports the items whose visibility changed since the previous call
@@ -262,10 +247,9 @@ class SpatialIndex {
   const std::vector<ItemId>& visibleItems() const { return visible_; }
 
   // -- introspection --------------------------------------------------------------------------------------
-  /// Counters of the last call (plain query, findPairs, cullView, build, update batch, maintain).
+  /// Counters of the last findPairs, cullView, build, update batch or maintain (queries count into the
+  /// caller's QueryContext).
   const QueryCounters& lastCounters() const { return counters_; }
-  /// Detail figures of the last plain query.
-  const QueryDetail& lastQueryDetail() const { return lastDetail_; }
   /// Calls `visitor` for every node, for drawing; flat structures report their cells.
   virtual void visitNodes(const NodeVisitor& visitor) const = 0;
   /// Calls `visitor` for each node from the root down to the one holding a present item (a structure that
@@ -294,8 +278,6 @@ class SpatialIndex {
   void setWorldHint(const Box& world) { worldHint_ = world; }
   /// The hint set by setWorldHint, if any.
   const std::optional<Box>& worldHint() const { return worldHint_; }
-  /// Attaches a trace that queries fill step by step (nullptr detaches).
-  void setTrace(QueryTrace* trace) { trace_ = trace; }
   /// The scheduler the pair search and batched updates may spread their work over (nullptr: the calling
   /// thread only). Results are the same for any scheduler; it must outlive its use here.
   void setScheduler(TaskScheduler* scheduler) { scheduler_ = scheduler; }
@@ -351,11 +333,6 @@ class SpatialIndex {
   virtual void doClear() = 0;
   /// Deferred per-frame work.
   virtual void doMaintain() {}
-  /// Sees the detail of each plain query as it ends (for figures summed over many queries).
-  virtual void onQueryRecorded(QueryShape shape, const QueryDetail& detail) {
-    (void)shape;
-    (void)detail;
-  }
   /// The nodes and items the query engine walks, for a structure that lets the engine answer its queries;
   /// nullopt (the default) for one that overrides every do-query hook with a walk of its own.
   virtual std::optional<WalkView> walkView() const { return std::nullopt; }
@@ -383,12 +360,6 @@ class SpatialIndex {
   /// The structure's own invariants; empty string when valid.
   virtual std::string doValidate() const = 0;
 
-  /// The context of a plain (non-const) call: the attached trace, this object's detail, no counts yet.
-  QueryContext ownContext() {
-    lastDetail_.reset();
-    return QueryContext{{}, trace_, &lastDetail_};
-  }
-
   QueryCounters counters_;       ///< counters of the current call; structures add to them
   std::vector<ItemId> visible_;  ///< visible set of the last cullView, sorted
 
@@ -402,11 +373,9 @@ class SpatialIndex {
   std::vector<double> paramValues_;
   LargeVector<Circle> circles_;  // by id; an absent id has a NaN radius
   std::size_t count_ = 0;
-  QueryTrace* trace_ = nullptr;
   TaskScheduler* scheduler_ = nullptr;
   std::optional<Box> worldHint_;
   std::vector<ItemId> scratchIds_;
-  QueryDetail lastDetail_;
 };
 
 /// Order-independent hash of one frame's pair set: equal sets give equal values whatever their order.

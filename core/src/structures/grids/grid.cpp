@@ -100,7 +100,6 @@ class HashedGrid final : public SpatialIndex {
     out.push_back({"refile_batches", double(refileBatches_)});
     out.push_back({"incremental_batches", double(incrementalBatches_)});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
-    occupied_.report(out);
   }
 
  protected:
@@ -112,7 +111,6 @@ class HashedGrid final : public SpatialIndex {
   // -- mutation -----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
-    occupied_ = {};
     retune(items);
     NodeArray& nodes = lists_.nodes();
     nodes.clear();
@@ -198,7 +196,6 @@ class HashedGrid final : public SpatialIndex {
   }
 
   void doClear() override {
-    occupied_ = {};
     lists_.release();
     oversize_.clear();
     std::vector<std::uint32_t>().swap(index_);
@@ -283,10 +280,6 @@ class HashedGrid final : public SpatialIndex {
     });
     for (ItemId id : oversize_) testOversize(ctx, id, visible(circle(id)), visibleNow);
     std::sort(visibleNow.begin(), visibleNow.end());
-  }
-
-  void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
-    occupied_.record(detail.occupiedCells);
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
@@ -581,7 +574,6 @@ class HashedGrid final : public SpatialIndex {
   float maxRegularRadius_ = 0.0f;  // an upper bound of the radii in cells (exact after a sort)
   int reach_ = 1;                  // pair neighbourhood half-width in cells
   std::vector<ItemId> oversize_;
-  OccupiedCellTally occupied_;
   std::vector<std::uint32_t> index_;  // id -> node (or kOversizeBit | position); the sort's scratch
   bool indexValid_ = false;
   std::vector<ItemId> departed_;

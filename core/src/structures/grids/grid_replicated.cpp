@@ -88,7 +88,6 @@ class ReplicatedGrid final : public SpatialIndex {
     out.push_back({"hash_slots", double(table.capacity())});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
-    occupied_.report(out);
   }
 
  protected:
@@ -100,7 +99,6 @@ class ReplicatedGrid final : public SpatialIndex {
   // -- mutation -----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
-    occupied_ = {};
     const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
     map_ = shape.map;
     originX_ = shape.originX;
@@ -149,7 +147,6 @@ class ReplicatedGrid final : public SpatialIndex {
   void doRemove(ItemId id, const Circle& c) override { removeCopies(id, c); }
 
   void doClear() override {
-    occupied_ = {};
     lists_.release();
     edgesValid_ = false;
     NodeArray().swap(stage_);
@@ -241,10 +238,6 @@ class ReplicatedGrid final : public SpatialIndex {
                                  3.0 * double(regularLimit_));
         });
     std::sort(visibleNow.begin(), visibleNow.end());
-  }
-
-  void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
-    occupied_.record(detail.occupiedCells);
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
@@ -557,7 +550,6 @@ class ReplicatedGrid final : public SpatialIndex {
   std::vector<std::uint8_t> edgeScratch_;  // edge flags of each copy during a rebuild
   bool edgesValid_ = false;                // the layout is the one the last fill() made
   std::vector<ItemId> oversize_;
-  OccupiedCellTally occupied_;
   std::int32_t originX_ = 0;
   std::int32_t originY_ = 0;
   std::uint32_t windowWidth_ = 0;

@@ -182,26 +182,6 @@ inline std::vector<ItemId>& rayCandidateScratch() {
   return ids;
 }
 
-/// The occupied cells a grid's queries searched, kept for extra() beside nodesVisited (which counts every
-/// cell looked up, empty ones included): their ratio shows how much of a lookup's work finds nothing.
-struct OccupiedCellTally {
-  std::uint64_t last = 0;     ///< searched by the last query
-  std::uint64_t total = 0;    ///< searched by every query since the last build
-  std::uint64_t queries = 0;  ///< queries since the last build
-
-  /// Counts a finished query that searched `cells` occupied cells.
-  void record(std::uint64_t cells) {
-    last = cells;
-    total += cells;
-    ++queries;
-  }
-  /// Appends the figures to `out`.
-  void report(ExtraCounters& out) const {
-    out.push_back({"last_query_occupied_cells", double(last)});
-    out.push_back({"occupied_cells_per_query", queries ? double(total) / double(queries) : 0.0});
-  }
-};
-
 /// Node info of a cell, for tracing and drawing.
 inline NodeInfo cellInfo(const CellMapping& map, std::int32_t x, std::int32_t y, int depth,
                          std::uint32_t items) {

@@ -100,7 +100,6 @@ class HierarchicalGrid final : public SpatialIndex {
     out.push_back({"last_pairs_cross_level_candidates", double(lastCrossCandidates_)});
     out.push_back({"last_batch_rebuilt", lastBatchRebuilt_ ? 1.0 : 0.0});
     out.push_back({"bytes_per_item", size() ? double(stats().memoryBytes) / double(size()) : 0.0});
-    occupied_.report(out);
   }
 
  protected:
@@ -112,7 +111,6 @@ class HierarchicalGrid final : public SpatialIndex {
   // -- mutation -----------------------------------------------------------------------------------------
 
   void doBuild(std::span<const Item> items) override {
-    occupied_ = {};
     const GridShape shape = shapeFor(items, param("cell_size"), param("cell_scale"), worldHint());
     reference_ = std::max(shape.map.size / kCellPadding, kMinReference);
     region_ = shape.region;
@@ -180,7 +178,6 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   void doClear() override {
-    occupied_ = {};
     levels_.clear();
     levelIndex_.fill(-1);
     std::vector<std::uint32_t>().swap(index_);
@@ -263,10 +260,6 @@ class HierarchicalGrid final : public SpatialIndex {
       });
     }
     std::sort(visibleNow.begin(), visibleNow.end());
-  }
-
-  void onQueryRecorded(QueryShape, const QueryDetail& detail) override {
-    occupied_.record(detail.occupiedCells);
   }
 
   void doFindPairs(std::vector<Pair>& out) override {
@@ -594,7 +587,6 @@ class HierarchicalGrid final : public SpatialIndex {
   int minExponent_ = kMinExponent;
   Box region_;                 // where the levels' hash windows lie
   std::vector<Level> levels_;  // non-empty levels, finest first
-  OccupiedCellTally occupied_;
   std::array<std::int16_t, kMaxExponent - kMinExponent + 1> levelIndex_{};  // exponent -> index in levels_
   std::vector<std::uint32_t> index_;  // id -> node within its level; the sorts' scratch
   bool indexValid_ = false;

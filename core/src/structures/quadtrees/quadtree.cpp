@@ -27,7 +27,9 @@ class PointQuadtree final : public SplittingQuadtree {
            "up to quadtree.capacity circles keyed by their centre, and sibling leaves merge back once their "
            "parent holds no more than the capacity. Each node keeps the largest radius stored below it and a "
            "query widens every cell by it, so answers stay exact but one large circle widens all its "
-           "ancestors (see last_query_widened_nodes). Choose it for circles of similar size; with mixed "
+           "ancestors (the Query panel counts the nodes entered only through widening). Choose it for "
+           "circles "
+           "of similar size; with mixed "
            "sizes prefer the loose quadtree.";
   }
 

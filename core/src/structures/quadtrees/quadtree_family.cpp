@@ -438,10 +438,6 @@ void QuadtreeFamily::visitPathTo(ItemId id, const NodeVisitor& visitor) const {
 
 void QuadtreeFamily::extra(ExtraCounters& out) const {
   extraOwn(out);
-  if (style_.countWidening) {
-    out.emplace_back("last_query_widened_nodes", double(lastQueryDetail().widenedNodes));
-    out.emplace_back("last_query_widened_candidates", double(lastQueryDetail().widenedCandidates));
-  }
   std::array<std::uint64_t, kDepthSlots> itemsAtDepth{};
   int deepest = -1;
   visitNodes([&](const NodeInfo& info) {
@@ -452,10 +448,6 @@ void QuadtreeFamily::extra(ExtraCounters& out) const {
   });
   for (int d = 0; d <= deepest; ++d)
     out.emplace_back("items_depth_" + std::to_string(d), double(itemsAtDepth[d]));
-  const QueryDetail& detail = lastQueryDetail();
-  for (int d = 0; d < detail.depthsUsed; ++d) {
-    out.emplace_back("last_query_candidates_depth_" + std::to_string(d), double(detail.candidatesByDepth[d]));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -140,60 +140,6 @@ inline bool mayHit(const CellBox& b, const Segment& seg, double s) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Per-level visit counts
-// ---------------------------------------------------------------------------------------------------------
-
-/// Per-level visit counts of a walk, folded into totals over many walks: backs the "at most 2^d nodes per
-/// level" figures that both trees report.
-class LevelTally {
- public:
-  /// Adds one walk's visits per depth (`levels` slots) to the totals.
-  void addWalk(const std::uint32_t* perDepth, int levels) {
-    if (totals_.size() < std::size_t(levels)) totals_.resize(std::size_t(levels), 0);
-    for (int d = 0; d < levels; ++d) {
-      totals_[std::size_t(d)] += perDepth[d];
-      if (perDepth[d] > maxOneLevel_) maxOneLevel_ = perDepth[d];
-    }
-    ++walks_;
-  }
-  /// Forgets every walk.
-  void reset() {
-    totals_.clear();
-    maxOneLevel_ = 0;
-    walks_ = 0;
-  }
-  /// Walks counted since the last reset.
-  std::uint64_t walks() const { return walks_; }
-
-  /// Appends `<prefix>_walks`, `<prefix>_max_nodes_one_level`, `<prefix>_mean_nodes_per_level` and
-  /// `<prefix>_nodes_level_<d>` (mean per walk) to a report.
-  void report(const std::string& prefix, ExtraCounters& out) const {
-    out.emplace_back(prefix + "_walks", double(walks_));
-    if (walks_ == 0) return;
-    out.emplace_back(prefix + "_max_nodes_one_level", double(maxOneLevel_));
-    double sum = 0.0;
-    std::size_t levels = 0;
-    for (std::uint64_t t : totals_) {
-      if (t == 0) continue;
-      sum += double(t);
-      ++levels;
-    }
-    out.emplace_back(prefix + "_mean_nodes_per_level",
-                     levels == 0 ? 0.0 : sum / double(walks_) / double(levels));
-    for (std::size_t d = 0; d < totals_.size(); ++d) {
-      if (totals_[d] == 0) continue;
-      out.emplace_back(prefix + "_nodes_level_" + (d < 10 ? "0" : "") + std::to_string(d),
-                       double(totals_[d]) / double(walks_));
-    }
-  }
-
- private:
-  std::vector<std::uint64_t> totals_;
-  std::uint32_t maxOneLevel_ = 0;
-  std::uint64_t walks_ = 0;
-};
-
-// ---------------------------------------------------------------------------------------------------------
 // BandedTree
 // ---------------------------------------------------------------------------------------------------------
 
@@ -252,7 +198,6 @@ class BandedTree : public SpatialIndex {
       out.emplace_back("update_same_node_share", double(updatesSameNode_) / double(updates_));
       out.emplace_back("update_nodes_walked_mean", double(updateSteps_) / double(updates_));
     }
-    pointLevels_.report("point_query", out);
   }
 
  protected:
@@ -304,7 +249,6 @@ class BandedTree : public SpatialIndex {
     entryDepth_ = 0;
     hasRoot_ = false;
     rootGrowths_ = updates_ = updatesSameNode_ = updateSteps_ = 0;
-    pointLevels_.reset();
     self().onCleared();
   }
 
@@ -323,10 +267,6 @@ class BandedTree : public SpatialIndex {
           }
           testItems(ctx, i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
         });
-  }
-
-  void onQueryRecorded(QueryShape shape, const QueryDetail& detail) override {
-    if (shape == QueryShape::Point) pointLevels_.addWalk(detail.nodesByDepth.data(), detail.nodeDepthsUsed);
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
@@ -689,7 +629,6 @@ class BandedTree : public SpatialIndex {
   std::uint64_t updates_ = 0;
   std::uint64_t updatesSameNode_ = 0;
   std::uint64_t updateSteps_ = 0;
-  LevelTally pointLevels_;
 };
 
 }  // namespace st::banded
