@@ -13,6 +13,7 @@
 
 #include "spheretest/agreement.hpp"
 #include "spheretest/atomic_file.hpp"
+#include "spheretest/frame_runner.hpp"
 #include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
@@ -21,10 +22,6 @@ namespace st::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 TimingSummary summarize(std::vector<double> samples) {
   if (samples.empty()) return {};
@@ -279,13 +276,7 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
   report.queryKind = config.queryKind;
   report.queryCount = config.queryCount;
 
-  struct Running {
-    std::unique_ptr<SpatialIndex> structure;
-    std::vector<double> updateMs, pairsMs;
-    std::uint64_t candidates = 0, exact = 0, nodes = 0, pairs = 0;
-  };
-  std::vector<Running> running;
-  const std::vector<Item> items = sim->items();
+  FrameRunner runner(*sim, &pool);
   for (const std::string& name : config.structures) {
     if (name == "brute" && report.count > kBrutePairLimit && !config.bruteExplicit) {
       report.skipped.push_back("brute: skipped above " + formatCount(kBrutePairLimit) +
@@ -293,52 +284,31 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
                                "agreement is checked among the others");
       continue;
     }
-    Running run;
     // On a terminal the bar shows the builds too: at a million circles they take seconds each.
     if (progress && progress->terminal()) progress->update(0, 1, std::string("building ") + name);
-    run.structure = makeStructure(config, name);
-    run.structure->setScheduler(&pool);
-    run.structure->setWorldHint(sim->world());
+    const FrameTrack& track = runner.tracks()[runner.add(name, makeStructure(config, name))];
     StructureResult result;
     result.name = name;
-    const Clock::time_point start = Clock::now();
-    run.structure->build(items);
-    run.structure->maintain();
-    result.buildMs = msSince(start);
+    result.buildMs = track.buildMs;
     log << "built " << name << " in " << fixed(result.buildMs, 2) << " ms\n";
     if (progress && !progress->terminal()) {
       progress->note("built " + name + " in " + fixed(result.buildMs, 2) + " ms (" +
-                     std::to_string(running.size() + 1) + " of " + std::to_string(config.structures.size()) +
-                     ")");
+                     std::to_string(runner.tracks().size()) + " of " +
+                     std::to_string(config.structures.size()) + ")");
     }
     report.structures.push_back(std::move(result));
-    running.push_back(std::move(run));
   }
 
-  std::vector<Pair> pairs;
-  const std::size_t steps = std::size_t(config.frames) * running.size();
+  const std::size_t steps = std::size_t(config.frames) * runner.tracks().size();
   if (progress) progress->update(0, steps, std::string("frame 1/") + std::to_string(config.frames));
   for (int frame = 1; frame <= config.frames; ++frame) {
-    sim->step();
-    for (std::size_t s = 0; s < running.size(); ++s) {
-      Running& run = running[s];
-      StructureResult& result = report.structures[s];
-      const FrameResult frameResult = advanceStructure(*run.structure, *sim, pairs);
-      run.updateMs.push_back(frameResult.updateMs);
-      run.pairsMs.push_back(frameResult.pairsMs);
-      run.candidates += frameResult.pairs.candidates;
-      run.exact += frameResult.pairs.exactTests;
-      run.nodes += frameResult.pairs.nodesVisited;
-      result.frameHashes.push_back(pairSetHash(pairs));
-      result.pairsChecksum = foldFrameChecksum(result.pairsChecksum, result.frameHashes.back());
-      result.pairsLastFrame = pairs.size();
-      run.pairs += pairs.size();
+    runner.step(true, [&](std::size_t s) {
       if (progress) {
-        progress->update(std::size_t(frame - 1) * running.size() + s + 1, steps,
+        progress->update(std::size_t(frame - 1) * runner.tracks().size() + s + 1, steps,
                          std::string("frame ") + std::to_string(frame) + "/" + std::to_string(config.frames) +
-                             " " + result.name);
+                             " " + report.structures[s].name);
       }
-    }
+    });
   }
 
   const Box region = config.queryRegion.value_or(sim->queryRegion());
@@ -353,21 +323,26 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
   report.queryK = config.queryKind == QueryShape::Nearest ? config.queryK : 0;
   const std::vector<QuerySpec> queries =
       config.queryKind ? makeQueries(config, region) : std::vector<QuerySpec>{};
-  for (std::size_t s = 0; s < running.size(); ++s) {
-    Running& run = running[s];
+  for (std::size_t s = 0; s < runner.tracks().size(); ++s) {
+    const FrameTrack& track = runner.tracks()[s];
     StructureResult& result = report.structures[s];
-    result.updateMs = summarize(run.updateMs);
-    result.pairsMs = summarize(run.pairsMs);
-    result.candidateTestsPerFrame = config.frames ? double(run.candidates) / config.frames : 0.0;
-    result.exactTestsPerFrame = config.frames ? double(run.exact) / config.frames : 0.0;
-    result.pairsPerFrame = config.frames ? double(run.pairs) / config.frames : 0.0;
-    result.nodesVisitedPerFrame = config.frames ? double(run.nodes) / config.frames : 0.0;
-    if (!queries.empty()) runQueries(pool, *run.structure, config, queries, size, result.queries);
-    result.stats = run.structure->stats();
-    run.structure->extra(result.extra);
-    result.nodesNotCounted = std::string(run.structure->nodesNotCounted());
-    result.examinedLowerBound = std::string(run.structure->examinedLowerBound());
-    if (std::string problem = run.structure->validate(); !problem.empty()) {
+    const double frames = config.frames ? double(config.frames) : 1.0;
+    result.updateMs = summarize(track.updateMs);
+    result.pairsMs = summarize(track.pairsMs);
+    result.candidateTestsPerFrame = config.frames ? double(track.pairCounters.candidates) / frames : 0.0;
+    result.exactTestsPerFrame = config.frames ? double(track.pairCounters.exactTests) / frames : 0.0;
+    result.pairsPerFrame = config.frames ? double(track.pairsFound) / frames : 0.0;
+    result.nodesVisitedPerFrame = config.frames ? double(track.pairCounters.nodesVisited) / frames : 0.0;
+    result.frameHashes = track.frameHashes;
+    result.pairsChecksum = track.pairsChecksum;
+    result.pairsLastFrame = track.pairsLastFrame;
+    const SpatialIndex& structure = *track.index;
+    if (!queries.empty()) runQueries(pool, structure, config, queries, size, result.queries);
+    result.stats = structure.stats();
+    structure.extra(result.extra);
+    result.nodesNotCounted = std::string(structure.nodesNotCounted());
+    result.examinedLowerBound = std::string(structure.examinedLowerBound());
+    if (std::string problem = structure.validate(); !problem.empty()) {
       result.agreement = Agreement::Disagrees;
       result.disagreement = "validate: " + problem;
     }

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "spheretest/frame_runner.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
@@ -293,6 +294,47 @@ TEST(FormatCount, GroupsThousands) {
   EXPECT_EQ(formatCount(999), "999");
   EXPECT_EQ(formatCount(20000), "20,000");
   EXPECT_EQ(formatCount(1234567), "1,234,567");
+}
+
+// The frame runner steps its structures through the same frames as a hand-written loop of stepFrame would:
+// the same pair sets frame by frame, the same counters, one timing per frame, and brute force and a grid
+// agreeing on every frame.
+TEST(FrameRunner, StepsEveryStructureThroughTheSameFramesAsAHandWrittenLoop) {
+  Simulation runnerSim("spheretest", SceneConfig{}, 1500, 4);
+  Simulation loopSim = runnerSim;
+  ThreadPool pool(2);
+  FrameRunner runner(runnerSim, &pool);
+  runner.add("brute", allStructures().create("brute"));
+  runner.add("grid", allStructures().create("grid"));
+  std::unique_ptr<SpatialIndex> grid = allStructures().create("grid");
+  grid->setWorldHint(loopSim.world());
+  grid->build(loopSim.items());
+  grid->maintain();
+  std::vector<Pair> pairs;
+  std::uint64_t candidates = 0, checksum = 0;
+  std::size_t calls = 0;
+  for (int frame = 0; frame < 12; ++frame) {
+    runner.step(true, [&](std::size_t) { ++calls; });
+    const FrameResult result = stepFrame(loopSim, *grid, pairs);
+    candidates += result.pairs.candidates;
+    checksum = foldFrameChecksum(checksum, pairSetHash(pairs));
+  }
+  EXPECT_EQ(calls, 24u);
+  ASSERT_EQ(runner.frames(), 12u);
+  const FrameTrack& brute = runner.tracks()[0];
+  const FrameTrack& runGrid = runner.tracks()[1];
+  EXPECT_EQ(runGrid.name, "grid");
+  EXPECT_EQ(runGrid.frameHashes, brute.frameHashes) << "brute force and the grid agree on every frame";
+  EXPECT_EQ(runGrid.pairsChecksum, checksum);
+  EXPECT_EQ(runGrid.pairCounters.candidates, candidates);
+  EXPECT_EQ(runGrid.pairsLastFrame, pairs.size());
+  EXPECT_EQ(runGrid.updateMs.size(), 12u);
+  EXPECT_EQ(runGrid.pairsMs.size(), 12u);
+  EXPECT_EQ(brute.pairCounters.candidates, 12u * 1500u * 1499u / 2u);
+  // Without the pair search the runner records no pair sets.
+  runner.step(false);
+  EXPECT_EQ(runner.tracks()[1].frameHashes.size(), 12u);
+  EXPECT_EQ(runner.tracks()[1].updateMs.size(), 13u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include "spheretest/frame_runner.hpp"
 
 #include "spheretest/frame.hpp"
 #include "spheretest/rng.hpp"
@@ -406,29 +407,25 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
   FastPath result;
   result.count = count;
   Simulation sim("spheretest", SceneConfig{}, count, seed);
-  const std::vector<Item> items = sim.items();
-  struct Runner {
-    std::string name;
-    std::string figure;
-    std::unique_ptr<SpatialIndex> index;
-  };
-  std::vector<Runner> runners;
-  runners.push_back(
-      {"sphere-tree", "fast_path_ratio", buildOver(registry, "sphere-tree", sim.world(), items)});
-  for (const auto& [name, figure] :
-       {std::pair<const char*, const char*>{"aabb-tree", "fat_path_ratio"},
-        std::pair<const char*, const char*>{"loose-quadtree", "update_fast_path_ratio"}}) {
-    if (registry.find(name)) runners.push_back({name, figure, buildOver(registry, name, sim.world(), items)});
+  FrameRunner runner(sim);
+  runner.add("sphere-tree", registry.create("sphere-tree"));
+  // The other trees with a fast path move along, as they would in the window (their figures are read from
+  // the same frames).
+  constexpr std::pair<const char*, const char*> kOthers[] = {{"aabb-tree", "fat_path_ratio"},
+                                                             {"loose-quadtree", "update_fast_path_ratio"}};
+  std::vector<std::string> figures;
+  for (const auto& [name, figure] : kOthers) {
+    if (!registry.find(name)) continue;
+    runner.add(name, registry.create(name));
+    figures.push_back(figure);
   }
   for (std::size_t f = 0; f < frames; ++f) {
     if (stopped(cancelled)) break;
-    sim.step();
-    std::vector<Pair> unused;
-    for (Runner& runner : runners) advanceStructure(*runner.index, sim, unused, false);
-    result.perFrame.push_back(extraValue(*runners.front().index, "last_batch_fast_path_ratio"));
+    runner.step(false);
+    result.perFrame.push_back(extraValue(*runner.tracks().front().index, "last_batch_fast_path_ratio"));
     ++result.frames;
   }
-  const SpatialIndex& tree = *runners.front().index;
+  const SpatialIndex& tree = *runner.tracks().front().index;
   result.overall = extraValue(tree, "fast_path_ratio");
   result.moves = extraValue(tree, "moves");
   result.detached = extraValue(tree, "detached");
@@ -438,9 +435,9 @@ FastPath measureFastPath(const StructureRegistry& registry, std::size_t count, s
   for (std::size_t f = settleFrom; f < result.perFrame.size(); ++f) sum += result.perFrame[f];
   result.settled = result.perFrame.size() > settleFrom ? sum / double(result.perFrame.size() - settleFrom)
                                                        : result.overall;
-  for (std::size_t i = 1; i < runners.size(); ++i) {
-    result.peers.push_back(
-        {runners[i].name, runners[i].figure, extraValue(*runners[i].index, runners[i].figure)});
+  for (std::size_t i = 1; i < runner.tracks().size(); ++i) {
+    const FrameTrack& other = runner.tracks()[i];
+    result.peers.push_back({other.name, figures[i - 1], extraValue(*other.index, figures[i - 1])});
   }
   return result;
 }
@@ -474,32 +471,11 @@ std::vector<std::string> findings(const FastPath& r) {
 
 namespace {
 
-struct PairRun {
-  PairRun(std::string runName, std::unique_ptr<SpatialIndex> runIndex)
-      : name(std::move(runName)), index(std::move(runIndex)) {}
-  std::string name;
-  std::unique_ptr<SpatialIndex> index;
-  double checks = 0.0;
-  double pairs = 0.0;
-  std::vector<std::uint64_t> frameHashes;
-};
-
-/// Steps `sim` `frames` times; every runner updates and finds pairs on each frame.
-void runFrames(Simulation& sim, std::vector<PairRun>& runs, std::size_t frames,
-               const std::atomic<bool>* cancelled, std::size_t& framesRun) {
-  std::vector<Pair> pairs;
-  framesRun = 0;
-  for (std::size_t f = 0; f < frames; ++f) {
-    if (stopped(cancelled)) return;
-    sim.step();
-    for (PairRun& run : runs) {
-      const FrameResult frame = advanceStructure(*run.index, sim, pairs);
-      run.checks += double(frame.pairs.candidates);
-      run.pairs += double(pairs.size());
-      run.frameHashes.push_back(pairSetHash(pairs));
-    }
-    ++framesRun;
-  }
+// Steps `runner` up to `frames` times, every structure finding its pairs; returns the frames run.
+std::size_t runFrames(FrameRunner& runner, std::size_t frames, const std::atomic<bool>* cancelled) {
+  std::size_t ran = 0;
+  for (; ran < frames && !stopped(cancelled); ++ran) runner.step();
+  return ran;
 }
 
 }  // namespace
@@ -514,15 +490,15 @@ CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const 
   result.bruteRan = n <= bruteLimit && registry.find("brute") != nullptr;
   {
     Simulation sim = start;
-    const std::vector<Item> items = sim.items();
-    std::vector<PairRun> runs;
-    if (result.bruteRan) runs.emplace_back("brute", buildOver(registry, "brute", sim.world(), items));
+    FrameRunner runner(sim);
+    if (result.bruteRan) runner.add("brute", registry.create("brute"));
     for (const StructureInfo& info : registry.all()) {
       if (info.name == "brute") continue;
-      runs.emplace_back(info.name, buildOver(registry, info.name, sim.world(), items));
+      runner.add(info.name, registry.create(info.name));
     }
-    runFrames(sim, runs, frames, cancelled, result.frames);
+    result.frames = runFrames(runner, frames, cancelled);
     if (result.frames == 0) return result;
+    const std::vector<FrameTrack>& runs = runner.tracks();
     const double f = double(result.frames);
     // The reference pair set of each frame: brute force's, else the one most structures found.
     std::vector<std::uint64_t> reference(result.frames);
@@ -532,19 +508,19 @@ CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const 
         continue;
       }
       std::map<std::uint64_t, int> votes;
-      for (const PairRun& run : runs) ++votes[run.frameHashes[k]];
+      for (const FrameTrack& run : runs) ++votes[run.frameHashes[k]];
       reference[k] = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
                        return a.second < b.second;
                      })->first;
     }
-    result.bruteChecksPerFrame =
-        result.bruteRan ? runs.front().checks / f : double(n) * double(n - (n > 0 ? 1 : 0)) / 2.0;
-    for (const PairRun& run : runs) {
+    result.bruteChecksPerFrame = result.bruteRan ? double(runs.front().pairCounters.candidates) / f
+                                                 : double(n) * double(n - (n > 0 ? 1 : 0)) / 2.0;
+    for (const FrameTrack& run : runs) {
       if (run.name == "brute") continue;
       CollisionRow row;
       row.structure = run.name;
-      row.checksPerFrame = run.checks / f;
-      row.pairsPerFrame = run.pairs / f;
+      row.checksPerFrame = double(run.pairCounters.candidates) / f;
+      row.pairsPerFrame = double(run.pairsFound) / f;
       row.agrees = run.frameHashes == reference;
       result.rows.push_back(row);
     }
@@ -556,15 +532,13 @@ CollisionChecks measureCollisionChecks(const StructureRegistry& registry, const 
   result.smallCount = small;
   if (registry.find("brute") && registry.find("quadtree") && !stopped(cancelled)) {
     Simulation sim("spheretest", SceneConfig{}, small, 1);
-    const std::vector<Item> items = sim.items();
-    std::vector<PairRun> runs;
-    runs.emplace_back("brute", buildOver(registry, "brute", sim.world(), items));
-    runs.emplace_back("quadtree", buildOver(registry, "quadtree", sim.world(), items));
-    std::size_t ran = 0;
-    runFrames(sim, runs, std::max<std::size_t>(frames, 1), cancelled, ran);
+    FrameRunner runner(sim);
+    runner.add("brute", registry.create("brute"));
+    runner.add("quadtree", registry.create("quadtree"));
+    const std::size_t ran = runFrames(runner, std::max<std::size_t>(frames, 1), cancelled);
     if (ran > 0) {
-      result.smallBrute = runs[0].checks / double(ran);
-      result.smallQuadtree = runs[1].checks / double(ran);
+      result.smallBrute = double(runner.tracks()[0].pairCounters.candidates) / double(ran);
+      result.smallQuadtree = double(runner.tracks()[1].pairCounters.candidates) / double(ran);
     }
   }
   return result;

@@ -1,0 +1,69 @@
+#pragma once
+/// \file
+/// Structures driven side by side through one simulation's frames, written once for every program that
+/// compares them (the headless report, the Claims measurements, a game's own test harness): each frame
+/// steps the simulation once and hands every structure the circles that moved, timing each phase, summing
+/// the counters and folding each frame's pair set into a checksum that tells whether two structures agreed.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spheretest/frame.hpp"
+#include "spheretest/scene.hpp"
+#include "spheretest/spatial_index.hpp"
+#include "spheretest/tasks.hpp"
+
+namespace st {
+
+/// One structure a FrameRunner drives, and what it measured so far.
+struct FrameTrack {
+  std::string name;                        ///< the registry name it was added under
+  std::unique_ptr<SpatialIndex> index;     ///< the structure
+  double buildMs = 0.0;                    ///< wall time of its build (and the maintain after it)
+  std::vector<double> updateMs;            ///< updateBatch + maintain, per frame
+  std::vector<double> pairsMs;             ///< the pair search, per frame (0 where it did not run)
+  QueryCounters pairCounters;              ///< the pair searches' work, summed over the frames
+  std::uint64_t pairsFound = 0;            ///< pairs found, summed over the frames
+  std::size_t pairsLastFrame = 0;          ///< pairs found in the last frame
+  std::vector<std::uint64_t> frameHashes;  ///< pairSetHash of each frame's pairs
+  std::uint64_t pairsChecksum = 0;         ///< foldFrameChecksum over frameHashes
+};
+
+/// Steps one simulation and any number of structures through the same frames.
+class FrameRunner {
+ public:
+  /// Drives structures over `simulation`, which must outlive the runner; a scheduler, when given, is handed
+  /// to every structure added.
+  explicit FrameRunner(Simulation& simulation, TaskScheduler* scheduler = nullptr)
+      : simulation_(simulation), scheduler_(scheduler) {}
+
+  /// Builds `index` from the simulation's circles (with its world as the hint, and maintain() after, both
+  /// timed) and drives it from the next frame on. Returns its position in tracks().
+  std::size_t add(std::string name, std::unique_ptr<SpatialIndex> index);
+
+  /// Steps the simulation once, then each structure in the order added: the moved circles (updateBatch and
+  /// maintain) and, when `findPairs` is set, the pair search. `afterEach(i)`, when given, is called after
+  /// structure i.
+  void step(bool findPairs = true, const std::function<void(std::size_t)>& afterEach = {});
+
+  /// The structures with what they measured, in the order added.
+  const std::vector<FrameTrack>& tracks() const { return tracks_; }
+  /// One of them.
+  FrameTrack& track(std::size_t i) { return tracks_[i]; }
+  /// Frames stepped so far.
+  std::size_t frames() const { return frames_; }
+  /// The pairs the last structure stepped found in its last frame.
+  const std::vector<Pair>& lastPairs() const { return pairs_; }
+
+ private:
+  Simulation& simulation_;
+  TaskScheduler* scheduler_ = nullptr;
+  std::vector<FrameTrack> tracks_;
+  std::vector<Pair> pairs_;
+  std::size_t frames_ = 0;
+};
+
+}  // namespace st
