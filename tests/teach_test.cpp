@@ -16,7 +16,7 @@
 #include "render/camera.hpp"
 #include "spheretest/peers.hpp"
 #include "spheretest/registry.hpp"
-#include "ui/model/claims_measure.hpp"
+#include "measure/claims_measure.hpp"
 #include "ui/model/compare_runner.hpp"
 #include "ui/model/teach_content.hpp"
 #include "ui/model/teach_trace.hpp"
@@ -27,6 +27,9 @@
 #include "ui/teaching/teach_links.hpp"
 
 namespace st::ui {
+// The measurements behind each claim live beside core, outside the UI.
+using namespace st::claims;
+
 namespace {
 
 const StructureRegistry& registry() {

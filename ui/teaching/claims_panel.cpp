@@ -11,7 +11,7 @@
 #include <imgui.h>
 
 #include "render/palette.hpp"
-#include "ui/model/claims_measure.hpp"
+#include "measure/claims_measure.hpp"
 #include "ui/panels/demo_part.hpp"
 #include "ui/panels/imgui_util.hpp"
 #include "ui/teaching/teach_background.hpp"
@@ -19,6 +19,9 @@
 #include "ui/teaching/teach_links.hpp"
 
 namespace st::ui {
+// The measurements behind each claim live beside core, outside the UI.
+using namespace st::claims;
+
 namespace {
 
 constexpr std::uint32_t kSeries[] = {render::rgba(255, 110, 90),  render::rgba(90, 200, 255),

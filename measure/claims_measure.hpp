@@ -14,7 +14,7 @@
 #include "spheretest/registry.hpp"
 #include "spheretest/scene.hpp"
 
-namespace st::ui {
+namespace st::claims {
 
 /// Mean work of one query.
 struct QueryCost {
@@ -208,4 +208,4 @@ std::vector<std::string> findings(const FastPath& r);
 /// Sentences drawn from the measured figures.
 std::vector<std::string> findings(const CollisionChecks& r);
 
-}  // namespace st::ui
+}  // namespace st::claims

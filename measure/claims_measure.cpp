@@ -1,4 +1,4 @@
-#include "ui/model/claims_measure.hpp"
+#include "measure/claims_measure.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "spheretest/frame.hpp"
 #include "spheretest/rng.hpp"
 
-namespace st::ui {
+namespace st::claims {
 namespace {
 
 bool stopped(const std::atomic<bool>* cancelled) {
@@ -588,4 +588,4 @@ std::vector<std::string> findings(const CollisionChecks& r) {
   return lines;
 }
 
-}  // namespace st::ui
+}  // namespace st::claims
