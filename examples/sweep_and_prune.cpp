@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
         first = id;
         return ++calls < 1;
       },
-      ctx);
+      &ctx);
   std::printf("first circle near circle 0: %u, after %llu circles examined\n", first,
               static_cast<unsigned long long>(ctx.counters.candidates));
   std::printf("agrees with brute force: yes\n");
