@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "spheretest/agreement.hpp"
+#include "spheretest/frame.hpp"
 #include "spheretest/oracle_check.hpp"
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"

@@ -40,6 +40,12 @@ void idsOfHits(QueryAnswer& answer) {
 
 }  // namespace
 
+std::uint64_t pairSetHash(std::span<const Pair> pairs) {
+  std::uint64_t sum = 0;
+  for (const Pair& p : pairs) sum += mix64((std::uint64_t(p.a) << 32) | p.b);
+  return mix64(sum ^ mix64(pairs.size()));
+}
+
 // The thread clock, not the process one: the process clock would add the workers' time, but it advances in
 // scheduler ticks on some systems.
 double threadCpuMs() {

@@ -70,12 +70,6 @@ void validateAfter(const SpatialIndex& index, const char* call) {
 
 }  // namespace
 
-std::uint64_t pairSetHash(std::span<const Pair> pairs) {
-  std::uint64_t sum = 0;
-  for (const Pair& p : pairs) sum += mix64((std::uint64_t(p.a) << 32) | p.b);
-  return mix64(sum ^ mix64(pairs.size()));
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Parameters
 // ---------------------------------------------------------------------------------------------------------

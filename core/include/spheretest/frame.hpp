@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "spheretest/geometry.hpp"
+#include "spheretest/hash.hpp"
 #include "spheretest/scene.hpp"
 #include "spheretest/spatial_index.hpp"
 
@@ -28,6 +29,14 @@ double threadCpuMs();
 
 /// `n` with its thousands separated by commas ("20,000"), as reports print counts.
 std::string formatCount(std::uint64_t n);
+
+/// Order-independent hash of one frame's pair set: equal sets give equal values whatever their order.
+std::uint64_t pairSetHash(std::span<const Pair> pairs);
+
+/// Folds one frame's pair-set hash into a running checksum over frames.
+inline std::uint64_t foldFrameChecksum(std::uint64_t running, std::uint64_t frameHash) {
+  return (running ^ frameHash) * 0x100000001b3ull + kGoldenGamma;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // One query of any shape

@@ -378,12 +378,4 @@ class SpatialIndex {
   std::vector<ItemId> scratchIds_;
 };
 
-/// Order-independent hash of one frame's pair set: equal sets give equal values whatever their order.
-std::uint64_t pairSetHash(std::span<const Pair> pairs);
-
-/// Folds one frame's pair-set hash into a running checksum over frames.
-inline std::uint64_t foldFrameChecksum(std::uint64_t running, std::uint64_t frameHash) {
-  return (running ^ frameHash) * 0x100000001b3ull + kGoldenGamma;
-}
-
 }  // namespace st
