@@ -17,6 +17,7 @@
 #include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
+#include "ui/model/demo_model.hpp"
 
 namespace st::app {
 namespace {
@@ -278,8 +279,8 @@ RunReport runHeadless(const RunConfig& config, std::ostream& log, ProgressLine* 
 
   FrameRunner runner(*sim, &pool);
   for (const std::string& name : config.structures) {
-    if (name == "brute" && report.count > kBrutePairLimit && !config.bruteExplicit) {
-      report.skipped.push_back("brute: skipped above " + formatCount(kBrutePairLimit) +
+    if (name == "brute" && report.count > ui::kBrutePairLimit && !config.bruteExplicit) {
+      report.skipped.push_back("brute: skipped above " + formatCount(ui::kBrutePairLimit) +
                                " circles (name it in --structure to run it anyway); "
                                "agreement is checked among the others");
       continue;

@@ -19,10 +19,6 @@
 
 namespace st {
 
-/// Above this many circles brute force is left out unless named: its pair search tests every pair, about
-/// 200 million tests per frame at 20,000 circles.
-inline constexpr std::size_t kBrutePairLimit = 20'000;
-
 /// CPU time of the calling thread in ms: on a busy machine it shows what the work cost, which wall time does
 /// not.
 double threadCpuMs();
