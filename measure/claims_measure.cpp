@@ -126,17 +126,15 @@ CellsPerLookup measureCellsPerLookup(const StructureRegistry& registry, std::siz
     }
     // A circle looks up the same cells as its square but searches only those it can reach: the occupied
     // cells its walk searched (every cell in reach is occupied here) count those.
-    double roundCells = 0;
-    QueryDetail detail;
+    QueryDetail roundCells;
     for (const Vec2& c : centres) {
       QueryContext ctx;
-      ctx.detail = &detail;
+      ctx.detail = &roundCells;
       grid->queryCircle({c, half}, out, &ctx);
     }
-    roundCells = double(detail.occupiedCells);
     const double n = lookups > 0 ? double(lookups) : 1.0;
     row.squareCells = squareCells / n;
-    row.roundCells = roundCells / n;
+    row.roundCells = double(roundCells.occupiedCells) / n;
     row.itemsPerLookup = tested / n;
     result.rows.push_back(row);
   }
