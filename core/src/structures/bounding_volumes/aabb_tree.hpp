@@ -27,6 +27,7 @@
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/simd_support.hpp"
+#include "structures/shared/tree_walk.hpp"
 #include "structures/shared/walk_stack.hpp"
 
 namespace st::aabb_tree {
@@ -288,34 +289,30 @@ class AabbTree final : public SpatialIndex {
   // -- queries -----------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    walk(
-        ctx, [&](const Box& b) { return boxContainsPoint(b, p); },
-        [&](ItemId id) { return circleContainsPoint(circle(id), p); }, out, "box does not hold the point");
+    collect(tree_walk::PointShape{p}, out, ctx);
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const Box reach = tightBox(query);
-    walk(
-        ctx, [&](const Box& b) { return boxesOverlap(b, reach); },
-        [&](ItemId id) { return circlesOverlap(circle(id), query); }, out, "box misses the circle's bounds");
+    collect(tree_walk::CircleShape(query), out, ctx);
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    walk(
-        ctx, [&](const Box& b) { return boxesOverlap(b, box); },
-        [&](ItemId id) { return circleOverlapsBox(circle(id), box); }, out, "box misses the query box");
+    collect(tree_walk::BoxShape(box), out, ctx);
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    bvh::allRayHits(segment, out, [&](auto&& onHit, const std::optional<RayHit>* best) {
-      walkRay(ctx, segment, onHit, best);
-    });
+    tree_walk::rayCast(Walkable(*this), ctx, segment, out);
   }
 
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override {
-    return bvh::nearestRayHit(segment, [&](auto&& onHit, const std::optional<RayHit>* best) {
-      walkRay(ctx, segment, onHit, best);
-    });
+    return tree_walk::rayCastFirst(Walkable(*this), ctx, segment);
+  }
+
+  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const override {
+    tree_walk::NearestHeap heap(out, k);
+    if (k == 0) return;
+    tree_walk::nearest(Walkable(*this), ctx, p, heap);
+    heap.finish();
   }
 
   void doFindPairs(std::vector<Pair>& out) override;
@@ -325,10 +322,6 @@ class AabbTree final : public SpatialIndex {
   std::string doValidate() const override;
 
  private:
-  struct StackEntry {
-    Ref node;
-    std::uint32_t depth;
-  };
   struct CullEntry {
     Ref node;
     bool inside;  // an ancestor lies wholly inside the cone: no tests below
@@ -392,6 +385,42 @@ class AabbTree final : public SpatialIndex {
     info.depth = depth;
     info.itemCount = isLeaf(r) ? 1 : 0;
     return info;
+  }
+
+  // How tree_walk walks the tree: a leaf is its item, and its fat box is the test that examines it.
+  class Walkable {
+   public:
+    using Ref = aabb_tree::Ref;
+    explicit Walkable(const AabbTree& tree) : tree_(tree) {}
+    bool empty() const { return tree_.root_ == kNoIndex; }
+    Ref root() const { return tree_.root_; }
+    const Box& bounds(Ref r) const { return tree_.boxOf(r); }
+    std::uint32_t examinedByBounds(Ref r) const { return isLeaf(r) ? 1 : 0; }
+    template <class F>
+    bool forEachItem(Ref r, F&& f) const {
+      return !isLeaf(r) || f(itemOf(r), tree_.circle(itemOf(r)));
+    }
+    template <class F>
+    void forEachChild(Ref r, F&& f) const {
+      if (isLeaf(r)) return;
+      const AabbNode& node = tree_.nodes_[r];
+      tree_.prefetchBox(node.child[1]);
+      tree_.prefetchBox(node.child[0]);
+      f(node.child[0]);
+      f(node.child[1]);
+    }
+    NodeInfo info(Ref r, int depth) const { return tree_.nodeInfo(r, depth); }
+
+   private:
+    const AabbTree& tree_;
+  };
+
+  template <class Shape>
+  void collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const {
+    tree_walk::walk(Walkable(*this), ctx, shape, [&out](ItemId id, const Circle&) {
+      out.push_back(id);
+      return true;
+    });
   }
 
   // -- fat boxes ---------------------------------------------------------------------------------------
@@ -496,82 +525,6 @@ class AabbTree final : public SpatialIndex {
   }
 
   void buildTopDown(std::vector<BuildEntry>& entries);
-
-  // -- queries -----------------------------------------------------------------------------------------
-
-  template <class Overlaps, class Exact>
-  void walk(QueryContext& ctx, Overlaps&& overlaps, Exact&& exact, std::vector<ItemId>& out,
-            const char* pruneTest) const {
-    if (root_ == kNoIndex) return;
-    WalkStack<StackEntry> stack;
-    stack.push({root_, 0});
-    while (!stack.empty()) {
-      const StackEntry e = stack.pop();
-      ++ctx.counters.nodesVisited;
-      // A leaf's box is its own circle's fat box: testing it examines the circle.
-      const bool leaf = isLeaf(e.node);
-      ctx.counters.candidates += leaf ? 1 : 0;
-      if (!overlaps(boxOf(e.node))) {
-        if (ctx.tracing()) ctx.prune(nodeInfo(e.node, static_cast<int>(e.depth)), pruneTest);
-        continue;
-      }
-      if (ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
-      if (leaf) {
-        const ItemId id = itemOf(e.node);
-        const bool hit = exact(id);
-        ctx.candidate(id, hit);
-        if (hit) out.push_back(id);
-        continue;
-      }
-      const AabbNode& node = nodes_[e.node];
-      prefetchBox(node.child[1]);
-      prefetchBox(node.child[0]);
-      stack.push({node.child[1], e.depth + 1});
-      stack.push({node.child[0], e.depth + 1});
-    }
-  }
-
-  // Ray walk; with `best` set it visits the nearer child first and skips boxes entered after the best hit.
-  template <class OnHit>
-  void walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
-               const std::optional<RayHit>* best) const {
-    if (root_ == kNoIndex) return;
-    WalkStack<StackEntry> stack;
-    stack.push({root_, 0});
-    while (!stack.empty()) {
-      const StackEntry e = stack.pop();
-      ++ctx.counters.nodesVisited;
-      const bool leaf = isLeaf(e.node);
-      ctx.counters.candidates += leaf ? 1 : 0;
-      double entry = 0.0;
-      if (!bvh::segmentEntersBox(segment, boxOf(e.node), entry) ||
-          (best && *best && entry > double(std::nextafter((*best)->t, 2.0f)))) {
-        if (ctx.tracing()) ctx.prune(nodeInfo(e.node, static_cast<int>(e.depth)), "box misses the segment");
-        continue;
-      }
-      if (ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
-      if (leaf) {
-        const ItemId id = itemOf(e.node);
-        float t = 0.0f;
-        const bool hit = segmentHitsCircle(segment, circle(id), t);
-        ctx.candidate(id, hit);
-        if (hit) onHit(id, t);
-        continue;
-      }
-      const AabbNode& node = nodes_[e.node];
-      Ref nearer = node.child[0], farther = node.child[1];
-      if (best) {
-        double e1 = 0.0, e2 = 0.0;
-        const bool hit1 = bvh::segmentEntersBox(segment, boxOf(nearer), e1);
-        const bool hit2 = bvh::segmentEntersBox(segment, boxOf(farther), e2);
-        if (!hit1 || (hit2 && e2 < e1)) std::swap(nearer, farther);
-      }
-      prefetchBox(farther);
-      prefetchBox(nearer);
-      stack.push({farther, e.depth + 1});
-      stack.push({nearer, e.depth + 1});
-    }
-  }
 
   // -- pair search -------------------------------------------------------------------------------------
 

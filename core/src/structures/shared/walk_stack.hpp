@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace st {
 
@@ -28,6 +29,8 @@ class WalkStack {
   bool empty() const { return size_ == 0; }
   /// Entries on the stack.
   std::size_t size() const { return size_; }
+  /// The `count` entries pushed last, the top one last (to order entries just pushed).
+  std::span<T> newest(std::size_t count) { return {data_ + size_ - count, count}; }
   /// Drops every entry.
   void clear() { size_ = 0; }
 

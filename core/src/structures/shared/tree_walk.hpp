@@ -1,0 +1,298 @@
+#pragma once
+// The query walk, written once for every tree that says how to walk it (Box2D's b2DynamicTree_Query and
+// Jolt's collectors, with the shape of the query apart from the tree). A tree is walked through an adapter:
+//
+//   Ref                                the 32-bit reference of a node
+//   bool empty() const                 no node to walk
+//   Ref root() const                   the node the walk starts from
+//   Box bounds(Ref) const              the box every circle at or below the node lies in, already grown
+//                                      so that a conservative test of it never misses a circle
+//   std::uint32_t examinedByBounds(Ref) const
+//                                      circles whose own bounds the node's box is (a leaf that is its
+//                                      circle's box): testing it examines them (see docs/glossary.md)
+//   template <class F> bool forEachItem(Ref, F&& f) const
+//                                      calls f(id, circle) for the circles stored in the node until f
+//                                      returns false; returns false if it stopped
+//   template <class F> void forEachChild(Ref, F&& f) const
+//                                      calls f(child) for every child, in the order they should be entered
+//   NodeInfo info(Ref, int depth) const
+//                                      how the trace shows the node
+//
+// and a query is a shape: how it tests a node's box (`enters`, which may only over-accept, and for the
+// ordered shapes the entry distance that orders and clips the walk), the exact test of a circle and what
+// the prune reason reads. The walk counts what it visited the one way every panel reads it (glossary:
+// nodes visited, circles examined), records the trace when one is attached, and stops when the caller's
+// `take` returns false.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "bvh_pruning.hpp"
+#include "spheretest/spatial_index.hpp"
+#include "walk_stack.hpp"
+
+namespace st::tree_walk {
+
+/// Circles containing a point.
+struct PointShape {
+  Vec2 p;  ///< the point
+  /// Whether the node's box may hold a circle containing p.
+  bool enters(const Box& b) const { return boxContainsPoint(b, p); }
+  /// The exact test.
+  bool test(const Circle& c) const { return circleContainsPoint(c, p); }
+  static constexpr const char* kPruned = "box does not hold the point";  ///< the trace's prune reason
+};
+
+/// Circles overlapping a circle.
+struct CircleShape {
+  /// Prepares the query circle, grown by the rounding the box test must absorb.
+  explicit CircleShape(const Circle& q)
+      : query(q), grown{q.center, inflateRadiusForPruning(q.radius, q.center)} {}
+  Circle query;  ///< the query circle
+  Circle grown;  ///< the query circle as the box test sees it
+  /// Whether the node's box may hold a circle overlapping the query.
+  bool enters(const Box& b) const { return circleOverlapsBox(grown, b); }
+  /// The exact test.
+  bool test(const Circle& c) const { return circlesOverlap(c, query); }
+  static constexpr const char* kPruned = "box misses the circle";  ///< the trace's prune reason
+};
+
+/// Circles overlapping a box.
+struct BoxShape {
+  /// Prepares the query box, grown by the rounding the box test must absorb.
+  explicit BoxShape(const Box& b) : box(b), grown(inflateForPruning(b)) {}
+  Box box;    ///< the query box
+  Box grown;  ///< the query box as the box test sees it
+  /// Whether the node's box may hold a circle overlapping the query box.
+  bool enters(const Box& b) const { return boxesOverlap(b, grown); }
+  /// The exact test.
+  bool test(const Circle& c) const { return circleOverlapsBox(c, box); }
+  static constexpr const char* kPruned = "box misses the query box";  ///< the trace's prune reason
+};
+
+/// Circles overlapping a view cone.
+struct ConeShape {
+  /// Prepares the cone's classifier once per query.
+  explicit ConeShape(const ViewCone& c) : cone(c), classifier(c) {}
+  ViewCone cone;                 ///< the query cone
+  bvh::ConeClassifier classifier;  ///< the certain box test
+  /// Whether the node's box may hold a circle overlapping the cone.
+  bool enters(const Box& b) const {
+    return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y) != bvh::Side::Outside;
+  }
+  /// The exact test.
+  bool test(const Circle& c) const { return circleOverlapsCone(c, cone); }
+  static constexpr const char* kPruned = "box misses the cone";  ///< the trace's prune reason
+};
+
+/// Circles a segment meets; `t` is the last hit's parameter.
+struct SegmentShape {
+  Segment segment;   ///< the query segment
+  mutable float t = 0.0f;  ///< the parameter of the last circle test that hit
+  /// Whether the segment enters the node's box.
+  bool enters(const Box& b) const {
+    double entry = 0.0;
+    return bvh::segmentEntersBox(segment, b, entry);
+  }
+  /// The exact test; keeps the hit's parameter in `t`.
+  bool test(const Circle& c) const { return segmentHitsCircle(segment, c, t); }
+  static constexpr const char* kPruned = "box misses the segment";  ///< the trace's prune reason
+};
+
+namespace detail {
+
+template <class Ref>
+struct Entry {
+  Ref node;
+  std::uint32_t depth;
+};
+
+template <class Ref>
+struct OrderedEntry {
+  Ref node;
+  std::uint32_t depth;
+  double entry;  // the segment's entry into the node's box, a lower bound of its circles' hit parameters
+};
+
+template <class Tree, class Take>
+bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
+  return tree.forEachItem(ref, [&](ItemId id, const Circle& c) {
+    ++ctx.counters.candidates;
+    const bool hit = shape.test(c);
+    ctx.candidate(id, hit);
+    return !hit || take(id, c);
+  });
+}
+
+template <class Tree>
+void pruned(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, std::uint32_t depth, const char* why) {
+  ctx.counters.candidates += tree.examinedByBounds(ref);
+  if (ctx.tracing()) ctx.prune(tree.info(ref, static_cast<int>(depth)), why);
+}
+
+}  // namespace detail
+
+/// Walks every node whose box `shape.enters`, depth first with an explicit stack, and hands each circle
+/// that passes `shape.test` to take(id, circle), which returns false to stop the walk.
+template <class Tree, class Shape, class Take>
+void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) {
+  using Ref = typename Tree::Ref;
+  if (tree.empty()) return;
+  WalkStack<detail::Entry<Ref>> stack;
+  stack.push({tree.root(), 0});
+  while (!stack.empty()) {
+    const detail::Entry<Ref> e = stack.pop();
+    ++ctx.counters.nodesVisited;
+    if (!shape.enters(tree.bounds(e.node))) {
+      detail::pruned(tree, ctx, e.node, e.depth, Shape::kPruned);
+      continue;
+    }
+    if (ctx.tracing()) ctx.visit(tree.info(e.node, static_cast<int>(e.depth)));
+    if (!detail::examine(tree, ctx, e.node, shape, take)) return;
+    // Children pushed in reverse, so that they are entered in the order the tree gives them.
+    const std::size_t before = stack.size();
+    tree.forEachChild(e.node, [&](Ref child) { stack.push({child, e.depth + 1}); });
+    const auto pushed = stack.newest(stack.size() - before);
+    std::reverse(pushed.begin(), pushed.end());
+  }
+}
+
+/// Every circle the segment meets, in walk order.
+template <class Tree>
+void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) {
+  const SegmentShape shape{segment};
+  const Vec2 delta = segment.end - segment.start;
+  walk(tree, ctx, shape, [&](ItemId id, const Circle&) {
+    out.push_back({id, shape.t, segment.start + delta * shape.t});
+    return true;
+  });
+}
+
+/// The first circle the segment meets (rayHitLess): children are entered nearest entry first, and a node
+/// the segment enters after the best hit so far is pruned (its entry is compared one float step past the
+/// hit, so that an equal parameter with a smaller id still wins the tie). `best` is a hit found before the
+/// walk (among a structure's unplaced circles), if any.
+template <class Tree>
+std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Segment& segment,
+                                   std::optional<RayHit> best = std::nullopt) {
+  using Ref = typename Tree::Ref;
+  if (tree.empty()) return best;
+  const SegmentShape shape{segment};
+  const Vec2 delta = segment.end - segment.start;
+  auto take = [&](ItemId id, const Circle&) {
+    const RayHit hit{id, shape.t, segment.start + delta * shape.t};
+    if (!best || rayHitLess(hit, *best)) best = hit;
+    return true;
+  };
+  WalkStack<detail::OrderedEntry<Ref>> stack;
+  stack.push({tree.root(), 0, 0.0});
+  while (!stack.empty()) {
+    const detail::OrderedEntry<Ref> e = stack.pop();
+    ++ctx.counters.nodesVisited;
+    double entry = 0.0;
+    if (!bvh::segmentEntersBox(segment, tree.bounds(e.node), entry) ||
+        (best && entry > double(std::nextafter(best->t, 2.0f)))) {
+      detail::pruned(tree, ctx, e.node, e.depth, "box misses the segment, or it enters after the best hit");
+      continue;
+    }
+    if (ctx.tracing()) ctx.visit(tree.info(e.node, static_cast<int>(e.depth)));
+    detail::examine(tree, ctx, e.node, shape, take);
+    const std::size_t before = stack.size();
+    tree.forEachChild(e.node, [&](Ref child) {
+      double childEntry = 0.0;
+      if (!bvh::segmentEntersBox(segment, tree.bounds(child), childEntry))
+        childEntry = std::numeric_limits<double>::infinity();
+      stack.push({child, e.depth + 1, childEntry});
+    });
+    // The nearest entry on top, popped first.
+    const auto pushed = stack.newest(stack.size() - before);
+    std::sort(pushed.begin(), pushed.end(),
+              [](const detail::OrderedEntry<Ref>& a, const detail::OrderedEntry<Ref>& b) {
+                return a.entry > b.entry;
+              });
+  }
+  return best;
+}
+
+/// Lower bound of the signed edge distance from p of every circle inside `bounds`: the distance to the box
+/// when p lies outside it; none when p lies inside, where a circle may hold p deeply.
+inline double edgeDistanceLowerBound(const Box& bounds, Vec2 p) {
+  const double dx = std::max({double(bounds.min.x) - p.x, 0.0, double(p.x) - bounds.max.x});
+  const double dy = std::max({double(bounds.min.y) - p.y, 0.0, double(p.y) - bounds.max.y});
+  if (dx == 0.0 && dy == 0.0) return -std::numeric_limits<double>::infinity();
+  return std::sqrt(dx * dx + dy * dy) * (1.0 - 1e-6);
+}
+
+/// Offers circles to the k nearest kept so far; `hits` is a max-heap by nearestHitLess whose front is the
+/// k-th nearest.
+class NearestHeap {
+ public:
+  /// Keeps at most k hits in `hits`, which it clears.
+  NearestHeap(std::vector<NearestHit>& hits, std::uint32_t k) : hits_(hits), k_(k) { hits_.clear(); }
+  /// Examines one circle at edge distance `distance`; whether it is kept among the k nearest so far.
+  bool offer(ItemId id, float distance) {
+    const NearestHit hit{id, distance};
+    if (hits_.size() == k_ && !nearestHitLess(hit, hits_.front())) return false;
+    if (hits_.size() == k_) {
+      std::pop_heap(hits_.begin(), hits_.end(), nearestHitLess);
+      hits_.pop_back();
+    }
+    hits_.push_back(hit);
+    std::push_heap(hits_.begin(), hits_.end(), nearestHitLess);
+    return true;
+  }
+  /// Whether a node whose circles lie at least `bound` away may still hold one of the k nearest: an
+  /// equal distance with a smaller id would win the tie.
+  bool mayHoldNearer(double bound) const { return hits_.size() < k_ || bound <= double(hits_.front().distance); }
+  /// Orders the kept hits nearest first.
+  void finish() { std::sort_heap(hits_.begin(), hits_.end(), nearestHitLess); }
+
+ private:
+  std::vector<NearestHit>& hits_;
+  std::uint32_t k_;
+};
+
+/// The k nearest circles to p, best first: nodes in order of their boxes' distance, stopping once no node
+/// can hold a circle nearer than the k-th found (ties by id included). Circles already in `heap` (a
+/// structure's unplaced ones) take part.
+template <class Tree>
+void nearest(const Tree& tree, QueryContext& ctx, Vec2 p, NearestHeap& heap) {
+  using Ref = typename Tree::Ref;
+  if (tree.empty()) return;
+  struct Open {
+    double bound;
+    Ref node;
+    std::uint32_t depth;
+    bool operator>(const Open& other) const { return bound > other.bound; }
+  };
+  std::vector<Open> open;
+  auto push = [&](Ref node, std::uint32_t depth) {
+    open.push_back({edgeDistanceLowerBound(tree.bounds(node), p), node, depth});
+    std::push_heap(open.begin(), open.end(), std::greater<Open>());
+  };
+  push(tree.root(), 0);
+  while (!open.empty()) {
+    std::pop_heap(open.begin(), open.end(), std::greater<Open>());
+    const Open next = open.back();
+    open.pop_back();
+    ++ctx.counters.nodesVisited;
+    if (!heap.mayHoldNearer(next.bound)) {
+      detail::pruned(tree, ctx, next.node, next.depth, "box lies beyond the k-th nearest");
+      continue;
+    }
+    if (ctx.tracing()) ctx.visit(tree.info(next.node, static_cast<int>(next.depth)));
+    tree.forEachItem(next.node, [&](ItemId id, const Circle& c) {
+      ++ctx.counters.candidates;
+      ctx.candidate(id, heap.offer(id, circleEdgeDistance(c, p)));
+      return true;
+    });
+    tree.forEachChild(next.node, [&](Ref child) { push(child, next.depth + 1); });
+  }
+}
+
+}  // namespace st::tree_walk
