@@ -308,7 +308,8 @@ class AabbTree final : public SpatialIndex {
     return tree_walk::rayCastFirst(Walkable(*this), ctx, segment);
   }
 
-  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out, QueryContext& ctx) const override {
+  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
+                      QueryContext& ctx) const override {
     tree_walk::NearestHeap heap(out, k);
     if (k == 0) return;
     tree_walk::nearest(Walkable(*this), ctx, p, heap);
@@ -406,8 +407,8 @@ class AabbTree final : public SpatialIndex {
       const AabbNode& node = tree_.nodes_[r];
       tree_.prefetchBox(node.child[1]);
       tree_.prefetchBox(node.child[0]);
-      f(node.child[0]);
       f(node.child[1]);
+      f(node.child[0]);
     }
     NodeInfo info(Ref r, int depth) const { return tree_.nodeInfo(r, depth); }
 

@@ -10,9 +10,8 @@
 #include "spheretest/assert.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/morton.hpp"
-#include "structures/shared/walk_stack.hpp"
 
-#include "structures/shared/segment_box.hpp"
+#include "structures/shared/tree_walk.hpp"
 
 namespace st::quadtree_family {
 
@@ -279,120 +278,101 @@ NodeInfo QuadtreeFamily::infoOf(std::uint32_t index, int depth) const {
   return info;
 }
 
-// Walks every node whose inflated bounds `meets` accepts and tests its items with `test`, which returns
-// whether the item matched (and records it). Empty subtrees are never entered.
-template <class Meets, class Test>
-void QuadtreeFamily::walk(QueryContext& ctx, const Meets& meets, const Test& test) const {
-  if (nodes_[0].subtreeCount == 0) return;
-  QueryDetail* detail = ctx.detail;
-  WalkStack<StackEntry> stack;
-  stack.push({0, 0});
-  while (!stack.empty()) {
-    const StackEntry entry = stack.pop();
-    const QuadNode& node = nodes_[entry.node];
-    ++ctx.counters.nodesVisited;
-    if (!meets(inflateForPruning(nodeBounds(node)))) {
-      if (ctx.tracing()) ctx.prune(infoOf(entry.node, int(entry.depth)), style_.pruneTest);
-      continue;
-    }
-    const bool widenedOnly =
-        style_.countWidening && node.widen > 0.0f && !meets(inflateForPruning(node.cell));
-    if (ctx.tracing()) ctx.visit(infoOf(entry.node, int(entry.depth)));
-    if (detail) detail->widenedNodes += widenedOnly ? 1 : 0;
-    if (node.directCount > 0) {
-      if (detail) {
-        const int slot = std::min<int>(int(entry.depth), QueryDetail::kDepthSlots - 1);
-        detail->candidatesByDepth[slot] += node.directCount;
-        detail->depthsUsed = std::max(detail->depthsUsed, slot + 1);
-        if (widenedOnly) detail->widenedCandidates += node.directCount;
-      }
-      for (std::uint32_t id = node.firstItem; id != kNoIndex; id = itemNext_[id]) {
-        ++ctx.counters.candidates;
-        const bool hit = test(id, circle(id));
-        ctx.candidate(id, hit);
-      }
-    }
-    if (node.firstChild != kNoIndex) {
-      for (std::uint32_t q = 4; q-- > 0;) {
-        const std::uint32_t child = node.firstChild + q;
-        if (nodes_[child].subtreeCount == 0) {
-          if (ctx.tracing()) ctx.prune(infoOf(child, int(entry.depth) + 1), "no items below this node");
-          continue;
-        }
-        stack.push({child, entry.depth + 1});
-      }
-    }
+// How tree_walk walks the family: a node's box is its cell grown by its widening, its items are its own
+// list, an empty subtree is never entered, and the Query panel's figures (candidates by depth, nodes
+// entered only through the widening) are kept as the walk enters nodes.
+class QuadtreeFamily::Walkable {
+ public:
+  using Ref = std::uint32_t;
+  explicit Walkable(const QuadtreeFamily& tree)
+      : tree_(tree),
+        nodes_(tree.nodes_.data()),
+        next_(tree.itemNext_.data()),
+        circles_(tree.idCapacity() ? &tree.circle(0) : nullptr) {}
+  bool empty() const { return nodes_[0].subtreeCount == 0; }
+  Ref root() const { return 0; }
+  Box bounds(Ref node) const { return inflateForPruning(nodeBounds(nodes_[node])); }
+  std::uint32_t examinedByBounds(Ref) const { return 0; }
+  bool holdsNothing(Ref node) const { return nodes_[node].subtreeCount == 0; }
+  const char* pruneReason() const { return tree_.style_.pruneTest; }
+  template <class F>
+  bool forEachItem(Ref node, F&& f) const {
+    for (std::uint32_t id = nodes_[node].firstItem; id != kNoIndex; id = next_[id])
+      if (!f(id, circles_[id])) return false;
+    return true;
   }
+  template <class F>
+  void forEachChild(Ref node, F&& f) const {
+    const std::uint32_t first = nodes_[node].firstChild;
+    if (first == kNoIndex) return;
+    for (std::uint32_t q = 4; q-- > 0;) f(first + q);
+  }
+  NodeInfo info(Ref node, int depth) const { return tree_.infoOf(node, depth); }
+  template <class Shape>
+  void entered(Ref index, std::uint32_t depth, QueryContext& ctx, const Shape& shape) const {
+    QueryDetail* detail = ctx.detail;
+    if (!detail) return;
+    const QuadNode& node = nodes_[index];
+    const bool widenedOnly =
+        tree_.style_.countWidening && node.widen > 0.0f && !shape.enters(inflateForPruning(node.cell));
+    detail->widenedNodes += widenedOnly ? 1 : 0;
+    if (node.directCount == 0) return;
+    const int slot = std::min<int>(int(depth), QueryDetail::kDepthSlots - 1);
+    detail->candidatesByDepth[slot] += node.directCount;
+    detail->depthsUsed = std::max(detail->depthsUsed, slot + 1);
+    if (widenedOnly) detail->widenedCandidates += node.directCount;
+  }
+
+ private:
+  // The arrays a walk reads, held directly: a query changes none of them.
+  const QuadtreeFamily& tree_;
+  const QuadNode* nodes_;
+  const std::uint32_t* next_;
+  const Circle* circles_;
+};
+
+template <class Shape>
+void QuadtreeFamily::collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const {
+  tree_walk::walk(Walkable(*this), ctx, shape, [&out](ItemId id, const Circle&) {
+    out.push_back(id);
+    return true;
+  });
 }
 
 void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
-  walk(
-      ctx, [p](const Box& b) { return boxContainsPoint(b, p); },
-      [p, &out](ItemId id, const Circle& c) {
-        const bool hit = circleContainsPoint(c, p);
-        if (hit) out.push_back(id);
-        return hit;
-      });
+  collect(tree_walk::PointShape{p}, out, ctx);
 }
 
 void QuadtreeFamily::doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
-  const Circle grown{query.center, inflateRadiusForPruning(query.radius, query.center)};
-  walk(
-      ctx, [&grown](const Box& b) { return circleOverlapsBox(grown, b); },
-      [&query, &out](ItemId id, const Circle& c) {
-        const bool hit = circlesOverlap(c, query);
-        if (hit) out.push_back(id);
-        return hit;
-      });
+  collect(tree_walk::CircleShape(query), out, ctx);
 }
 
 void QuadtreeFamily::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
-  walk(
-      ctx, [&box](const Box& b) { return boxesOverlap(b, box); },
-      [&box, &out](ItemId id, const Circle& c) {
-        const bool hit = circleOverlapsBox(c, box);
-        if (hit) out.push_back(id);
-        return hit;
-      });
+  collect(tree_walk::BoxShape(box), out, ctx);
 }
-
-namespace {
-
-// Slab test in double against an already inflated box; conservative for segmentHitsCircle.
-bool segmentMeetsBox(const Segment& s, const Box& b) {
-  return st::segmentMeetsBox(s, b.min.x, b.min.y, b.max.x, b.max.y);
-}
-
-}  // namespace
 
 void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
-  const Vec2 delta = segment.end - segment.start;
-  walk(
-      ctx, [&segment](const Box& b) { return segmentMeetsBox(segment, b); },
-      [&segment, delta, &out](ItemId id, const Circle& c) {
-        float t = 0.0f;
-        const bool hit = segmentHitsCircle(segment, c, t);
-        if (hit) out.push_back({id, t, segment.start + delta * t});
-        return hit;
-      });
+  tree_walk::rayCast(Walkable(*this), ctx, segment, out);
 }
 
-// The cone prunes the walk itself: a node whose bounds' circumscribed circle lies wholly outside the cone is
-// skipped with its subtree (conservative: the classifier widens for rounding).
+std::optional<RayHit> QuadtreeFamily::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
+  return tree_walk::rayCastFirst(Walkable(*this), ctx, segment);
+}
+
+void QuadtreeFamily::doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
+                                    QueryContext& ctx) const {
+  tree_walk::NearestHeap heap(out, k);
+  if (k == 0) return;
+  tree_walk::nearest(Walkable(*this), ctx, p, heap);
+  heap.finish();
+}
+
+// The cone prunes the walk itself: a node whose box lies wholly outside the cone is skipped with its subtree
+// (conservative: the classifier widens for rounding).
 void QuadtreeFamily::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow,
                                   QueryContext& ctx) const {
   visibleNow.clear();
-  const bvh::ConeClassifier classifier(cone);
-  walk(
-      ctx,
-      [&classifier](const Box& b) {
-        return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y) != bvh::Side::Outside;
-      },
-      [&cone, &visibleNow](ItemId id, const Circle& c) {
-        const bool hit = circleOverlapsCone(c, cone);
-        if (hit) visibleNow.push_back(id);
-        return hit;
-      });
+  collect(tree_walk::ConeShape(cone), visibleNow, ctx);
   std::sort(visibleNow.begin(), visibleNow.end());
 }
 

@@ -141,6 +141,9 @@ class QuadtreeFamily : public SpatialIndex {
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
+  std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override;
+  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
+                      QueryContext& ctx) const override;
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
   std::string doValidate() const override;
@@ -202,8 +205,9 @@ class QuadtreeFamily : public SpatialIndex {
   NodeInfo infoOf(std::uint32_t index, int depth) const;
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
   void sortIdsByBucket(TaskScheduler& workers, std::size_t buckets);
-  template <class Meets, class Test>
-  void walk(QueryContext& ctx, const Meets& meets, const Test& test) const;
+  class Walkable;
+  template <class Shape>
+  void collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const;
 
   FamilyStyle style_;
   std::vector<std::uint32_t> itemNode_;  // id -> node holding it

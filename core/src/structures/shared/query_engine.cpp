@@ -28,7 +28,7 @@ class ViewTree {
   template <class F>
   void forEachChild(Ref node, F&& f) const {
     const WalkNode& n = view_.nodes[node];
-    for (std::uint32_t i = 0; i < n.childCount; ++i) f(n.firstChild + i);
+    for (std::uint32_t i = n.childCount; i > 0; --i) f(n.firstChild + i - 1);
   }
   NodeInfo info(Ref node, int depth) const {
     NodeInfo info;
@@ -61,7 +61,8 @@ template <class Shape>
 void collect(const WalkView& view, const SpatialIndex& index, QueryContext& ctx, const Shape& shape,
              const ItemSink& sink) {
   auto take = [&](ItemId id, const Circle&) { return sink.add(id); };
-  if (examineUnplaced(view, index, ctx, shape, take)) tree_walk::walk(ViewTree(view, index), ctx, shape, take);
+  if (examineUnplaced(view, index, ctx, shape, take))
+    tree_walk::walk(ViewTree(view, index), ctx, shape, take);
 }
 
 }  // namespace

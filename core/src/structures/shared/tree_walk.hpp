@@ -14,9 +14,18 @@
 //                                      calls f(id, circle) for the circles stored in the node until f
 //                                      returns false; returns false if it stopped
 //   template <class F> void forEachChild(Ref, F&& f) const
-//                                      calls f(child) for every child, in the order they should be entered
+//                                      calls f(child) for every child, the one to enter first last (the
+//                                      walk's stack pops the last pushed first)
 //   NodeInfo info(Ref, int depth) const
 //                                      how the trace shows the node
+//
+// and, where the tree has them:
+//
+//   bool holdsNothing(Ref) const       a subtree known to be empty: never entered, traced as pruned
+//   const char* pruneReason() const    names the tree's own bounds test in the trace
+//   void entered(Ref, std::uint32_t depth, QueryContext&, const Shape&) const
+//                                      the tree's teaching figures of a node entered, when the query
+//                                      asks for them (QueryContext::detail)
 //
 // and a query is a shape: how it tests a node's box (`enters`, which may only over-accept, and for the
 // ordered shapes the entry distance that orders and clips the walk), the exact test of a circle and what
@@ -79,7 +88,7 @@ struct BoxShape {
 struct ConeShape {
   /// Prepares the cone's classifier once per query.
   explicit ConeShape(const ViewCone& c) : cone(c), classifier(c) {}
-  ViewCone cone;                 ///< the query cone
+  ViewCone cone;                   ///< the query cone
   bvh::ConeClassifier classifier;  ///< the certain box test
   /// Whether the node's box may hold a circle overlapping the cone.
   bool enters(const Box& b) const {
@@ -92,7 +101,7 @@ struct ConeShape {
 
 /// Circles a segment meets; `t` is the last hit's parameter.
 struct SegmentShape {
-  Segment segment;   ///< the query segment
+  Segment segment;         ///< the query segment
   mutable float t = 0.0f;  ///< the parameter of the last circle test that hit
   /// Whether the segment enters the node's box.
   bool enters(const Box& b) const {
@@ -103,6 +112,9 @@ struct SegmentShape {
   bool test(const Circle& c) const { return segmentHitsCircle(segment, c, t); }
   static constexpr const char* kPruned = "box misses the segment";  ///< the trace's prune reason
 };
+
+/// The trace's reason for a child never entered because the tree knows its subtree is empty.
+inline constexpr const char* kEmptySubtree = "no items below this node";
 
 namespace detail {
 
@@ -130,9 +142,36 @@ bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const 
 }
 
 template <class Tree>
-void pruned(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, std::uint32_t depth, const char* why) {
+void pruned(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, std::uint32_t depth,
+            const char* why) {
   ctx.counters.candidates += tree.examinedByBounds(ref);
-  if (ctx.tracing()) ctx.prune(tree.info(ref, static_cast<int>(depth)), why);
+  if (!ctx.tracing()) return;
+  if constexpr (requires { tree.pruneReason(); }) why = tree.pruneReason();
+  ctx.prune(tree.info(ref, static_cast<int>(depth)), why);
+}
+
+template <class Tree, class Shape>
+void entered(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, std::uint32_t depth,
+             const Shape& shape) {
+  if (ctx.tracing()) ctx.visit(tree.info(ref, static_cast<int>(depth)));
+  if constexpr (requires { tree.entered(ref, depth, ctx, shape); }) {
+    if (ctx.detail) tree.entered(ref, depth, ctx, shape);
+  }
+}
+
+// Hands every child to push(child), but for those the tree knows to hold nothing.
+template <class Tree, class Push>
+void forEachChild(const Tree& tree, const QueryContext& ctx, typename Tree::Ref ref, std::uint32_t childDepth,
+                  Push&& push) {
+  tree.forEachChild(ref, [&](typename Tree::Ref child) {
+    if constexpr (requires { tree.holdsNothing(child); }) {
+      if (tree.holdsNothing(child)) {
+        if (ctx.tracing()) ctx.prune(tree.info(child, static_cast<int>(childDepth)), kEmptySubtree);
+        return;
+      }
+    }
+    push(child);
+  });
 }
 
 }  // namespace detail
@@ -152,13 +191,11 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
       detail::pruned(tree, ctx, e.node, e.depth, Shape::kPruned);
       continue;
     }
-    if (ctx.tracing()) ctx.visit(tree.info(e.node, static_cast<int>(e.depth)));
+    if (ctx.tracing() || ctx.detail) detail::entered(tree, ctx, e.node, e.depth, shape);
     if (!detail::examine(tree, ctx, e.node, shape, take)) return;
-    // Children pushed in reverse, so that they are entered in the order the tree gives them.
-    const std::size_t before = stack.size();
-    tree.forEachChild(e.node, [&](Ref child) { stack.push({child, e.depth + 1}); });
-    const auto pushed = stack.newest(stack.size() - before);
-    std::reverse(pushed.begin(), pushed.end());
+    detail::forEachChild(tree, ctx, e.node, e.depth + 1, [&](Ref child) {
+      stack.push({child, e.depth + 1});
+    });
   }
 }
 
@@ -200,10 +237,10 @@ std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Se
       detail::pruned(tree, ctx, e.node, e.depth, "box misses the segment, or it enters after the best hit");
       continue;
     }
-    if (ctx.tracing()) ctx.visit(tree.info(e.node, static_cast<int>(e.depth)));
+    if (ctx.tracing() || ctx.detail) detail::entered(tree, ctx, e.node, e.depth, shape);
     detail::examine(tree, ctx, e.node, shape, take);
     const std::size_t before = stack.size();
-    tree.forEachChild(e.node, [&](Ref child) {
+    detail::forEachChild(tree, ctx, e.node, e.depth + 1, [&](Ref child) {
       double childEntry = 0.0;
       if (!bvh::segmentEntersBox(segment, tree.bounds(child), childEntry))
         childEntry = std::numeric_limits<double>::infinity();
@@ -248,7 +285,9 @@ class NearestHeap {
   }
   /// Whether a node whose circles lie at least `bound` away may still hold one of the k nearest: an
   /// equal distance with a smaller id would win the tie.
-  bool mayHoldNearer(double bound) const { return hits_.size() < k_ || bound <= double(hits_.front().distance); }
+  bool mayHoldNearer(double bound) const {
+    return hits_.size() < k_ || bound <= double(hits_.front().distance);
+  }
   /// Orders the kept hits nearest first.
   void finish() { std::sort_heap(hits_.begin(), hits_.end(), nearestHitLess); }
 
@@ -291,7 +330,8 @@ void nearest(const Tree& tree, QueryContext& ctx, Vec2 p, NearestHeap& heap) {
       ctx.candidate(id, heap.offer(id, circleEdgeDistance(c, p)));
       return true;
     });
-    tree.forEachChild(next.node, [&](Ref child) { push(child, next.depth + 1); });
+    detail::forEachChild(tree, ctx, next.node, next.depth + 1,
+                         [&](Ref child) { push(child, next.depth + 1); });
   }
 }
 
