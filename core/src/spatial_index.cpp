@@ -12,6 +12,10 @@
 #include "structures/shared/simd_support.hpp"
 
 namespace st {
+
+void QueryContext::record(const TraceEvent& event) const {
+  trace->events.push_back(event);
+}
 namespace {
 
 constexpr float kAbsent = std::numeric_limits<float>::quiet_NaN();

@@ -155,21 +155,25 @@ struct QueryContext {
   bool tracing() const { return trace != nullptr; }
   /// Records that the walk entered a node.
   void visit(const NodeInfo& node) const {
-    if (trace) trace->events.push_back({TraceEventKind::VisitNode, node, 0, ""});
+    if (trace) record({TraceEventKind::VisitNode, node, 0, ""});
   }
   /// Records a pruned node and the name of the test that pruned it.
   void prune(const NodeInfo& node, const char* test) const {
-    if (trace) trace->events.push_back({TraceEventKind::PruneNode, node, 0, test});
+    if (trace) record({TraceEventKind::PruneNode, node, 0, test});
   }
   /// Counts an exact test of an item and records its outcome.
   void candidate(ItemId id, bool hit) {
     ++counters.exactTests;
-    if (trace) trace->events.push_back({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
+    if (trace) record({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
   }
   /// Records an item accepted without a test (its whole node was inside the query).
   void acceptUntested(ItemId id) const {
-    if (trace) trace->events.push_back({TraceEventKind::Hit, {}, id, ""});
+    if (trace) record({TraceEventKind::Hit, {}, id, ""});
   }
+
+ private:
+  // Out of line, so that the calls above stay small enough to inline into every walk's inner loop.
+  void record(const TraceEvent& event) const;
 };
 
 // ---------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "grid_common.hpp"
+#include "grid_queries.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -213,72 +214,38 @@ class HashedGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    queryAround(ctx, p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+    const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
+    level().queryAround(ctx, p, 0.0, out, contains);
+    scanOversize(ctx, out, contains);
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    queryAround(ctx, query.center, query.radius, out,
-                [&](const Circle& c) { return circlesOverlap(c, query); });
+    const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, query); };
+    level().queryAround(ctx, query.center, query.radius, out, overlaps);
+    scanOversize(ctx, out, overlaps);
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const double reach = maxRegularRadius_;
-    const CellRange range = centreRange(map_, box.min.x, box.min.y, box.max.x, box.max.y, reach);
-    const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
-      // The range is the box widened by the largest radius; its rounded corners leave some cells out.
-      const CellBounds cell = cellBounds(slot);
-      const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
-      const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
-      if (gapX * gapX + gapY * gapY > limit * limit) {
-        if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the box");
-        return;
-      }
-      scanCell(ctx, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
-    });
-    for (ItemId id : oversize_) testOversize(ctx, id, circleOverlapsBox(circle(id), box), out);
+    level().queryBox(ctx, box, out);
+    scanOversize(ctx, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
+    level().rayCast(ctx, segment, out);
     const Vec2 delta = segment.end - segment.start;
-    auto hitTest = [&](ItemId id, const Circle& c) {
+    for (ItemId id : oversize_) {
       ++ctx.counters.candidates;
       float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, c, t);
+      const bool hit = segmentHitsCircle(segment, circle(id), t);
       ctx.candidate(id, hit);
       if (hit) out.push_back({id, t, segment.start + delta * t});
-    };
-    const NodeArray& nodes = lists_.nodes();
-    ctx.counters.nodesVisited += visitSegmentCells(
-        lists_.table(), map_, segment, maxRegularRadius_, segmentRowScratch(),
-        [&](std::uint32_t slot) {
-          if (ctx.detail) ++ctx.detail->occupiedCells;
-          if (ctx.tracing()) ctx.visit(slotInfo(slot));
-          lists_.forEachInCell(slot, [&](std::uint32_t n) { hitTest(nodes[n].id, nodes[n].circle); });
-        },
-        [&](std::uint32_t slot) {
-          if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the ray");
-        });
-    for (ItemId id : oversize_) hitTest(id, circle(id));
+    }
   }
 
-  // The cells within reach of the cone's disc, each skipped when its region grown by the largest radius lies
-  // wholly outside the cone.
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
     visibleNow.clear();
-    const bvh::ConeClassifier classifier(cone);
-    const double reach = double(cone.farDistance) + maxRegularRadius_;
-    const CellRange range =
-        centreRange(map_, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
-    const auto visible = [&cone](const Circle& c) { return circleOverlapsCone(c, cone); };
-    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
-      if (cellOutsideCone(classifier, cellBounds(slot), maxRegularRadius_)) {
-        if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than the largest radius from the cone");
-        return;
-      }
-      scanCell(ctx, slot, visibleNow, visible);
-    });
-    for (ItemId id : oversize_) testOversize(ctx, id, visible(circle(id)), visibleNow);
+    level().queryCone(ctx, cone, bvh::ConeClassifier(cone), visibleNow);
+    scanOversize(ctx, visibleNow, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); });
     std::sort(visibleNow.begin(), visibleNow.end());
   }
 
@@ -516,56 +483,23 @@ class HashedGrid final : public SpatialIndex {
 
   // -- scanning ---------------------------------------------------------------------------------------------
 
-  CellBounds cellBounds(std::uint32_t slot) const {
-    return grid_detail::cellBounds(map_, lists_.table()[slot].x, lists_.table()[slot].y);
-  }
-
-  NodeInfo slotInfo(std::uint32_t slot) const {
-    return cellInfo(map_, lists_.table()[slot].x, lists_.table()[slot].y, 0, lists_.cellSize(slot));
-  }
+  // The cells as the shared grid queries read them (grid_queries.hpp).
+  LevelQuery level() const { return {lists_, map_, maxRegularRadius_, 0}; }
 
   template <class Fn>
   std::uint64_t visitRange(const CellRange& range, Fn&& fn) const {
     return grid_detail::visitRange(lists_.table(), range, fn);
   }
 
-  /// Tests every item of one cell with `predicate`.
-  template <class Predicate>
-  void scanCell(QueryContext& ctx, std::uint32_t slot, std::vector<ItemId>& out,
-                Predicate&& predicate) const {
-    const NodeArray& nodes = lists_.nodes();
-    if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
-    if (ctx.tracing()) ctx.visit(slotInfo(slot));
-    lists_.forEachInCell(slot, [&](std::uint32_t n) {
+  // Every query tests the oversize circles one by one.
+  template <class Test>
+  void scanOversize(QueryContext& ctx, std::vector<ItemId>& out, Test&& test) const {
+    for (ItemId id : oversize_) {
       ++ctx.counters.candidates;
-      const bool hit = predicate(nodes[n].circle);
-      ctx.candidate(nodes[n].id, hit);
-      if (hit) out.push_back(nodes[n].id);
-    });
-  }
-
-  static void testOversize(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++ctx.counters.candidates;
-    ctx.candidate(id, hit);
-    if (hit) out.push_back(id);
-  }
-
-  /// Point and circle queries: the cells within radius + largest radius of the centre.
-  template <class Predicate>
-  void queryAround(QueryContext& ctx, Vec2 centre, double radius, std::vector<ItemId>& out,
-                   Predicate&& predicate) const {
-    const double reach = radius + maxRegularRadius_;
-    const CellRange range = centreRange(map_, centre.x, centre.y, centre.x, centre.y, reach);
-    const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-    ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
-      const CellBounds cell = cellBounds(slot);
-      if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
-        if (ctx.tracing()) ctx.prune(slotInfo(slot), "cell farther than query radius + largest radius");
-        return;
-      }
-      scanCell(ctx, slot, out, predicate);
-    });
-    for (ItemId id : oversize_) testOversize(ctx, id, predicate(circle(id)), out);
+      const bool hit = test(circle(id));
+      ctx.candidate(id, hit);
+      if (hit) out.push_back(id);
+    }
   }
 
   CellLists lists_;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "grid_common.hpp"
+#include "grid_queries.hpp"
 #include "spheretest/structures.hpp"
 
 namespace st {
@@ -187,78 +188,28 @@ class HierarchicalGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    queryAround(ctx, p, 0.0, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
+    const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
+    for (const Level& level : levels_) query(level).queryAround(ctx, p, 0.0, out, contains);
   }
 
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    queryAround(ctx, query.center, query.radius, out,
-                [&](const Circle& c) { return circlesOverlap(c, query); });
+    const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, query); };
+    for (const Level& level : levels_)
+      this->query(level).queryAround(ctx, query.center, query.radius, out, overlaps);
   }
 
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    for (const Level& level : levels_) {
-      const double reach = level.maxRadius;
-      const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-      const CellRange range = centreRange(level.shape.map, box.min.x, box.min.y, box.max.x, box.max.y, reach);
-      ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
-        const CellBounds cell =
-            cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
-        const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
-        const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
-        if (gapX * gapX + gapY * gapY > limit * limit) {
-          if (ctx.tracing())
-            ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the box");
-          return;
-        }
-        scanCell(ctx, level, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
-      });
-    }
+    for (const Level& level : levels_) query(level).queryBox(ctx, box, out);
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    const Vec2 delta = segment.end - segment.start;
-    for (const Level& level : levels_) {
-      const NodeArray& nodes = level.lists.nodes();
-      ctx.counters.nodesVisited += visitSegmentCells(
-          level.lists.table(), level.shape.map, segment, level.maxRadius, segmentRowScratch(),
-          [&](std::uint32_t slot) {
-            if (ctx.detail) ++ctx.detail->occupiedCells;
-            if (ctx.tracing()) ctx.visit(slotInfo(level, slot));
-            level.lists.forEachInCell(slot, [&](std::uint32_t n) {
-              ++ctx.counters.candidates;
-              float t = 0.0f;
-              const bool hit = segmentHitsCircle(segment, nodes[n].circle, t);
-              ctx.candidate(nodes[n].id, hit);
-              if (hit) out.push_back({nodes[n].id, t, segment.start + delta * t});
-            });
-          },
-          [&](std::uint32_t slot) {
-            if (ctx.tracing())
-              ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the ray");
-          });
-    }
+    for (const Level& level : levels_) query(level).rayCast(ctx, segment, out);
   }
 
-  // In each level, the cells within reach of the cone's disc, each skipped when its region grown by that
-  // level's largest radius lies wholly outside the cone.
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
     visibleNow.clear();
     const bvh::ConeClassifier classifier(cone);
-    const auto visible = [&cone](const Circle& c) { return circleOverlapsCone(c, cone); };
-    for (const Level& level : levels_) {
-      const double reach = double(cone.farDistance) + level.maxRadius;
-      const CellRange range =
-          centreRange(level.shape.map, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
-      ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
-        const CellKey& key = level.lists.table()[slot];
-        if (cellOutsideCone(classifier, cellBounds(level.shape.map, key.x, key.y), level.maxRadius)) {
-          if (ctx.tracing())
-            ctx.prune(slotInfo(level, slot), "cell farther than its level's largest radius from the cone");
-          return;
-        }
-        scanCell(ctx, level, slot, visibleNow, visible);
-      });
-    }
+    for (const Level& level : levels_) query(level).queryCone(ctx, cone, classifier, visibleNow);
     std::sort(visibleNow.begin(), visibleNow.end());
   }
 
@@ -507,46 +458,12 @@ class HierarchicalGrid final : public SpatialIndex {
 
   // -- scanning ---------------------------------------------------------------------------------------------
 
-  NodeInfo slotInfo(const Level& level, std::uint32_t slot) const {
-    const CellTable& table = level.lists.table();
-    return cellInfo(level.shape.map, table[slot].x, table[slot].y, levels_.back().exponent - level.exponent,
-                    level.lists.cellSize(slot));
+  // A level as the shared grid queries read it (grid_queries.hpp); the coarsest is drawn at depth 0.
+  LevelQuery query(const Level& level) const {
+    return {level.lists, level.shape.map, level.maxRadius, levels_.back().exponent - level.exponent};
   }
 
-  template <class Predicate>
-  void scanCell(QueryContext& ctx, const Level& level, std::uint32_t slot, std::vector<ItemId>& out,
-                Predicate&& predicate) const {
-    const NodeArray& nodes = level.lists.nodes();
-    if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
-    if (ctx.tracing()) ctx.visit(slotInfo(level, slot));
-    level.lists.forEachInCell(slot, [&](std::uint32_t n) {
-      ++ctx.counters.candidates;
-      const bool hit = predicate(nodes[n].circle);
-      ctx.candidate(nodes[n].id, hit);
-      if (hit) out.push_back(nodes[n].id);
-    });
-  }
-
-  /// Point and circle queries: in each level, the cells within radius + that level's largest radius.
-  template <class Predicate>
-  void queryAround(QueryContext& ctx, Vec2 centre, double radius, std::vector<ItemId>& out,
-                   Predicate&& predicate) const {
-    for (const Level& level : levels_) {
-      const double reach = radius + level.maxRadius;
-      const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
-      const CellRange range = centreRange(level.shape.map, centre.x, centre.y, centre.x, centre.y, reach);
-      ctx.counters.nodesVisited += visitRange(level.lists.table(), range, [&](std::uint32_t slot) {
-        const CellBounds cell =
-            cellBounds(level.shape.map, level.lists.table()[slot].x, level.lists.table()[slot].y);
-        if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
-          if (ctx.tracing())
-            ctx.prune(slotInfo(level, slot), "cell farther than query radius + its level's largest radius");
-          return;
-        }
-        scanCell(ctx, level, slot, out, predicate);
-      });
-    }
-  }
+  NodeInfo slotInfo(const Level& level, std::uint32_t slot) const { return query(level).slotInfo(slot); }
 
   /// Pairs between a finer and a coarser level: each fine item looks up the coarse cells that can hold the
   /// centre of a circle within its radius plus the coarse level's largest radius, and is tested against

@@ -1,0 +1,133 @@
+#pragma once
+// The queries of one level of hashed grid, written once for the grid (one level, beside its oversize list)
+// and the hierarchical grid (a level per size class). A circle is stored in the cell of its centre, so a
+// query looks up the cells whose centres lie within its reach plus the largest radius stored in the level,
+// tests each cell's region against that reach (a range's corners hold cells no circle of it can touch) and
+// then the circles of the cells it keeps.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "spheretest/spatial_index.hpp"
+#include "structures/shared/bvh_pruning.hpp"
+
+#include "grid_cell_mapping.hpp"
+#include "grid_level.hpp"
+#include "grid_walk.hpp"
+
+namespace st::grid_detail {
+
+/// One level of hashed grid as its queries read it.
+struct LevelQuery {
+  const CellLists& lists;  ///< the level's cells and their circles
+  const CellMapping& map;  ///< the level's cell size
+  double maxRadius;        ///< a bound of the radii stored in the level
+  int depth;               ///< the level as the trace shows it (0: the coarsest)
+
+  /// How the trace shows an occupied cell.
+  NodeInfo slotInfo(std::uint32_t slot) const {
+    const CellKey& key = lists.table()[slot];
+    return cellInfo(map, key.x, key.y, depth, lists.cellSize(slot));
+  }
+
+  /// The widened region of an occupied cell.
+  CellBounds slotBounds(std::uint32_t slot) const {
+    const CellKey& key = lists.table()[slot];
+    return cellBounds(map, key.x, key.y);
+  }
+
+  /// Tests every circle of one occupied cell with `test`, appending the hits to `out`.
+  template <class Test>
+  void scanCell(QueryContext& ctx, std::uint32_t slot, std::vector<ItemId>& out, Test&& test) const {
+    const NodeArray& nodes = lists.nodes();
+    if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
+    if (ctx.tracing()) ctx.visit(slotInfo(slot));
+    lists.forEachInCell(slot, [&](std::uint32_t n) {
+      ++ctx.counters.candidates;
+      const bool hit = test(nodes[n].circle);
+      ctx.candidate(nodes[n].id, hit);
+      if (hit) out.push_back(nodes[n].id);
+    });
+  }
+
+  /// Point (radius 0) and circle queries: the cells within radius + the level's largest radius of the
+  /// centre.
+  template <class Test>
+  void queryAround(QueryContext& ctx, Vec2 centre, double radius, std::vector<ItemId>& out,
+                   Test&& test) const {
+    const double reach = radius + maxRadius;
+    const CellRange range = centreRange(map, centre.x, centre.y, centre.x, centre.y, reach);
+    const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+    ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
+      const CellBounds cell = slotBounds(slot);
+      if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
+        if (ctx.tracing())
+          ctx.prune(slotInfo(slot), "cell farther than query radius + its level's largest radius");
+        return;
+      }
+      scanCell(ctx, slot, out, test);
+    });
+  }
+
+  /// Circles overlapping `box`: the cells within the level's largest radius of it.
+  void queryBox(QueryContext& ctx, const Box& box, std::vector<ItemId>& out) const {
+    const double limit = maxRadius * (1.0 + kRangeSlack) + 1e-30;
+    const CellRange range = centreRange(map, box.min.x, box.min.y, box.max.x, box.max.y, maxRadius);
+    ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
+      const CellBounds cell = slotBounds(slot);
+      const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
+      const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
+      if (gapX * gapX + gapY * gapY > limit * limit) {
+        if (ctx.tracing())
+          ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the box");
+        return;
+      }
+      scanCell(ctx, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+    });
+  }
+
+  /// Every circle the segment meets: the cells within the level's largest radius of it.
+  void rayCast(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) const {
+    const Vec2 delta = segment.end - segment.start;
+    // The lists by a local reference: the loops below read them through one pointer, not through `this`.
+    const CellLists& cells = lists;
+    const NodeArray& nodes = cells.nodes();
+    ctx.counters.nodesVisited += visitSegmentCells(
+        cells.table(), map, segment, maxRadius, segmentRowScratch(),
+        [&](std::uint32_t slot) {
+          if (ctx.detail) ++ctx.detail->occupiedCells;
+          if (ctx.tracing()) ctx.visit(slotInfo(slot));
+          cells.forEachInCell(slot, [&](std::uint32_t n) {
+            ++ctx.counters.candidates;
+            float t = 0.0f;
+            const bool hit = segmentHitsCircle(segment, nodes[n].circle, t);
+            ctx.candidate(nodes[n].id, hit);
+            if (hit) out.push_back({nodes[n].id, t, segment.start + delta * t});
+          });
+        },
+        [&](std::uint32_t slot) {
+          if (ctx.tracing())
+            ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the ray");
+        });
+  }
+
+  /// Circles overlapping the view cone: the cells within reach of its disc, each skipped when its region
+  /// grown by the level's largest radius lies wholly outside the cone.
+  void queryCone(QueryContext& ctx, const ViewCone& cone, const bvh::ConeClassifier& classifier,
+                 std::vector<ItemId>& out) const {
+    const double reach = double(cone.farDistance) + maxRadius;
+    const CellRange range =
+        centreRange(map, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
+    ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
+      if (cellOutsideCone(classifier, slotBounds(slot), maxRadius)) {
+        if (ctx.tracing())
+          ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the cone");
+        return;
+      }
+      scanCell(ctx, slot, out, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); });
+    });
+  }
+};
+
+}  // namespace st::grid_detail
