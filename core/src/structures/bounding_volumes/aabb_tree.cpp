@@ -240,11 +240,10 @@ void AabbTree::relayout() {
       std::swap(rank_[n], rank_[to]);
     }
   }
-  freeHead_ = kNoIndex;
-  for (std::uint32_t n = poolSize; n-- > static_cast<std::uint32_t>(liveNodes_);) {
-    nodes_[n].parent = freeHead_;
-    freeHead_ = n;
-  }
+  freeNodes_.clear();
+  for (std::uint32_t n = poolSize; n-- > static_cast<std::uint32_t>(liveNodes_);)
+    freeNodes_.give(
+        n, [this](std::uint32_t f) -> auto& { return freeLink(f); });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -259,7 +258,7 @@ void AabbTree::buildTopDown(std::vector<BuildEntry>& entries) {
   framesSinceCheck_ = 0;
   nodes_.clear();
   root_ = kNoIndex;
-  freeHead_ = kNoIndex;
+  freeNodes_.clear();
   liveNodes_ = 0;
   freedSinceLayout_ = 0;
   if (entries.empty()) return;
@@ -564,11 +563,13 @@ std::string AabbTree::doValidate() const {
     if ((up_[id] == kAbsentLeaf) == contains(id)) return name + "leaf parent table disagrees with the items";
   }
   if (visited != liveNodes_) return name + "live node count differs from the tree";
-  std::size_t dead = 0;
-  for (std::uint32_t f = freeHead_; f != kNoIndex; f = nodes_[f].parent) {
-    if (nodes_[f].height != -1 || ++dead > nodes_.size()) return name + "broken free list";
-  }
-  if (dead + visited != nodes_.size()) return name + "nodes leaked: neither in the tree nor free";
+  if (const std::string problem = freeNodes_.problem(
+          [this](std::uint32_t f) -> auto& { return freeLink(f); },
+          [this](std::uint32_t f) { return nodes_[f].height == -1; }, nodes_.size());
+      !problem.empty())
+    return name + problem;
+  if (freeNodes_.size() + visited != nodes_.size())
+    return name + "nodes leaked: neither in the tree nor free";
   return {};
 }
 

@@ -22,6 +22,7 @@
 #include "spheretest/large_pages.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/shared/bvh_pruning.hpp"
+#include "structures/shared/free_list.hpp"
 #include "structures/shared/morton.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/ordered_pieces.hpp"
@@ -279,7 +280,7 @@ class AabbTree final : public SpatialIndex {
     fat_.clear();
     up_.clear();
     root_ = kNoIndex;
-    freeHead_ = kNoIndex;
+    freeNodes_.clear();
     liveNodes_ = 0;
     moves_ = fatPath_ = reinserts_ = rotations_ = 0;
   }
@@ -354,11 +355,13 @@ class AabbTree final : public SpatialIndex {
   std::uint32_t parentOf(Ref r) const { return isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent; }
   void setParent(Ref r, std::uint32_t parent) { (isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent) = parent; }
 
+  // A dead node links the next through its parent field.
+  auto& freeLink(std::uint32_t n) { return nodes_[n].parent; }
+  const auto& freeLink(std::uint32_t n) const { return nodes_[n].parent; }
+
   std::uint32_t allocNode() {
-    std::uint32_t n;
-    if (freeHead_ != kNoIndex) {
-      n = freeHead_;
-      freeHead_ = nodes_[n].parent;
+    std::uint32_t n = freeNodes_.take([this](std::uint32_t f) -> auto& { return freeLink(f); });
+    if (n != kNoIndex) {
       nodes_[n] = AabbNode{};
     } else {
       n = static_cast<std::uint32_t>(nodes_.size());
@@ -371,8 +374,8 @@ class AabbTree final : public SpatialIndex {
   void freeNode(std::uint32_t n) {
     nodes_[n].height = -1;
     nodes_[n].child = {kNoIndex, kNoIndex};
-    nodes_[n].parent = freeHead_;
-    freeHead_ = n;
+    freeNodes_.give(
+        n, [this](std::uint32_t f) -> auto& { return freeLink(f); });
     --liveNodes_;
     ++freedSinceLayout_;
   }
@@ -541,7 +544,7 @@ class AabbTree final : public SpatialIndex {
   LargeVector<std::uint32_t>
       up_;  // item id -> its leaf's parent (kNoIndex at the root, kAbsentLeaf if absent)
   Ref root_ = kNoIndex;
-  std::uint32_t freeHead_ = kNoIndex;
+  FreeList freeNodes_;         // dead internal nodes
   std::size_t liveNodes_ = 0;  // live internal nodes
   std::size_t freedSinceLayout_ =
       0;  // internal nodes freed (and so reused elsewhere) since the last relayout

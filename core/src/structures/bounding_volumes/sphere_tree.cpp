@@ -189,7 +189,7 @@ void SphereTree::readParams() {
 
 void SphereTree::resetPool() {
   spheres_.clear();
-  freeHead_ = kNoIndex;
+  freeSpheres_.clear();
   liveSpheres_ = 0;
   SphereNode root;
   root.level = kRootLevel;
@@ -217,11 +217,8 @@ void SphereTree::ensureIdCapacity() {
 }
 
 std::uint32_t SphereTree::allocSphere(std::uint8_t level) {
-  std::uint32_t n;
-  if (freeHead_ != kNoIndex) {
-    n = freeHead_;
-    freeHead_ = spheres_[n].firstChild;
-  } else {
+  std::uint32_t n = freeSpheres_.take([this](std::uint32_t f) -> auto& { return spheres_[f].firstChild; });
+  if (n == kNoIndex) {
     n = static_cast<std::uint32_t>(spheres_.size());
     spheres_.emplace_back();
   }
@@ -239,8 +236,8 @@ void SphereTree::freeSphere(std::uint32_t n) {
   --liveSpheres_;
   node = SphereNode{};
   node.level = kDeadLevel;
-  node.firstChild = freeHead_;
-  freeHead_ = n;
+  freeSpheres_.give(
+      n, [this](std::uint32_t f) -> auto& { return spheres_[f].firstChild; });
 }
 
 // Adds an item at the end of a sphere's slice; a full slice first moves to the end of the array with half as

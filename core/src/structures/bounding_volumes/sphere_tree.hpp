@@ -23,6 +23,7 @@
 
 #include "spheretest/spatial_index.hpp"
 #include "structures/shared/bvh_pruning.hpp"
+#include "structures/shared/free_list.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/pair_view.hpp"
@@ -255,7 +256,7 @@ class SphereTree final : public SpatialIndex {
                const std::optional<RayHit>* best) const;
 
   std::vector<SphereNode> spheres_;
-  std::uint32_t freeHead_ = kNoIndex;
+  FreeList freeSpheres_;  // dead super-spheres, linked through firstChild
   std::size_t liveSpheres_ = 0;
   std::vector<ItemSlot> slots_;          // slices of the spheres that hold items
   std::size_t slotsInUse_ = 0;           // room of the live slices

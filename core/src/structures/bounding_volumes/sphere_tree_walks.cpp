@@ -449,11 +449,13 @@ std::string SphereTree::doValidate() const {
   if (spheres != liveSpheres_) return name + "super-sphere count differs";
   if (flaggedReintegrate != queuedReintegrate_ || flaggedRecompute != queuedRecompute_)
     return name + "queue counts differ";
-  std::size_t dead = 0;
-  for (std::uint32_t f = freeHead_; f != kNoIndex; f = spheres_[f].firstChild) {
-    if (spheres_[f].level != kDeadLevel || ++dead > spheres_.size()) return name + "broken free list";
-  }
-  if (dead + visited != spheres_.size()) return name + "spheres leaked: neither in the tree nor free";
+  if (const std::string problem = freeSpheres_.problem(
+          [this](std::uint32_t f) -> auto& { return spheres_[f].firstChild; },
+          [this](std::uint32_t f) { return spheres_[f].level == kDeadLevel; }, spheres_.size());
+      !problem.empty())
+    return name + problem;
+  if (freeSpheres_.size() + visited != spheres_.size())
+    return name + "spheres leaked: neither in the tree nor free";
   std::size_t flaggedVisible = 0;
   for (std::uint8_t v : itemState_) flaggedVisible += (v & kItemVisible) ? 1 : 0;
   if (flaggedVisible != visible_.size()) return name + "visibility memory differs from the visible set";

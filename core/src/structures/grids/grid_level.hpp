@@ -13,6 +13,7 @@
 #include "grid_cell_table.hpp"
 #include "grid_nodes.hpp"
 #include "spheretest/tasks.hpp"
+#include "structures/shared/free_list.hpp"
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/simd_support.hpp"
 
@@ -123,7 +124,7 @@ class CellLists {
     std::vector<std::uint64_t>().swap(sortScratch_);
     std::vector<std::uint32_t>().swap(flipped_);
     table_.release();
-    freeHead_ = kNoIndex;
+    freeNodes_.clear();
     live_ = 0;
     sorted_ = true;
   }
@@ -150,11 +151,8 @@ class CellLists {
   std::uint32_t link(std::int32_t x, std::int32_t y, ItemId id, const Circle& c) {
     ensureLinked();
     if (table_.nearlyFull()) table_.grow();
-    std::uint32_t node;
-    if (freeHead_ != kNoIndex) {
-      node = freeHead_;
-      freeHead_ = links_[node].next;
-    } else {
+    std::uint32_t node = freeNodes_.take([this](std::uint32_t f) -> auto& { return links_[f].next; });
+    if (node == kNoIndex) {
       node = static_cast<std::uint32_t>(nodes_.size());
       nodes_.push_back(Node{});
       links_.push_back(Link{});
@@ -170,8 +168,9 @@ class CellLists {
     ensureLinked();
     detach(x, y, node);
     nodes_[node].id = kDeadId;
-    links_[node] = Link{freeHead_, kNoIndex};
-    freeHead_ = node;
+    links_[node].prev = kNoIndex;
+    freeNodes_.give(
+        node, [this](std::uint32_t f) -> auto& { return links_[f].next; });
     --live_;
   }
 
@@ -252,7 +251,7 @@ class CellLists {
       out[heads[slot + 1]++] = nodes[i];
     }
     nodes_.swap(spare_);
-    freeHead_ = kNoIndex;
+    freeNodes_.clear();
     live_ = kept;
     sorted_ = true;
     return true;
@@ -472,7 +471,7 @@ class CellLists {
       }
     }
     nodes_.swap(spare_);
-    freeHead_ = kNoIndex;
+    freeNodes_.clear();
     live_ = entries;
     sorted_ = true;
   }
@@ -517,13 +516,13 @@ class CellLists {
     if (listed != live_)
       return std::to_string(listed) + " nodes listed but " + std::to_string(live_) + " live";
     if (!sorted_) {
-      std::size_t freeCount = 0;
-      for (std::uint32_t n = freeHead_; n != kNoIndex; n = links_[n].next) {
-        if (n >= nodes_.size() || nodes_[n].id != kDeadId || ++freeCount > nodes_.size())
-          return "the free list is broken";
-      }
-      if (freeCount + live_ != nodes_.size()) return "nodes are neither live nor free";
-    } else if (live_ != nodes_.size()) {
+      if (std::string problem = freeNodes_.problem(
+              [this](std::uint32_t f) -> auto& { return links_[f].next; },
+              [this](std::uint32_t f) { return nodes_[f].id == kDeadId; }, nodes_.size());
+          !problem.empty())
+        return problem;
+      if (freeNodes_.size() + live_ != nodes_.size()) return "nodes are neither live nor free";
+    } else if (live_ != nodes_.size() || freeNodes_.size() != 0) {
       return "the sorted layout holds free nodes";
     }
     return {};
@@ -554,7 +553,7 @@ class CellLists {
       for (std::uint32_t n = begin; n < end; ++n)
         links_[n] = Link{n + 1 < end ? n + 1 : kNoIndex, n > begin ? n - 1 : kNoIndex};
     }
-    freeHead_ = kNoIndex;
+    freeNodes_.clear();
     sorted_ = false;
   }
 
@@ -590,7 +589,7 @@ class CellLists {
   std::vector<std::vector<std::uint64_t>> pieceMovers_;
   std::vector<std::uint64_t> sortScratch_;  // the other half of refile's radix sort
   std::vector<std::uint32_t> flipped_;      // refile's slots whose cell came or went
-  std::uint32_t freeHead_ = kNoIndex;
+  FreeList freeNodes_;                      // dead nodes, linked through their links' next
   std::size_t live_ = 0;
   bool sorted_ = true;
 };

@@ -51,12 +51,9 @@ void QuadtreeFamily::placeRoot(const Box& fallback) {
 }
 
 std::uint32_t QuadtreeFamily::takeBlock() {
-  if (freeBlocks_ != kNoIndex) {
-    const std::uint32_t first = freeBlocks_;
-    freeBlocks_ = nodes_[first].firstChild;
-    --freeBlockCount_;
-    return first;
-  }
+  const std::uint32_t reused =
+      freeBlocks_.take([this](std::uint32_t f) -> auto& { return nodes_[f].firstChild; });
+  if (reused != kNoIndex) return reused;
   ST_ASSERT(nodes_.size() + 4 < std::size_t(kNoIndex), "quadtree node pool exhausted");
   // Past a build, the pool grows by an eighth at a time: doubling would leave up to half of it unused for
   // good, at 40 bytes a node (and the hand-over's per-node arrays follow its capacity).
@@ -90,9 +87,8 @@ void QuadtreeFamily::freeChildren(std::uint32_t parent) {
     ST_DEBUG_ASSERT(child.subtreeCount == 0 && child.firstChild == kNoIndex, "only empty leaves are freed");
     child = QuadNode{};
   }
-  nodes_[first].firstChild = freeBlocks_;
-  freeBlocks_ = first;
-  ++freeBlockCount_;
+  freeBlocks_.give(
+      first, [this](std::uint32_t f) -> auto& { return nodes_[f].firstChild; });
   nodes_[parent].firstChild = kNoIndex;
 }
 
@@ -254,8 +250,7 @@ void QuadtreeFamily::doClear() {
   nodes_.assign(1, QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
   nodes_[0].widen = freshWiden(nodes_[0].cell);
-  freeBlocks_ = kNoIndex;
-  freeBlockCount_ = 0;
+  freeBlocks_.clear();
   rootPlaced_ = false;
   itemNode_.clear();
   itemNext_.clear();
@@ -395,7 +390,7 @@ void QuadtreeFamily::visitNodes(const NodeVisitor& visitor) const {
 
 IndexStats QuadtreeFamily::stats() const {
   IndexStats s;
-  s.nodes = nodes_.size() - 4 * freeBlockCount_;
+  s.nodes = nodes_.size() - 4 * freeBlocks_.size();
   visitNodes([&s](const NodeInfo& info) { s.maxDepth = std::max(s.maxDepth, info.depth); });
   s.memoryBytes =
       nodes_.capacity() * sizeof(QuadNode) +
@@ -438,12 +433,19 @@ std::string QuadtreeFamily::doValidate() const {
   const std::string who = name() + ": ";
   if (nodes_.empty() || nodes_[0].parent != kNoIndex) return who + "root missing or has a parent";
   if ((nodes_.size() - 1) % 4 != 0) return who + "pool size is not the root plus whole blocks";
-  std::size_t freeFound = 0;
-  for (std::uint32_t block = freeBlocks_; block != kNoIndex; block = nodes_[block].firstChild) {
-    if (block >= nodes_.size() || (block - 1) % 4 != 0) return who + "free list points outside the pool";
-    if (++freeFound > freeBlockCount_) return who + "free list longer than its count";
-  }
-  if (freeFound != freeBlockCount_) return who + "free list shorter than its count";
+  // A dead block is the first of four children, all of them cleared.
+  const auto deadBlock = [this](std::uint32_t block) {
+    if (block == 0 || (block - 1) % 4 != 0 || block + 4 > nodes_.size()) return false;
+    for (std::uint32_t q = 0; q < 4; ++q) {
+      const QuadNode& child = nodes_[block + q];
+      if (child.subtreeCount != 0 || child.directCount != 0 || child.firstItem != kNoIndex) return false;
+    }
+    return true;
+  };
+  if (const std::string problem = freeBlocks_.problem(
+          [this](std::uint32_t f) -> auto& { return nodes_[f].firstChild; }, deadBlock, nodes_.size());
+      !problem.empty())
+    return who + problem;
 
   std::size_t liveNodes = 0, itemsSeen = 0;
   std::vector<StackEntry> pending{{0, 0}};
@@ -504,7 +506,8 @@ std::string QuadtreeFamily::doValidate() const {
   }
   if (itemsSeen != size())
     return who + "tree holds " + std::to_string(itemsSeen) + " items, table " + std::to_string(size());
-  if (liveNodes + 4 * freeBlockCount_ != nodes_.size()) return who + "nodes are neither reachable nor free";
+  if (liveNodes + 4 * freeBlocks_.size() != nodes_.size())
+    return who + "nodes are neither reachable nor free";
   return {};
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "spheretest/spatial_index.hpp"
+#include "structures/shared/free_list.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/pair_view.hpp"
 
@@ -213,8 +214,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::uint32_t> itemNode_;  // id -> node holding it
   std::vector<std::uint32_t> itemNext_;  // id -> next id in the node's list
   std::vector<std::uint32_t> itemPrev_;  // id -> previous id in the node's list
-  std::uint32_t freeBlocks_ = kNoIndex;  // first dead child block; each links the next through firstChild
-  std::size_t freeBlockCount_ = 0;
+  FreeList freeBlocks_;  // dead child blocks of four; each links the next through its first's firstChild
   bool rootPlaced_ = false;
   bool building_ = false;                 // inside doBuild: the pool may double
   std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
