@@ -259,7 +259,6 @@ class BoostRtree final : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    const Vec2 delta = segment.end - segment.start;
     // A quarter of the root's shorter side keeps diagonal pieces narrow without issuing many queries.
     float chunk = 0.0f;
     if (!tree_.empty()) {
@@ -275,7 +274,7 @@ class BoostRtree final : public SpatialIndex {
         float t = 0.0f;
         const bool hit = segmentHitsCircle(segment, circle(id), t);
         ctx.candidate(id, hit);
-        if (hit) out.push_back({id, t, segment.start + delta * t});
+        if (hit) out.push_back(rayHitAt(segment, id, t));
       });
     });
   }

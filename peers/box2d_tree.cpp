@@ -228,27 +228,19 @@ class Box2dTree final : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    const Vec2 delta = segment.end - segment.start;
     walkRay(ctx, segment, [&](ItemId id) {
-      ++ctx.counters.candidates;
       float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, circle(id), t);
-      ctx.candidate(id, hit);
-      if (hit) out.push_back({id, t, segment.start + delta * t});
+      if (ctx.examine(id, segmentHitsCircle(segment, circle(id), t))) out.push_back(rayHitAt(segment, id, t));
       return -1.0f;  // keep Box2D's walk going over the whole segment
     });
   }
 
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override {
-    const Vec2 delta = segment.end - segment.start;
     std::optional<RayHit> best;
     walkRay(ctx, segment, [&](ItemId id) {
-      ++ctx.counters.candidates;
       float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, circle(id), t);
-      ctx.candidate(id, hit);
-      if (hit) {
-        const RayHit candidate{id, t, segment.start + delta * t};
+      if (ctx.examine(id, segmentHitsCircle(segment, circle(id), t))) {
+        const RayHit candidate = rayHitAt(segment, id, t);
         if (!best || rayHitLess(candidate, *best)) best = candidate;
       }
       if (!best) return -1.0f;
@@ -567,9 +559,7 @@ class Box2dTree final : public SpatialIndex {
   }
 
   static void testItem(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++ctx.counters.candidates;
-    ctx.candidate(id, hit);
-    if (hit) out.push_back(id);
+    if (ctx.examine(id, hit)) out.push_back(id);
   }
 
   bool rayFastPathAllowed(const Segment& segment) const {

@@ -51,11 +51,8 @@ void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visib
   } else {
     std::vector<ItemId> candidates;
     doQueryCircle(Circle{cone.origin, cone.farDistance}, candidates, ctx);
-    for (ItemId id : candidates) {
-      ++ctx.counters.candidates;
-      ++ctx.counters.exactTests;
-      if (circleOverlapsCone(circle(id), cone)) visibleNow.push_back(id);
-    }
+    for (ItemId id : candidates)
+      if (ctx.examine(id, circleOverlapsCone(circle(id), cone))) visibleNow.push_back(id);
   }
   std::sort(visibleNow.begin(), visibleNow.end());
 }

@@ -122,6 +122,11 @@ struct RayHit {
   Vec2 point;      ///< start + t * (end - start)
 };
 
+/// The hit of `id` at parameter t along the segment.
+inline RayHit rayHitAt(const Segment& s, ItemId id, float t) {
+  return {id, t, s.start + (s.end - s.start) * t};
+}
+
 /// Ray hits are ordered by entry parameter, then by id, so every structure reports the same order.
 constexpr bool rayHitLess(const RayHit& a, const RayHit& b) {
   return a.t < b.t || (a.t == b.t && a.id < b.id);

@@ -161,7 +161,15 @@ struct QueryContext {
   void prune(const NodeInfo& node, const char* test) const {
     if (trace) record({TraceEventKind::PruneNode, node, 0, test});
   }
-  /// Counts an exact test of an item and records its outcome.
+  /// Counts one circle examined and exactly tested, and records the outcome; returns `hit`. The one way
+  /// every walk counts a circle it tests (docs/glossary.md: circles examined, exact tests).
+  bool examine(ItemId id, bool hit) {
+    ++counters.candidates;
+    candidate(id, hit);
+    return hit;
+  }
+  /// Counts an exact test of an item and records its outcome (the walk counted it as examined already,
+  /// by a bounds test that stood for it).
   void candidate(ItemId id, bool hit) {
     ++counters.exactTests;
     if (trace) record({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});

@@ -53,10 +53,7 @@ void SphereTree::walk(QueryContext& ctx, const Disc& around, Classify&& classify
         out.push_back(s.id);
         continue;
       }
-      ++ctx.counters.candidates;
-      const bool hit = exact(Circle{{s.x, s.y}, s.r});
-      ctx.candidate(s.id, hit);
-      if (hit) out.push_back(s.id);
+      if (ctx.examine(s.id, exact(Circle{{s.x, s.y}, s.r}))) out.push_back(s.id);
     }
     const auto consider = [&](std::uint32_t c) {
       if (e.inside) {
@@ -147,11 +144,8 @@ void SphereTree::walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHi
     const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
       const ItemSlot& s = slots_[node.itemBegin + k];
-      ++ctx.counters.candidates;
       float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, {{s.x, s.y}, s.r}, t);
-      ctx.candidate(s.id, hit);
-      if (hit) onHit(s.id, t);
+      if (ctx.examine(s.id, segmentHitsCircle(segment, {{s.x, s.y}, s.r}, t))) onHit(s.id, t);
     }
     nearFirst.clear();
     const auto consider = [&](std::uint32_t c) {

@@ -232,13 +232,9 @@ class HashedGrid final : public SpatialIndex {
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     level().rayCast(ctx, segment, out);
-    const Vec2 delta = segment.end - segment.start;
     for (ItemId id : oversize_) {
-      ++ctx.counters.candidates;
       float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, circle(id), t);
-      ctx.candidate(id, hit);
-      if (hit) out.push_back({id, t, segment.start + delta * t});
+      if (ctx.examine(id, segmentHitsCircle(segment, circle(id), t))) out.push_back(rayHitAt(segment, id, t));
     }
   }
 
@@ -494,12 +490,8 @@ class HashedGrid final : public SpatialIndex {
   // Every query tests the oversize circles one by one.
   template <class Test>
   void scanOversize(QueryContext& ctx, std::vector<ItemId>& out, Test&& test) const {
-    for (ItemId id : oversize_) {
-      ++ctx.counters.candidates;
-      const bool hit = test(circle(id));
-      ctx.candidate(id, hit);
-      if (hit) out.push_back(id);
-    }
+    for (ItemId id : oversize_)
+      if (ctx.examine(id, test(circle(id)))) out.push_back(id);
   }
 
   CellLists lists_;

@@ -44,10 +44,7 @@ struct LevelQuery {
     if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
     if (ctx.tracing()) ctx.visit(slotInfo(slot));
     lists.forEachInCell(slot, [&](std::uint32_t n) {
-      ++ctx.counters.candidates;
-      const bool hit = test(nodes[n].circle);
-      ctx.candidate(nodes[n].id, hit);
-      if (hit) out.push_back(nodes[n].id);
+      if (ctx.examine(nodes[n].id, test(nodes[n].circle))) out.push_back(nodes[n].id);
     });
   }
 
@@ -89,7 +86,6 @@ struct LevelQuery {
 
   /// Every circle the segment meets: the cells within the level's largest radius of it.
   void rayCast(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) const {
-    const Vec2 delta = segment.end - segment.start;
     // The lists by a local reference: the loops below read them through one pointer, not through `this`.
     const CellLists& cells = lists;
     const NodeArray& nodes = cells.nodes();
@@ -99,11 +95,9 @@ struct LevelQuery {
           if (ctx.detail) ++ctx.detail->occupiedCells;
           if (ctx.tracing()) ctx.visit(slotInfo(slot));
           cells.forEachInCell(slot, [&](std::uint32_t n) {
-            ++ctx.counters.candidates;
             float t = 0.0f;
-            const bool hit = segmentHitsCircle(segment, nodes[n].circle, t);
-            ctx.candidate(nodes[n].id, hit);
-            if (hit) out.push_back({nodes[n].id, t, segment.start + delta * t});
+            if (ctx.examine(nodes[n].id, segmentHitsCircle(segment, nodes[n].circle, t)))
+              out.push_back(rayHitAt(segment, nodes[n].id, t));
           });
         },
         [&](std::uint32_t slot) {

@@ -213,13 +213,9 @@ class ReplicatedGrid final : public SpatialIndex {
     for (ItemId id : oversize_) found.push_back(id);
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
-    const Vec2 delta = segment.end - segment.start;
     for (ItemId id : found) {
-      ++ctx.counters.candidates;
       float t = 0.0f;
-      const bool hit = segmentHitsCircle(segment, circle(id), t);
-      ctx.candidate(id, hit);
-      if (hit) out.push_back({id, t, segment.start + delta * t});
+      if (ctx.examine(id, segmentHitsCircle(segment, circle(id), t))) out.push_back(rayHitAt(segment, id, t));
     }
   }
 
@@ -394,9 +390,7 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   static void report(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
-    ++ctx.counters.candidates;
-    ctx.candidate(id, hit);
-    if (hit) out.push_back(id);
+    if (ctx.examine(id, hit)) out.push_back(id);
   }
 
   /// Circle and box queries: every cell of the query's own range, each copy tested only in the first cell

@@ -177,12 +177,8 @@ class ConeClassifier {
 /// for each circle the segment enters at parameter t, pruning with `best` when it is not null.
 template <class WalkRay>
 void allRayHits(const Segment& segment, std::vector<RayHit>& out, WalkRay&& walkRay) {
-  const Vec2 delta = segment.end - segment.start;
-  walkRay(
-      [&](ItemId id, float t) {
-        out.push_back({id, t, segment.start + delta * t});
-      },
-      static_cast<const std::optional<RayHit>*>(nullptr));
+  walkRay([&](ItemId id, float t) { out.push_back(rayHitAt(segment, id, t)); },
+          static_cast<const std::optional<RayHit>*>(nullptr));
 }
 
 /// The first circle a segment hits (by rayHitLess), from the same walk, which skips every bound that
@@ -190,10 +186,9 @@ void allRayHits(const Segment& segment, std::vector<RayHit>& out, WalkRay&& walk
 template <class WalkRay>
 std::optional<RayHit> nearestRayHit(const Segment& segment, WalkRay&& walkRay) {
   std::optional<RayHit> best;
-  const Vec2 delta = segment.end - segment.start;
   walkRay(
       [&](ItemId id, float t) {
-        const RayHit hit{id, t, segment.start + delta * t};
+        const RayHit hit = rayHitAt(segment, id, t);
         if (!best || rayHitLess(hit, *best)) best = hit;
       },
       &best);

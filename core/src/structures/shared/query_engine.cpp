@@ -49,10 +49,7 @@ bool examineUnplaced(const WalkView& view, const SpatialIndex& index, QueryConte
                      Take&& take) {
   for (const ItemId id : view.unplaced) {
     const Circle& c = index.circle(id);
-    ++ctx.counters.candidates;
-    const bool hit = shape.test(c);
-    ctx.candidate(id, hit);
-    if (hit && !take(id, c)) return false;
+    if (ctx.examine(id, shape.test(c)) && !take(id, c)) return false;
   }
   return true;
 }
@@ -90,9 +87,8 @@ void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& 
 void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment,
              std::vector<RayHit>& out, QueryContext& ctx) {
   const tree_walk::SegmentShape shape{segment};
-  const Vec2 delta = segment.end - segment.start;
   examineUnplaced(view, index, ctx, shape, [&](ItemId id, const Circle&) {
-    out.push_back({id, shape.t, segment.start + delta * shape.t});
+    out.push_back(rayHitAt(segment, id, shape.t));
     return true;
   });
   tree_walk::rayCast(ViewTree(view, index), ctx, segment, out);
@@ -102,9 +98,8 @@ std::optional<RayHit> rayCastFirst(const WalkView& view, const SpatialIndex& ind
                                    QueryContext& ctx) {
   std::optional<RayHit> best;
   const tree_walk::SegmentShape shape{segment};
-  const Vec2 delta = segment.end - segment.start;
   examineUnplaced(view, index, ctx, shape, [&](ItemId id, const Circle&) {
-    const RayHit hit{id, shape.t, segment.start + delta * shape.t};
+    const RayHit hit = rayHitAt(segment, id, shape.t);
     if (!best || rayHitLess(hit, *best)) best = hit;
     return true;
   });
@@ -124,8 +119,7 @@ void queryNearest(const WalkView& view, const SpatialIndex& index, Vec2 p, std::
   tree_walk::NearestHeap heap(out, k);
   if (k == 0) return;
   for (const ItemId id : view.unplaced) {
-    ++ctx.counters.candidates;
-    ctx.candidate(id, heap.offer(id, circleEdgeDistance(index.circle(id), p)));
+    ctx.examine(id, heap.offer(id, circleEdgeDistance(index.circle(id), p)));
   }
   tree_walk::nearest(ViewTree(view, index), ctx, p, heap);
   heap.finish();

@@ -133,12 +133,8 @@ struct OrderedEntry {
 
 template <class Tree, class Take>
 bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
-  return tree.forEachItem(ref, [&](ItemId id, const Circle& c) {
-    ++ctx.counters.candidates;
-    const bool hit = shape.test(c);
-    ctx.candidate(id, hit);
-    return !hit || take(id, c);
-  });
+  return tree.forEachItem(
+      ref, [&](ItemId id, const Circle& c) { return !ctx.examine(id, shape.test(c)) || take(id, c); });
 }
 
 template <class Tree>
@@ -203,9 +199,8 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
 template <class Tree>
 void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) {
   const SegmentShape shape{segment};
-  const Vec2 delta = segment.end - segment.start;
   walk(tree, ctx, shape, [&](ItemId id, const Circle&) {
-    out.push_back({id, shape.t, segment.start + delta * shape.t});
+    out.push_back(rayHitAt(segment, id, shape.t));
     return true;
   });
 }
@@ -220,9 +215,8 @@ std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Se
   using Ref = typename Tree::Ref;
   if (tree.empty()) return best;
   const SegmentShape shape{segment};
-  const Vec2 delta = segment.end - segment.start;
   auto take = [&](ItemId id, const Circle&) {
-    const RayHit hit{id, shape.t, segment.start + delta * shape.t};
+    const RayHit hit = rayHitAt(segment, id, shape.t);
     if (!best || rayHitLess(hit, *best)) best = hit;
     return true;
   };
@@ -326,8 +320,7 @@ void nearest(const Tree& tree, QueryContext& ctx, Vec2 p, NearestHeap& heap) {
     }
     if (ctx.tracing()) ctx.visit(tree.info(next.node, static_cast<int>(next.depth)));
     tree.forEachItem(next.node, [&](ItemId id, const Circle& c) {
-      ++ctx.counters.candidates;
-      ctx.candidate(id, heap.offer(id, circleEdgeDistance(c, p)));
+      ctx.examine(id, heap.offer(id, circleEdgeDistance(c, p)));
       return true;
     });
     detail::forEachChild(tree, ctx, next.node, next.depth + 1,

@@ -290,7 +290,6 @@ class BandedTree : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    const Vec2 delta = segment.end - segment.start;
     const double slack = querySlack(scaleOf(segment));
     walk(
         ctx, [&](const CellBox& reach) { return mayHit(reach, segment, slack); }, QueryShape::Segment,
@@ -299,12 +298,10 @@ class BandedTree : public SpatialIndex {
               slack),
         [&](std::uint32_t i, int) {
           for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
-            ++ctx.counters.candidates;
             float t = 0.0f;
             const ItemId id = items_.id(s);
-            const bool hit = segmentHitsCircle(segment, items_.circle(s), t);
-            ctx.candidate(id, hit);
-            if (hit) out.push_back({id, t, segment.start + delta * t});
+            if (ctx.examine(id, segmentHitsCircle(segment, items_.circle(s), t)))
+              out.push_back(rayHitAt(segment, id, t));
           }
         });
   }
@@ -469,11 +466,8 @@ class BandedTree : public SpatialIndex {
   template <class Predicate>
   void testItems(QueryContext& ctx, std::uint32_t i, std::vector<ItemId>& out, Predicate&& accepts) const {
     for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
-      ++ctx.counters.candidates;
       const ItemId id = items_.id(s);
-      const bool hit = accepts(items_.circle(s));
-      ctx.candidate(id, hit);
-      if (hit) out.push_back(id);
+      if (ctx.examine(id, accepts(items_.circle(s)))) out.push_back(id);
     }
   }
 
