@@ -251,21 +251,14 @@ class HashedGrid final : public SpatialIndex {
     PairWriter writer(out);
     std::uint64_t direct = 0;  // oversize pairs, tested exactly without a pre-test
     // Oversize items: against the cells their circle reaches, then against each other.
-    const NodeArray& nodes = lists_.nodes();
-    for (ItemId id : oversize_) {
-      const Circle o = circle(id);
-      const CellRange range = centreRange(map_, o.center.x, o.center.y, o.center.x, o.center.y,
-                                          double(o.radius) + double(maxRegularRadius_));
-      visitRange(range, [&](std::uint32_t slot) {
-        ++counters_.nodesVisited;
-        lists_.forEachInCell(slot, [&](std::uint32_t n) {
-          ++direct;
-          if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
-        });
-      });
-    }
-    oversizePairs(
-        oversize_, [&](ItemId id) { return circle(id); }, writer, direct);
+    oversizePairsWithCells(
+        lists_, oversize_, [&](ItemId id) { return circle(id); },
+        [&](const Circle& o) {
+          return centreRange(map_, o.center.x, o.center.y, o.center.x, o.center.y,
+                             double(o.radius) + double(maxRegularRadius_));
+        },
+        [](const CellRange&, std::uint32_t, const Node&) { return true; }, writer, direct,
+        counters_.nodesVisited);
     addScanTotals(counters_, totals, direct);
   }
 

@@ -10,6 +10,7 @@
 
 #include "grid_level.hpp"
 #include "grid_pair_kernels.hpp"
+#include "grid_walk.hpp"
 #include "structures/shared/simd_support.hpp"
 
 namespace st::grid_detail {
@@ -27,6 +28,29 @@ void oversizePairs(std::span<const ItemId> oversize, CircleOf&& circleOf, PairWr
       if (circlesOverlap(circleOf(oversize[i]), circleOf(oversize[j]))) writer.add(oversize[i], oversize[j]);
     }
   }
+}
+
+/// The pairs of a grid's oversize items: each against the circles stored in the cells `rangeOf(circle)`
+/// covers, but for the nodes `owns(range, slot, node)` leaves to another cell's visit, then against each
+/// other. Every exact test counts in `candidates`, every cell visited in `cells`.
+template <class CircleOf, class RangeOf, class Owns>
+void oversizePairsWithCells(const CellLists& lists, std::span<const ItemId> oversize, CircleOf&& circleOf,
+                            RangeOf&& rangeOf, Owns&& owns, PairWriter& writer, std::uint64_t& candidates,
+                            std::uint64_t& cells) {
+  const NodeArray& nodes = lists.nodes();
+  for (ItemId id : oversize) {
+    const Circle o = circleOf(id);
+    const CellRange range = rangeOf(o);
+    visitRange(lists.table(), range, [&](std::uint32_t slot) {
+      ++cells;
+      lists.forEachInCell(slot, [&](std::uint32_t n) {
+        if (!owns(range, slot, nodes[n])) return;
+        ++candidates;
+        if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
+      });
+    });
+  }
+  oversizePairs(oversize, circleOf, writer, candidates);
 }
 
 /// A run of consecutive nodes [begin, end).

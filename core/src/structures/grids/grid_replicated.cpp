@@ -268,23 +268,14 @@ class ReplicatedGrid final : public SpatialIndex {
     std::uint64_t direct = 0;  // oversize pairs, tested exactly without a pre-test
     // Oversize items against the copies in the cells their bounds cover (once per item, by the same
     // first-shared-cell rule), then against each other.
-    for (ItemId id : oversize_) {
-      const Circle o = circle(id);
-      const CellRange range = coverOf(o);
-      visitRange(range, [&](std::uint32_t slot) {
-        ++counters_.nodesVisited;
-        const std::int32_t cx = table[slot].x, cy = table[slot].y;
-        lists_.forEachInCell(slot, [&](std::uint32_t n) {
+    oversizePairsWithCells(
+        lists_, oversize_, [&](ItemId id) { return circle(id); }, [&](const Circle& o) { return coverOf(o); },
+        [&](const CellRange& range, std::uint32_t slot, const Node& node) {
           std::int32_t x0 = 0, y0 = 0;
-          firstCellOf(nodes[n].circle, x0, y0);
-          if (std::max(x0, range.x0) != cx || std::max(y0, range.y0) != cy) return;
-          ++direct;
-          if (circlesOverlap(o, nodes[n].circle)) writer.add(id, nodes[n].id);
-        });
-      });
-    }
-    oversizePairs(
-        oversize_, [&](ItemId id) { return circle(id); }, writer, direct);
+          firstCellOf(node.circle, x0, y0);
+          return std::max(x0, range.x0) == table[slot].x && std::max(y0, range.y0) == table[slot].y;
+        },
+        writer, direct, counters_.nodesVisited);
     addScanTotals(counters_, totals, direct);
   }
 
