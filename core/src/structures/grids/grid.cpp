@@ -22,15 +22,7 @@ constexpr std::uint32_t kOversizeBit = 0x80000000u;
 class HashedGrid final : public SpatialIndex {
  public:
   HashedGrid() : SpatialIndex("grid") {
-    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)",
-              1.0, 0.25, 16.0, false});
-    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0,
-              1e15, false});
-    addParam(
-        {"rebuild_fraction",
-         "share of the items one update batch must move for it to re-sort the whole grid instead of moving "
-         "items one by one",
-         0.25, 0.0, 1.0, false});
+    for (const ParamInfo& param : gridParams("cell size", "re-sort the whole grid")) addParam(param);
     addParam(wideVectorsParam());
   }
 

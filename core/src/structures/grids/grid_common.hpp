@@ -9,6 +9,8 @@
 // - grid_pairs.hpp (with grid_pair_kernels.hpp): the overlapping pairs within one grid.
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "spheretest/spatial_index.hpp"
 
@@ -23,6 +25,19 @@
 namespace st::grid_detail {
 
 using simd::widestVectorLanes;
+
+/// The parameters every grid takes: its cell size, relative to the largest circles' diameter or in world
+/// units (`cell` names the cell it sizes), and the share of the items a batch must move for the grid to
+/// `rebuild` whole instead of moving them one by one.
+inline std::vector<ParamInfo> gridParams(const std::string& cell, const std::string& rebuild) {
+  return {{"cell_scale", cell + " as a multiple of the diameter of the largest circles in the scene", 1.0,
+           0.25, 16.0, false},
+          {"cell_size", cell + " in world units; 0 = cell_scale x that diameter", 0.0, 0.0, 1e15, false},
+          {"rebuild_fraction",
+           "share of the items one update batch must move for it to " + rebuild +
+               " instead of moving items one by one",
+           0.25, 0.0, 1.0, false}};
+}
 
 /// The wide_vectors parameter of the grids with sorted cells.
 inline ParamInfo wideVectorsParam() {

@@ -25,14 +25,7 @@ static_assert(kMaxCopies <= 255.0, "fillCovered counts an item's copies in a byt
 class ReplicatedGrid final : public SpatialIndex {
  public:
   ReplicatedGrid() : SpatialIndex("grid-replicated") {
-    addParam({"cell_scale", "cell size as a multiple of the reference diameter (the largest in the scene)",
-              1.0, 0.25, 16.0, false});
-    addParam({"cell_size", "cell size in world units; 0 = cell_scale x the reference diameter", 0.0, 0.0,
-              1e15, false});
-    addParam({"rebuild_fraction",
-              "share of the items one update batch must move for it to rebuild every copy instead of moving "
-              "items one by one",
-              0.25, 0.0, 1.0, false});
+    for (const ParamInfo& param : gridParams("cell size", "rebuild every copy")) addParam(param);
   }
 
   std::string_view description() const override {

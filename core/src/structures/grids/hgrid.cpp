@@ -27,14 +27,9 @@ constexpr double kMinReference = 1e-20;
 class HierarchicalGrid final : public SpatialIndex {
  public:
   HierarchicalGrid() : SpatialIndex("hgrid") {
-    addParam({"cell_scale", "fit size of the level of the largest circles, as a multiple of their diameter",
-              1.0, 0.25, 16.0, false});
-    addParam({"cell_size", "fit size of that level in world units; 0 = cell_scale x the largest diameter",
-              0.0, 0.0, 1e15, false});
-    addParam({"rebuild_fraction",
-              "share of the items one update batch must move for it to re-sort every level instead of moving "
-              "items one by one",
-              0.25, 0.0, 1.0, false});
+    for (const ParamInfo& param :
+         gridParams("cell size of the level of the largest circles", "re-sort every level"))
+      addParam(param);
     addParam(wideVectorsParam());
     levelIndex_.fill(-1);
   }
