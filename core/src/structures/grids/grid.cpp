@@ -35,13 +35,7 @@ class HashedGrid final : public SpatialIndex {
            "similar-sized moving circles; mixed sizes make every cell fit the largest (see hgrid).";
   }
 
-  void visitNodes(const NodeVisitor& visitor) const override {
-    const CellTable& table = lists_.table();
-    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (table.occupied(slot))
-        visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
-    }
-  }
+  void visitNodes(const NodeVisitor& visitor) const override { level().visitCells(visitor); }
 
   void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
     const Vec2 c = circle(id).center;

@@ -37,6 +37,13 @@ struct LevelQuery {
     return cellBounds(map, key.x, key.y);
   }
 
+  /// Shows every occupied cell to `visitor` (the cells are the level's nodes).
+  void visitCells(const NodeVisitor& visitor) const {
+    const CellTable& table = lists.table();
+    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot)
+      if (table.occupied(slot)) visitor(slotInfo(slot));
+  }
+
   /// Tests every circle of one occupied cell with `test`, appending the hits to `out`.
   template <class Test>
   void scanCell(QueryContext& ctx, std::uint32_t slot, std::vector<ItemId>& out, Test&& test) const {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "grid_common.hpp"
+#include "grid_queries.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/shared/simd_support.hpp"
 
@@ -36,13 +37,7 @@ class ReplicatedGrid final : public SpatialIndex {
            "Choose it when queries far outnumber updates.";
   }
 
-  void visitNodes(const NodeVisitor& visitor) const override {
-    const CellTable& table = lists_.table();
-    for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (table.occupied(slot))
-        visitor(cellInfo(map_, table[slot].x, table[slot].y, 0, lists_.cellSize(slot)));
-    }
-  }
+  void visitNodes(const NodeVisitor& visitor) const override { cells().visitCells(visitor); }
 
   void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
     const Circle& c = circle(id);
@@ -369,9 +364,10 @@ class ReplicatedGrid final : public SpatialIndex {
     map_.cellOf(x - reach, y - reach, x0, y0);
   }
 
-  NodeInfo slotInfo(std::uint32_t slot) const {
-    return cellInfo(map_, lists_.table()[slot].x, lists_.table()[slot].y, 0, lists_.cellSize(slot));
-  }
+  // The cells as the other grids show them; the queries are this grid's own (a circle has a copy in every
+  // cell it covers, so no reach beyond the query is needed).
+  LevelQuery cells() const { return {lists_, map_, 0.0, 0}; }
+  NodeInfo slotInfo(std::uint32_t slot) const { return cells().slotInfo(slot); }
 
   static void report(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
     if (ctx.examine(id, hit)) out.push_back(id);

@@ -44,12 +44,7 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   void visitNodes(const NodeVisitor& visitor) const override {
-    for (const Level& level : levels_) {
-      const CellTable& table = level.lists.table();
-      for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-        if (table.occupied(slot)) visitor(slotInfo(level, slot));
-      }
-    }
+    for (const Level& level : levels_) query(level).visitCells(visitor);
   }
 
   void visitPathTo(ItemId id, const NodeVisitor& visitor) const override {
