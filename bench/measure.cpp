@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "spheretest/frame.hpp"
+#include "spheretest/frame_runner.hpp"
 #include "spheretest/hash.hpp"
 #include "spheretest/rng.hpp"
 #include "spheretest/tasks.hpp"
@@ -100,7 +101,6 @@ class Reporter {
 void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& queries, const RunPlan& plan,
                     Reporter& report) {
   const std::vector<Item> items = sim.items();
-  std::vector<Pair> pairs;
   // Peak memory is measured from here: the structure, its build and its frames, not the scene.
   { std::ofstream("/proc/self/clear_refs") << "5"; }
   const std::size_t baseline = procStatusBytes("VmRSS");
@@ -136,17 +136,21 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   report.samples("build_ms", buildMs);
   report.samples("build_cpu_ms", buildCpuMs);
 
+  // From here the frame runner drives it, as it drives every program's structures.
+  FrameRunner runner(sim);
+  runner.addBuilt(info.name, std::move(index));
+  FrameTrack& track = runner.track(0);
+
   // The structure's steady state: it lives through these frames as in a long run. Its pair search is
   // skipped, as it changes nothing in the structure.
   report.line("phase steady");
-  for (int frame = 0; frame < plan.steady; ++frame) stepFrame(sim, *index, pairs, false);
+  for (int frame = 0; frame < plan.steady; ++frame) runner.step(false);
 
   report.line("phase frames");
   struct FrameSamples {
     std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, exact, simulate;
   };
   std::vector<FrameSamples> samples(turns.size());
-  std::uint64_t pairsChecksum = 0;
   const int frames = (plan.settle + plan.frames) * int(turns.size());
   // Each block of as many frames as there are counts gives every count one frame, in a shuffled order: a
   // fixed order would line each count up with any rhythm of the structure's own (an AABB tree's escapes
@@ -159,14 +163,12 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
       for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[shuffle.below(i)]);
     }
     const std::size_t turn = order[std::size_t(frame) % turns.size()];
-    sim.setScheduler(pools[turn].get());
-    index->setScheduler(pools[turn].get());
-    double stepMs = 0.0;
-    const FrameResult result = stepFrame(sim, *index, pairs, true, &stepMs);
-    pairsChecksum = foldFrameChecksum(pairsChecksum, pairSetHash(pairs));
+    runner.setScheduler(pools[turn].get());
+    runner.step(true);
     if (frame < plan.settle * int(turns.size())) continue;
+    const FrameResult& result = track.last;
     FrameSamples& mine = samples[turn];
-    mine.simulate.push_back(stepMs);
+    mine.simulate.push_back(runner.lastSimulateMs());
     mine.update.push_back(result.updateMs);
     mine.pairs.push_back(result.pairsMs);
     mine.frame.push_back(result.updateMs + result.pairsMs);
@@ -177,8 +179,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     mine.exact.push_back(static_cast<double>(result.pairs.exactTests));
     report.line("frame " + std::to_string((frame - plan.settle * int(turns.size())) / int(turns.size()) + 1));
   }
-  sim.setScheduler(&pool);
-  index->setScheduler(&pool);
+  runner.setScheduler(&pool);
   for (std::size_t turn = 0; turn < turns.size(); ++turn) {
     // Alternating runs name each count's figures "name@threads".
     std::string suffix;
@@ -194,9 +195,10 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     report.samples("candidates_per_frame" + suffix, {summarize(mine.candidates).median});
     report.samples("exact_tests_per_frame" + suffix, {summarize(mine.exact).median});
   }
-  report.line("pairs_last_frame " + std::to_string(pairs.size()));
-  report.line("pairs_checksum " + std::to_string(pairsChecksum));
+  report.line("pairs_last_frame " + std::to_string(track.pairsLastFrame));
+  report.line("pairs_checksum " + std::to_string(track.pairsChecksum));
 
+  const SpatialIndex& structure = *track.index;
   report.line("phase queries");
   std::uint64_t queryChecksum = 0;
   std::vector<double> pointMs, circleMs, rayMs;
@@ -207,7 +209,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     for (const auto& shape : shapes) {
       const Query query = toQuery(shape);
       const auto t0 = Clock::now();
-      runQuery(*index, query, answer);
+      runQuery(structure, query, answer);
       ms.push_back(msBetween(t0, Clock::now()));
       queryChecksum = foldFrameChecksum(queryChecksum, ordered ? hashHits(answer.hits) : hashIds(answer.ids));
     }
@@ -232,12 +234,12 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   report.samples("ray_ms", rayMs);
   report.line("query_checksum " + std::to_string(queryChecksum));
 
-  const IndexStats stats = index->stats();
+  const IndexStats stats = structure.stats();
   report.line("memory_bytes " + std::to_string(stats.memoryBytes));
   report.line("nodes " + std::to_string(stats.nodes));
   report.line("max_depth " + std::to_string(stats.maxDepth));
   ExtraCounters extra;
-  index->extra(extra);
+  structure.extra(extra);
   for (const auto& [name, value] : extra) {
     std::ostringstream s;
     s.precision(9);

@@ -30,6 +30,7 @@ struct FrameTrack {
   std::size_t pairsLastFrame = 0;          ///< pairs found in the last frame
   std::vector<std::uint64_t> frameHashes;  ///< pairSetHash of each frame's pairs
   std::uint64_t pairsChecksum = 0;         ///< foldFrameChecksum over frameHashes
+  FrameResult last;                        ///< the last frame in full (CPU times, update and pair counters)
 };
 
 /// Steps one simulation and any number of structures through the same frames.
@@ -44,6 +45,14 @@ class FrameRunner {
   /// timed) and drives it from the next frame on. Returns its position in tracks().
   std::size_t add(std::string name, std::unique_ptr<SpatialIndex> index);
 
+  /// Drives `index`, already built from the simulation's circles as they are now (a caller that times
+  /// builds its own way), from the next frame on. Returns its position in tracks().
+  std::size_t addBuilt(std::string name, std::unique_ptr<SpatialIndex> index);
+
+  /// Hands the simulation and every structure to `scheduler` from the next frame on (a benchmark that
+  /// alternates thread counts frame by frame).
+  void setScheduler(TaskScheduler* scheduler);
+
   /// Steps the simulation once, then each structure in the order added: the moved circles (updateBatch and
   /// maintain) and, when `findPairs` is set, the pair search. `afterEach(i)`, when given, is called after
   /// structure i.
@@ -53,6 +62,8 @@ class FrameRunner {
   const std::vector<FrameTrack>& tracks() const { return tracks_; }
   /// One of them.
   FrameTrack& track(std::size_t i) { return tracks_[i]; }
+  /// Wall time of the simulation's last step, in milliseconds.
+  double lastSimulateMs() const { return simulateMs_; }
   /// Frames stepped so far.
   std::size_t frames() const { return frames_; }
   /// The pairs the last structure stepped found in its last frame.
@@ -64,6 +75,7 @@ class FrameRunner {
   std::vector<FrameTrack> tracks_;
   std::vector<Pair> pairs_;
   std::size_t frames_ = 0;
+  double simulateMs_ = 0.0;
 };
 
 }  // namespace st
