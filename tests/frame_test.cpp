@@ -337,5 +337,32 @@ TEST(FrameRunner, StepsEveryStructureThroughTheSameFramesAsAHandWrittenLoop) {
   EXPECT_EQ(runner.tracks()[1].updateMs.size(), 13u);
 }
 
+TEST(FrameRunner, TakesAStructureItsCallerBuiltAndSwitchesThreadPoolsBetweenFrames) {
+  Simulation alternating("spheretest", SceneConfig{}, 1200, 9);
+  Simulation steady = alternating;
+  ThreadPool one(1), two(2);
+  FrameRunner runner(alternating, &one);
+  std::unique_ptr<SpatialIndex> tree = allStructures().create("aabb-tree");
+  tree->setWorldHint(alternating.world());
+  tree->build(alternating.items());
+  runner.addBuilt("aabb-tree", std::move(tree));
+  EXPECT_EQ(runner.track(0).buildMs, 0.0) << "the caller timed its own build";
+  FrameRunner reference(steady, &two);
+  reference.add("aabb-tree", allStructures().create("aabb-tree"));
+  for (int frame = 0; frame < 10; ++frame) {
+    runner.setScheduler(frame % 2 ? &two : &one);
+    runner.step();
+    reference.step();
+    const FrameTrack& track = runner.track(0);
+    EXPECT_EQ(track.last.pairsSearched, true);
+    EXPECT_EQ(track.last.updateMs, track.updateMs.back());
+    EXPECT_EQ(track.last.pairs.candidates, reference.track(0).last.pairs.candidates);
+    EXPECT_GE(runner.lastSimulateMs(), 0.0);
+  }
+  // The thread count changes nothing in what the structure finds.
+  EXPECT_EQ(runner.track(0).frameHashes, reference.track(0).frameHashes);
+  EXPECT_EQ(runner.track(0).pairsChecksum, reference.track(0).pairsChecksum);
+}
+
 }  // namespace
 }  // namespace st::testing
