@@ -101,7 +101,8 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
   const double frameMs = lastFrame * std::pow(scale, exponent);
   const double updateMs = summarize(last.updateCpuMs).median * std::pow(scale, exponent);
   const double buildMs = summarize(last.buildCpuMs).median * scale;
-  const int frames = (options.frames + options.settle) * turns;
+  // After a long run a structure built fresh runs the same frames beside the long-lived one.
+  const int frames = (options.frames + options.settle) * turns * (options.steady > 0 ? 2 : 1);
   const double seconds =
       (frameMs * frames + updateMs * options.steady + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
   if (seconds <= options.timeCapSeconds) return std::nullopt;

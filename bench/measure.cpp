@@ -17,7 +17,9 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "spheretest/frame.hpp"
 #include "spheretest/frame_runner.hpp"
@@ -146,9 +148,29 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   report.line("phase steady");
   for (int frame = 0; frame < plan.steady; ++frame) runner.step(false);
 
+  // After a long run, a structure built fresh from the circles as they are now goes through the same
+  // frames beside it (on a copy of the simulation, alternating which of the two steps first): the ratio of
+  // the two frame times is what the long run cost, with the scene's own change over the run taken out.
+  std::optional<Simulation> freshSim;
+  std::optional<FrameRunner> fresh;
+  if (plan.steady > 0) {
+    freshSim.emplace(sim);
+    fresh.emplace(*freshSim, &pool);
+    std::unique_ptr<SpatialIndex> rebuilt = info.create();
+    for (const auto& [key, value] : plan.params) {
+      const std::size_t dot = key.find('.');
+      if (key.substr(0, dot) == info.name) rebuilt->setParam(key.substr(dot + 1), value);
+    }
+    rebuilt->setWorldHint(freshSim->world());
+    rebuilt->setScheduler(&pool);
+    rebuilt->build(freshSim->items());
+    fresh->addBuilt(info.name, std::move(rebuilt));
+  }
+
   report.line("phase frames");
   struct FrameSamples {
     std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, exact, simulate;
+    std::vector<double> freshFrame, freshFrameCpu;
   };
   std::vector<FrameSamples> samples(turns.size());
   const int frames = (plan.settle + plan.frames) * int(turns.size());
@@ -164,10 +186,18 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     }
     const std::size_t turn = order[std::size_t(frame) % turns.size()];
     runner.setScheduler(pools[turn].get());
+    if (fresh) fresh->setScheduler(pools[turn].get());
+    if (fresh && frame % 2 == 1) fresh->step(true);
     runner.step(true);
+    if (fresh && frame % 2 == 0) fresh->step(true);
     if (frame < plan.settle * int(turns.size())) continue;
     const FrameResult& result = track.last;
     FrameSamples& mine = samples[turn];
+    if (fresh) {
+      const FrameResult& rebuilt = fresh->track(0).last;
+      mine.freshFrame.push_back(rebuilt.updateMs + rebuilt.pairsMs);
+      mine.freshFrameCpu.push_back(rebuilt.updateCpuMs + rebuilt.pairsCpuMs);
+    }
     mine.simulate.push_back(runner.lastSimulateMs());
     mine.update.push_back(result.updateMs);
     mine.pairs.push_back(result.pairsMs);
@@ -194,7 +224,15 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     report.samples("simulate_ms" + suffix, mine.simulate);
     report.samples("candidates_per_frame" + suffix, {summarize(mine.candidates).median});
     report.samples("exact_tests_per_frame" + suffix, {summarize(mine.exact).median});
+    if (fresh) {
+      report.samples("fresh_frame_ms" + suffix, mine.freshFrame);
+      report.samples("fresh_frame_cpu_ms" + suffix, mine.freshFrameCpu);
+    }
   }
+  if (fresh && fresh->track(0).pairsChecksum != track.pairsChecksum)
+    throw std::runtime_error(
+        "the structure built fresh after the long run found other pairs than the long-lived one");
+  fresh.reset();
   report.line("pairs_last_frame " + std::to_string(track.pairsLastFrame));
   report.line("pairs_checksum " + std::to_string(track.pairsChecksum));
 
@@ -305,6 +343,10 @@ void applyLine(const std::string& line, RunResult& result, std::vector<RunResult
     result.frameCpuMs = parseSamples(in);
   else if (key == "simulate_ms")
     result.simulateMs = parseSamples(in);
+  else if (key == "fresh_frame_ms")
+    result.freshFrameMs = parseSamples(in);
+  else if (key == "fresh_frame_cpu_ms")
+    result.freshFrameCpuMs = parseSamples(in);
   else if (key == "point_ms")
     result.pointMs = parseSamples(in);
   else if (key == "circle_ms")
@@ -417,6 +459,8 @@ std::vector<RunResult> runIsolated(const StructureInfo& info, const Simulation& 
       r.pairsCpuMs = turns[turn].pairsCpuMs;
       r.frameCpuMs = turns[turn].frameCpuMs;
       r.simulateMs = turns[turn].simulateMs;
+      r.freshFrameMs = turns[turn].freshFrameMs;
+      r.freshFrameCpuMs = turns[turn].freshFrameCpuMs;
       r.candidatesPerFrame = turns[turn].candidatesPerFrame;
       r.exactTestsPerFrame = turns[turn].exactTestsPerFrame;
       out.push_back(std::move(r));

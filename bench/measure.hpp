@@ -50,34 +50,36 @@ enum class RunStatus { Ok, Skipped, Failed };
 
 /// What one run measured, or why it has no measurement.
 struct RunResult {
-  std::string scene;                 ///< scenario
-  std::size_t count = 0;             ///< circles
-  std::string structure;             ///< registry name
-  unsigned threads = 1;              ///< threads the run used
-  bool peer = false;                 ///< a wrapped third-party library
-  RunStatus status = RunStatus::Ok;  ///< outcome
-  std::string reason;                ///< why it was skipped or failed
-  std::vector<double> buildMs;       ///< each build() of the whole scene, wall clock
-  std::vector<double> updateMs;      ///< updateBatch + maintain, per timed frame, wall clock
-  std::vector<double> pairsMs;       ///< findPairs, per timed frame, wall clock
-  std::vector<double> frameMs;       ///< update + pairs, per timed frame, wall clock
-  std::vector<double> buildCpuMs;    ///< the same four as CPU time of the measuring thread, which other
-  std::vector<double> updateCpuMs;   ///< processes on a shared machine do not inflate
-  std::vector<double> pairsCpuMs;    ///< (see buildCpuMs)
-  std::vector<double> frameCpuMs;    ///< (see buildCpuMs)
-  std::vector<double> simulateMs;    ///< the simulation step before each timed frame, wall clock
-  std::vector<double> pointMs;       ///< each point query
-  std::vector<double> circleMs;      ///< each circle query
-  std::vector<double> rayMs;         ///< each ray cast
-  double pairsLastFrame = 0.0;       ///< pairs found in the last frame
-  double candidatesPerFrame = 0.0;   ///< median circle pairs examined per findPairs
-  double exactTestsPerFrame = 0.0;   ///< median exact overlap tests among them
-  std::uint64_t pairsChecksum = 0;   ///< fold of every frame's pair-set hash
-  std::uint64_t queryChecksum = 0;   ///< fold of every query's answer
-  std::size_t memoryBytes = 0;       ///< stats().memoryBytes after the last frame
-  std::size_t nodes = 0;             ///< stats().nodes
-  int maxDepth = 0;                  ///< stats().maxDepth
-  std::size_t peakRssBytes = 0;      ///< the run's peak resident memory, whole process
+  std::string scene;                    ///< scenario
+  std::size_t count = 0;                ///< circles
+  std::string structure;                ///< registry name
+  unsigned threads = 1;                 ///< threads the run used
+  bool peer = false;                    ///< a wrapped third-party library
+  RunStatus status = RunStatus::Ok;     ///< outcome
+  std::string reason;                   ///< why it was skipped or failed
+  std::vector<double> buildMs;          ///< each build() of the whole scene, wall clock
+  std::vector<double> updateMs;         ///< updateBatch + maintain, per timed frame, wall clock
+  std::vector<double> pairsMs;          ///< findPairs, per timed frame, wall clock
+  std::vector<double> frameMs;          ///< update + pairs, per timed frame, wall clock
+  std::vector<double> buildCpuMs;       ///< the same four as CPU time of the measuring thread, which other
+  std::vector<double> updateCpuMs;      ///< processes on a shared machine do not inflate
+  std::vector<double> pairsCpuMs;       ///< (see buildCpuMs)
+  std::vector<double> frameCpuMs;       ///< (see buildCpuMs)
+  std::vector<double> simulateMs;       ///< the simulation step before each timed frame, wall clock
+  std::vector<double> freshFrameMs;     ///< after a long run (--steady): a structure built fresh, same frames
+  std::vector<double> freshFrameCpuMs;  ///< the same as CPU time
+  std::vector<double> pointMs;          ///< each point query
+  std::vector<double> circleMs;         ///< each circle query
+  std::vector<double> rayMs;            ///< each ray cast
+  double pairsLastFrame = 0.0;          ///< pairs found in the last frame
+  double candidatesPerFrame = 0.0;      ///< median circle pairs examined per findPairs
+  double exactTestsPerFrame = 0.0;      ///< median exact overlap tests among them
+  std::uint64_t pairsChecksum = 0;      ///< fold of every frame's pair-set hash
+  std::uint64_t queryChecksum = 0;      ///< fold of every query's answer
+  std::size_t memoryBytes = 0;          ///< stats().memoryBytes after the last frame
+  std::size_t nodes = 0;                ///< stats().nodes
+  int maxDepth = 0;                     ///< stats().maxDepth
+  std::size_t peakRssBytes = 0;         ///< the run's peak resident memory, whole process
   std::size_t peakAboveBaselineBytes =
       0;  ///< that peak minus the resident memory before the structure existed
   std::vector<std::pair<std::string, double>> extra;  ///< the structure's extra() figures

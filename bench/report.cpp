@@ -355,7 +355,8 @@ CopyFloor measureCopyFloor(const std::string& scene, const Simulation& sim) {
   return {scene, sim.circles().size(), summarize(ms).median};
 }
 
-std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results, const std::vector<CopyFloor>& floors) {
+std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results,
+                                      const std::vector<CopyFloor>& floors) {
   constexpr std::size_t kLarge = 100000, kHuge = 1000000;
   constexpr double kSpeedupTarget = 10.0, kGrowthLimit = 12.0;
   std::vector<TargetCheck> checks;
@@ -417,9 +418,22 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results, con
           grown += std::string(grown.empty() ? "" : ", ") + kind + " " + readable(factor) + "x";
         }
         if (!grown.empty())
-          checks.push_back({scene + " " + name + ": queries 100k -> 1M grow " + grown + " (limit 3x)", within});
+          checks.push_back(
+              {scene + " " + name + ": queries 100k -> 1M grow " + grown + " (limit 3x)", within});
       }
     }
+  }
+  // After a long run every structure's frame within 1.2x of one built fresh on the same frames.
+  for (const RunResult& r : results) {
+    if (r.peer || r.status != RunStatus::Ok || r.freshFrameCpuMs.empty()) continue;
+    const double fresh = summarize(r.freshFrameCpuMs).median;
+    if (fresh <= 0.0) continue;
+    const double factor = frameMedian(r) / fresh;
+    checks.push_back({r.scene + " at " + countLabel(r.count) + ": " + structureLabel(r) +
+                          " after the long run " + readable(frameMedian(r)) + " ms/frame, " +
+                          readable(factor) + "x one built fresh (" + readable(fresh) +
+                          " ms/frame on the same frames; limit 1.2x)",
+                      factor <= 1.2});
   }
   for (const CopyFloor& floor : floors) {
     const RunResult* grid = findRun(results, floor.scene, floor.count, "grid");
@@ -427,8 +441,9 @@ std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results, con
         floor.ms <= 0.0)
       continue;
     const double factor = frameMedian(*grid) / floor.ms;
-    checks.push_back({floor.scene + " at " + countLabel(floor.count) + ": grid " + readable(frameMedian(*grid)) +
-                          " ms/frame is " + readable(factor) + "x the copy floor (" + readable(floor.ms) +
+    checks.push_back({floor.scene + " at " + countLabel(floor.count) + ": grid " +
+                          readable(frameMedian(*grid)) + " ms/frame is " + readable(factor) +
+                          "x the copy floor (" + readable(floor.ms) +
                           " ms to copy the frame's moved ids and circles once; target <= 12x)",
                       factor <= 12.0});
   }
@@ -449,7 +464,7 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
          "frame_cpu_ms_p95,pairs_last_frame,candidates_per_frame,"
          "memory_bytes,bytes_per_circle,peak_rss_bytes,peak_above_baseline_bytes,nodes,max_depth,agrees,"
          "pairs_checksum,query_checksum,wall_s,threads,simulate_ms_median,simulate_ms_p95,"
-         "exact_tests_per_frame\n";
+         "exact_tests_per_frame,fresh_frame_cpu_ms_median\n";
   for (const RunResult& r : results) {
     out << r.scene << ',' << r.count << ',' << r.structure << ',' << (r.peer ? 1 : 0) << ','
         << statusName(r.status) << ',' << csvField(r.reason) << ',' << r.frameMs.size();
@@ -464,7 +479,8 @@ void writeCsv(const std::string& path, const std::vector<RunResult>& results) {
         << (r.agrees ? (*r.agrees ? "yes" : "NO") : "n/a") << ',' << r.pairsChecksum << ',' << r.queryChecksum
         << ',' << number(r.wallSeconds, 4) << ',' << r.threads << ','
         << number(summarize(r.simulateMs).median) << ',' << number(summarize(r.simulateMs).p95) << ','
-        << number(r.exactTestsPerFrame) << '\n';
+        << number(r.exactTestsPerFrame) << ','
+        << (r.freshFrameCpuMs.empty() ? std::string() : number(summarize(r.freshFrameCpuMs).median)) << '\n';
   }
   out.commit();
 }
@@ -497,19 +513,23 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
         << ", \"structure\": " << jsonString(r.structure) << ", \"peer\": " << (r.peer ? "true" : "false")
         << ", \"status\": " << jsonString(statusName(r.status)) << ", \"reason\": " << jsonString(r.reason)
         << ", \"threads\": " << r.threads << ", \"frames\": " << r.frameMs.size();
-    const std::pair<const char*, const std::vector<double>*> series[] = {{"build_ms", &r.buildMs},
-                                                                         {"update_ms", &r.updateMs},
-                                                                         {"pairs_ms", &r.pairsMs},
-                                                                         {"frame_ms", &r.frameMs},
-                                                                         {"point_ms", &r.pointMs},
-                                                                         {"circle_ms", &r.circleMs},
-                                                                         {"ray_ms", &r.rayMs},
-                                                                         {"build_cpu_ms", &r.buildCpuMs},
-                                                                         {"update_cpu_ms", &r.updateCpuMs},
-                                                                         {"pairs_cpu_ms", &r.pairsCpuMs},
-                                                                         {"frame_cpu_ms", &r.frameCpuMs},
-                                                                         {"simulate_ms", &r.simulateMs}};
+    const std::pair<const char*, const std::vector<double>*> series[] = {
+        {"build_ms", &r.buildMs},
+        {"update_ms", &r.updateMs},
+        {"pairs_ms", &r.pairsMs},
+        {"frame_ms", &r.frameMs},
+        {"point_ms", &r.pointMs},
+        {"circle_ms", &r.circleMs},
+        {"ray_ms", &r.rayMs},
+        {"build_cpu_ms", &r.buildCpuMs},
+        {"update_cpu_ms", &r.updateCpuMs},
+        {"pairs_cpu_ms", &r.pairsCpuMs},
+        {"frame_cpu_ms", &r.frameCpuMs},
+        {"simulate_ms", &r.simulateMs},
+        {"fresh_frame_ms", &r.freshFrameMs},
+        {"fresh_frame_cpu_ms", &r.freshFrameCpuMs}};
     for (const auto& [name, samples] : series) {
+      if (samples->empty() && std::string_view(name).starts_with("fresh_")) continue;  // no long run
       const Stat s = summarize(*samples);
       out << ", \"" << name << "\": {\"median\": " << number(s.median) << ", \"p95\": " << number(s.p95)
           << "}";

@@ -37,9 +37,9 @@ struct TargetCheck {
 /// The memory-copy floor of one scene and count: the median time to copy one frame's input (the moved
 /// circles' ids and circles, 16 bytes each) once, on one thread.
 struct CopyFloor {
-  std::string scene;    ///< scenario
+  std::string scene;      ///< scenario
   std::size_t count = 0;  ///< circles
-  double ms = 0.0;      ///< median copy time
+  double ms = 0.0;        ///< median copy time
 };
 
 /// Measures the copy floor of `sim`'s last step.
