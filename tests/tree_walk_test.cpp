@@ -215,6 +215,16 @@ TEST(TreeWalk, CountsEveryNodeTestedAndTracesTheEmptySubtreeWithoutEnteringIt) {
   EXPECT_EQ(emptyPrunes, 1);
 }
 
+TEST(TreeWalk, AConeHoldingABoxWhollyAcceptsItsCirclesWithoutATest) {
+  const TinyTree tree(4);
+  // The whole disc around the world's centre, far enough to hold every box.
+  const ViewCone everything{{50.0f, 50.0f}, {1.0f, 0.0f}, 3.2f, 500.0f};
+  QueryContext ctx;
+  EXPECT_EQ(walked(tree, tree_walk::ConeShape(everything), ctx).size(), tree.circles().size());
+  EXPECT_EQ(ctx.counters.candidates, 0u) << "the root lies inside: nothing below it is tested";
+  EXPECT_EQ(ctx.counters.exactTests, 0u);
+}
+
 TEST(TreeWalk, StopsWhenTheCallerSaysSo) {
   const TinyTree tree(2);
   QueryContext ctx;

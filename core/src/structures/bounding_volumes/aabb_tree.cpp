@@ -487,34 +487,7 @@ void AabbTree::doFindPairs(std::vector<Pair>& out) {
 // Boxes are classified by their circumscribed circle; a wholly visible subtree adds its items untested.
 void AabbTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const {
   visibleNow.clear();
-  if (root_ == kNoIndex) return;
-  const bvh::ConeClassifier classifier(cone);
-  WalkStack<CullEntry> stack;
-  stack.push({root_, false});
-  while (!stack.empty()) {
-    const CullEntry e = stack.pop();
-    ++ctx.counters.nodesVisited;
-    if (isLeaf(e.node)) {
-      const ItemId id = itemOf(e.node);
-      if (!e.inside) {
-        ++ctx.counters.candidates;
-        ++ctx.counters.exactTests;
-        if (!circleOverlapsCone(circle(id), cone)) continue;
-      }
-      visibleNow.push_back(id);
-      continue;
-    }
-    const AabbNode& node = nodes_[e.node];
-    bool inside = e.inside;
-    if (!inside) {
-      const Side side =
-          classifier.classifyBox(node.box.min.x, node.box.min.y, node.box.max.x, node.box.max.y);
-      if (side == Side::Outside) continue;
-      inside = side == Side::Inside;
-    }
-    stack.push({node.child[1], inside});
-    stack.push({node.child[0], inside});
-  }
+  collect(tree_walk::ConeShape(cone), visibleNow, ctx);
   std::sort(visibleNow.begin(), visibleNow.end());
 }
 

@@ -29,7 +29,6 @@
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/simd_support.hpp"
 #include "structures/shared/tree_walk.hpp"
-#include "structures/shared/walk_stack.hpp"
 
 namespace st::aabb_tree {
 
@@ -324,10 +323,6 @@ class AabbTree final : public SpatialIndex {
   std::string doValidate() const override;
 
  private:
-  struct CullEntry {
-    Ref node;
-    bool inside;  // an ancestor lies wholly inside the cone: no tests below
-  };
   struct BuildEntry {
     Box box;
     float cx, cy;

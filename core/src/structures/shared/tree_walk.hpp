@@ -91,8 +91,11 @@ struct ConeShape {
   ViewCone cone;                   ///< the query cone
   bvh::ConeClassifier classifier;  ///< the certain box test
   /// Whether the node's box may hold a circle overlapping the cone.
-  bool enters(const Box& b) const {
-    return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y) != bvh::Side::Outside;
+  bool enters(const Box& b) const { return classify(b) != bvh::Side::Outside; }
+  /// Where the node's box lies: outside the cone, wholly inside it (every circle in it overlaps the cone)
+  /// or across its edge.
+  bvh::Side classify(const Box& b) const {
+    return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y);
   }
   /// The exact test.
   bool test(const Circle& c) const { return circleOverlapsCone(c, cone); }
@@ -122,6 +125,7 @@ template <class Ref>
 struct Entry {
   Ref node;
   std::uint32_t depth;
+  bool inside;  // an ancestor's box lies wholly inside the query: no tests below
 };
 
 template <class Ref>
@@ -173,24 +177,48 @@ void forEachChild(const Tree& tree, const QueryContext& ctx, typename Tree::Ref 
 }  // namespace detail
 
 /// Walks every node whose box `shape.enters`, depth first with an explicit stack, and hands each circle
-/// that passes `shape.test` to take(id, circle), which returns false to stop the walk.
+/// that passes `shape.test` to take(id, circle), which returns false to stop the walk. A shape that can
+/// classify a box (`bvh::Side classify(const Box&)`, the view cone) accepts every circle below a node whose
+/// box lies wholly inside it without a test.
 template <class Tree, class Shape, class Take>
 void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) {
   using Ref = typename Tree::Ref;
+  constexpr bool kClassifies = requires(const Box& b) {
+    shape.classify(b);
+  };
   if (tree.empty()) return;
   WalkStack<detail::Entry<Ref>> stack;
-  stack.push({tree.root(), 0});
+  stack.push({tree.root(), 0, false});
   while (!stack.empty()) {
     const detail::Entry<Ref> e = stack.pop();
     ++ctx.counters.nodesVisited;
-    if (!shape.enters(tree.bounds(e.node))) {
+    bool inside = false;
+    if constexpr (kClassifies) {
+      inside = e.inside;
+      if (!inside) {
+        const bvh::Side side = shape.classify(tree.bounds(e.node));
+        if (side == bvh::Side::Outside) {
+          detail::pruned(tree, ctx, e.node, e.depth, Shape::kPruned);
+          continue;
+        }
+        inside = side == bvh::Side::Inside;
+      }
+    } else if (!shape.enters(tree.bounds(e.node))) {
       detail::pruned(tree, ctx, e.node, e.depth, Shape::kPruned);
       continue;
     }
     if (ctx.tracing() || ctx.detail) detail::entered(tree, ctx, e.node, e.depth, shape);
-    if (!detail::examine(tree, ctx, e.node, shape, take)) return;
+    if (inside) {
+      const bool going = tree.forEachItem(e.node, [&](ItemId id, const Circle& c) {
+        ctx.acceptUntested(id);
+        return take(id, c);
+      });
+      if (!going) return;
+    } else if (!detail::examine(tree, ctx, e.node, shape, take)) {
+      return;
+    }
     detail::forEachChild(tree, ctx, e.node, e.depth + 1, [&](Ref child) {
-      stack.push({child, e.depth + 1});
+      stack.push({child, e.depth + 1, inside});
     });
   }
 }
