@@ -27,6 +27,7 @@
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/ordered_pieces.hpp"
 #include "structures/shared/pair_view.hpp"
+#include "structures/shared/tree_walk.hpp"
 
 namespace st::sphere_tree {
 
@@ -187,17 +188,14 @@ class SphereTree final : public SpatialIndex {
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override;
+  void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
+                      QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
   void doCullView(const ViewCone& cone, std::vector<ItemId>& entered, std::vector<ItemId>& left) override;
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override;
   std::string doValidate() const override;
 
  private:
-  struct WalkEntry {
-    std::uint32_t node;
-    std::uint32_t depth;
-    std::uint32_t inside;  // nonzero: an ancestor lies wholly inside the query, so nothing below is tested
-  };
   struct CullEntry {
     std::uint32_t node;
     std::uint8_t forced;  // kPartial: classify; kHidden/kVisible: an ancestor decided for the whole subtree
@@ -248,12 +246,9 @@ class SphereTree final : public SpatialIndex {
   std::uint32_t placeInHome(const Disc& x, std::uint32_t self, int level, std::uint32_t hint);
 
   // -- walks (sphere_tree_walks.cpp)
-  template <class Classify, class Exact>
-  void walk(QueryContext& ctx, const Disc& around, Classify&& classify, Exact&& exact,
-            std::vector<ItemId>& out, const char* pruneTest) const;
-  template <class OnHit>
-  void walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
-               const std::optional<RayHit>* best) const;
+  class Walkable;
+  template <class Shape>
+  void collect(const Disc& around, const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const;
 
   std::vector<SphereNode> spheres_;
   FreeList freeSpheres_;  // dead super-spheres, linked through firstChild

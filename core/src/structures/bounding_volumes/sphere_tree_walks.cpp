@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "sphere_tree.hpp"
-#include "structures/shared/walk_stack.hpp"
 
 namespace st::sphere_tree {
 
@@ -33,160 +32,118 @@ TopScratch& topScratch() {
 // Queries
 // ---------------------------------------------------------------------------------------------------------
 
-// Every super-sphere whose bound is tested counts as visited, so a trace's visited and pruned spheres add
-// up to the counter. A sphere wholly inside the query reports everything below it without a test.
-template <class Classify, class Exact>
-void SphereTree::walk(QueryContext& ctx, const Disc& around, Classify&& classify, Exact&& exact,
-                      std::vector<ItemId>& out, const char* pruneTest) const {
-  TopScratch& top = topScratch();
-  WalkStack<WalkEntry> stack;
-  stack.push({kRoot, 0, 0});
-  while (!stack.empty()) {
-    const WalkEntry e = stack.pop();
-    if (e.node != kRoot && ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
-    const SphereNode& node = spheres_[e.node];
-    const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
-    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
-      const ItemSlot& s = slots_[node.itemBegin + k];
-      if (e.inside) {
-        ctx.acceptUntested(s.id);
-        out.push_back(s.id);
-        continue;
-      }
-      if (ctx.examine(s.id, exact(Circle{{s.x, s.y}, s.r}))) out.push_back(s.id);
+// How tree_walk walks the sphere tree: the super-spheres are bounding circles, the circles the root holds
+// directly are tested by every query, and the top-level spheres are the walk's roots. Given the query's
+// bounding disc, and away from a trace, the top level is read in vector lanes: only the spheres near the
+// disc are walked, and the others count as visited, as they were tested.
+class SphereTree::Walkable {
+ public:
+  using Ref = std::uint32_t;
+  // A super-sphere has many children and a query prunes most of them: test them before they are pushed.
+  static constexpr bool kTestChildrenAtParent = true;
+  Walkable(const SphereTree& tree, QueryContext& ctx, std::optional<Disc> around)
+      : tree_(tree), ctx_(ctx), around_(around) {}
+  bool empty() const { return tree_.spheres_[kRoot].firstChild == kNoIndex; }
+  template <class F>
+  void forEachRoot(F&& f) const {
+    if (!around_ || ctx_.tracing()) {
+      forEachChild(kRoot, f);
+      return;
     }
-    const auto consider = [&](std::uint32_t c) {
-      if (e.inside) {
-        stack.push({c, childDepth, 1});
-        return;
-      }
-      const SphereNode& cn = spheres_[c];
-      const Side side = classify(cn);
-      if (side == Side::Outside) {
-        if (ctx.tracing()) ctx.prune(nodeInfo(c, static_cast<int>(childDepth)), pruneTest);
-        return;
-      }
-      stack.push({c, childDepth, side == Side::Inside ? 1u : 0u});
-    };
-    if (e.node == kRoot && !ctx.tracing()) {
-      // The top level, read in vector lanes: only the bounds near the query are classified one by one.
-      ctx.counters.nodesVisited += top_.size();
-      top_.near(around.x, around.y, around.r, top.keep, top.near);
-      for (const std::uint32_t c : top.near) consider(c);
-      continue;
-    }
-    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
-      ++ctx.counters.nodesVisited;
-      consider(c);
-    }
+    TopScratch& top = topScratch();
+    tree_.top_.near(around_->x, around_->y, around_->r, top.keep, top.near);
+    ctx_.counters.nodesVisited += tree_.top_.size() - top.near.size();
+    for (const std::uint32_t c : top.near) f(c);
   }
+  template <class F>
+  bool forEachUnplaced(F&& f) const {
+    return forEachItem(kRoot, f);
+  }
+  tree_walk::CircleBound bounds(Ref n) const {
+    const SphereNode& node = tree_.spheres_[n];
+    return {node.x, node.y, node.radius};
+  }
+  std::uint32_t examinedByBounds(Ref) const { return 0; }
+  template <class F>
+  bool forEachItem(Ref n, F&& f) const {
+    const SphereNode& node = tree_.spheres_[n];
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      const ItemSlot& s = tree_.slots_[node.itemBegin + k];
+      if (!f(s.id, Circle{{s.x, s.y}, s.r})) return false;
+    }
+    return true;
+  }
+  template <class F>
+  void forEachChild(Ref n, F&& f) const {
+    for (std::uint32_t c = tree_.spheres_[n].firstChild; c != kNoIndex; c = tree_.spheres_[c].nextSibling)
+      f(c);
+  }
+  NodeInfo info(Ref n, int depth) const { return tree_.nodeInfo(n, depth); }
+
+ private:
+  const SphereTree& tree_;
+  QueryContext& ctx_;
+  std::optional<Disc> around_;
+};
+
+template <class Shape>
+void SphereTree::collect(const Disc& around, const Shape& shape, std::vector<ItemId>& out,
+                         QueryContext& ctx) const {
+  tree_walk::walk(Walkable(*this, ctx, around), ctx, shape, [&out](ItemId id, const Circle&) {
+    out.push_back(id);
+    return true;
+  });
 }
 
 void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
-  walk(
-      ctx, {p.x, p.y, 0.0},
-      [&](const SphereNode& n) { return bvh::circleBoundVsPoint(n.x, n.y, n.radius, p); },
-      [&](const Circle& c) { return circleContainsPoint(c, p); }, out, "bound does not hold the point");
+  collect({p.x, p.y, 0.0}, tree_walk::PointShape{p}, out, ctx);
 }
 
 void SphereTree::doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
-  walk(
-      ctx, {query.center.x, query.center.y, query.radius},
-      [&](const SphereNode& n) { return bvh::circleBoundVsCircle(n.x, n.y, n.radius, query); },
-      [&](const Circle& c) { return circlesOverlap(c, query); }, out, "bound misses the circle");
+  collect({query.center.x, query.center.y, query.radius}, tree_walk::CircleShape(query), out, ctx);
 }
 
 void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
   const double hx = 0.5 * (double(box.max.x) - box.min.x), hy = 0.5 * (double(box.max.y) - box.min.y);
-  walk(
-      ctx,
-      {0.5 * (double(box.min.x) + box.max.x), 0.5 * (double(box.min.y) + box.max.y),
-       std::sqrt(hx * hx + hy * hy)},
-      [&](const SphereNode& n) { return bvh::circleBoundVsBox(n.x, n.y, n.radius, box); },
-      [&](const Circle& c) { return circleOverlapsBox(c, box); }, out, "bound misses the box");
+  collect({0.5 * (double(box.min.x) + box.max.x), 0.5 * (double(box.min.y) + box.max.y),
+           std::sqrt(hx * hx + hy * hy)},
+          tree_walk::BoxShape(box), out, ctx);
 }
 
 // A cone query without the cull's memory: the same walk, each bound classified against the cone.
 void SphereTree::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow,
                               QueryContext& ctx) const {
   visibleNow.clear();
-  const bvh::ConeClassifier classifier(cone);
-  walk(
-      ctx, {cone.origin.x, cone.origin.y, cone.farDistance},
-      [&](const SphereNode& n) { return classifier.classify(n.x, n.y, n.radius); },
-      [&](const Circle& c) { return circleOverlapsCone(c, cone); }, visibleNow, "bound misses the cone");
+  collect({cone.origin.x, cone.origin.y, cone.farDistance}, tree_walk::ConeShape(cone), visibleNow, ctx);
   std::sort(visibleNow.begin(), visibleNow.end());
 }
 
-// Ray walk; with `best` set it clips: bounds entered after the best hit so far are skipped, and nearer
-// bounds are walked first.
-template <class OnHit>
-void SphereTree::walkRay(QueryContext& ctx, const Segment& segment, OnHit&& onHit,
-                         const std::optional<RayHit>* best) const {
-  struct Near {
-    double entry;
-    std::uint32_t node;
-  };
-  std::vector<Near> nearFirst;
-  TopScratch& top = topScratch();
-  WalkStack<WalkEntry> stack;
-  stack.push({kRoot, 0, 0});
-  while (!stack.empty()) {
-    const WalkEntry e = stack.pop();
-    const SphereNode& node = spheres_[e.node];
-    if (best && *best && e.node != kRoot) {
-      // Re-check against the best hit found since this sphere was pushed.
-      double entry = 0.0;
-      bvh::segmentEntersCircleBound(segment, node.x, node.y, node.radius, entry);
-      if (entry > double(std::nextafter((*best)->t, 2.0f))) continue;
-    }
-    if (e.node != kRoot && ctx.tracing()) ctx.visit(nodeInfo(e.node, static_cast<int>(e.depth)));
-    const std::uint32_t childDepth = e.node == kRoot ? 0 : e.depth + 1;
-    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
-      const ItemSlot& s = slots_[node.itemBegin + k];
-      float t = 0.0f;
-      if (ctx.examine(s.id, segmentHitsCircle(segment, {{s.x, s.y}, s.r}, t))) onHit(s.id, t);
-    }
-    nearFirst.clear();
-    const auto consider = [&](std::uint32_t c) {
-      const SphereNode& cn = spheres_[c];
-      double entry = 0.0;
-      if (!bvh::segmentEntersCircleBound(segment, cn.x, cn.y, cn.radius, entry)) {
-        if (ctx.tracing()) ctx.prune(nodeInfo(c, static_cast<int>(childDepth)), "bound misses the segment");
-        return;
-      }
-      nearFirst.push_back({entry, c});
-    };
-    if (e.node == kRoot && !ctx.tracing()) {
-      // The top level in vector lanes: bounds near the segment's bounding circle, then the exact entry test.
-      ctx.counters.nodesVisited += top_.size();
-      const double hx = 0.5 * (double(segment.end.x) - segment.start.x);
-      const double hy = 0.5 * (double(segment.end.y) - segment.start.y);
-      top_.near(segment.start.x + hx, segment.start.y + hy, std::sqrt(hx * hx + hy * hy), top.keep, top.near);
-      for (const std::uint32_t c : top.near) consider(c);
-    } else {
-      for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling) {
-        ++ctx.counters.nodesVisited;
-        consider(c);
-      }
-    }
-    if (best) {
-      std::sort(nearFirst.begin(), nearFirst.end(),
-                [](const Near& a, const Near& b) { return a.entry > b.entry; });
-    }
-    for (const Near& n : nearFirst) stack.push({n.node, childDepth, 0});
-  }
+namespace {
+
+// The disc around a segment: its midpoint and half its length.
+Disc discAround(const Segment& segment) {
+  const double hx = 0.5 * (double(segment.end.x) - segment.start.x);
+  const double hy = 0.5 * (double(segment.end.y) - segment.start.y);
+  return {segment.start.x + hx, segment.start.y + hy, std::sqrt(hx * hx + hy * hy)};
 }
 
+}  // namespace
+
 void SphereTree::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
-  bvh::allRayHits(segment, out, [&](auto&& onHit, const std::optional<RayHit>* best) {
-    walkRay(ctx, segment, onHit, best);
-  });
+  tree_walk::rayCast(Walkable(*this, ctx, discAround(segment)), ctx, segment, out);
 }
 
 std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
-  return bvh::nearestRayHit(
-      segment, [&](auto&& onHit, const std::optional<RayHit>* best) { walkRay(ctx, segment, onHit, best); });
+  return tree_walk::rayCastFirst(Walkable(*this, ctx, discAround(segment)), ctx, segment);
+}
+
+void SphereTree::doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
+                                QueryContext& ctx) const {
+  tree_walk::NearestHeap heap(out, k);
+  if (k == 0) return;
+  // The nearest circles may lie anywhere: the walk takes every top-level sphere, in order of distance.
+  tree_walk::nearest(Walkable(*this, ctx, std::nullopt), ctx, p, heap);
+  heap.finish();
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -9,8 +9,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <optional>
-#include <vector>
 
 #include "spheretest/geometry.hpp"
 
@@ -172,27 +170,5 @@ class ConeClassifier {
   bool wholeDisc_ = false;
   bool zeroDirection_ = false;
 };
-
-/// Every circle a segment hits, from a hierarchy's ray walk: `walkRay(onHit, best)` calls onHit(id, t)
-/// for each circle the segment enters at parameter t, pruning with `best` when it is not null.
-template <class WalkRay>
-void allRayHits(const Segment& segment, std::vector<RayHit>& out, WalkRay&& walkRay) {
-  walkRay([&](ItemId id, float t) { out.push_back(rayHitAt(segment, id, t)); },
-          static_cast<const std::optional<RayHit>*>(nullptr));
-}
-
-/// The first circle a segment hits (by rayHitLess), from the same walk, which skips every bound that
-/// cannot hold a hit before the best so far.
-template <class WalkRay>
-std::optional<RayHit> nearestRayHit(const Segment& segment, WalkRay&& walkRay) {
-  std::optional<RayHit> best;
-  walkRay(
-      [&](ItemId id, float t) {
-        const RayHit hit = rayHitAt(segment, id, t);
-        if (!best || rayHitLess(hit, *best)) best = hit;
-      },
-      &best);
-  return best;
-}
 
 }  // namespace st::bvh

@@ -30,6 +30,12 @@ class ViewTree {
     const WalkNode& n = view_.nodes[node];
     for (std::uint32_t i = n.childCount; i > 0; --i) f(n.firstChild + i - 1);
   }
+  template <class F>
+  bool forEachUnplaced(F&& f) const {
+    for (const ItemId id : view_.unplaced)
+      if (!f(id, index_.circle(id))) return false;
+    return true;
+  }
   NodeInfo info(Ref node, int depth) const {
     NodeInfo info;
     info.box = view_.nodes[node].bounds;
@@ -43,23 +49,10 @@ class ViewTree {
   const SpatialIndex& index_;
 };
 
-// The unplaced items, tested by every query before the walk; false when `take` stopped it.
-template <class Shape, class Take>
-bool examineUnplaced(const WalkView& view, const SpatialIndex& index, QueryContext& ctx, const Shape& shape,
-                     Take&& take) {
-  for (const ItemId id : view.unplaced) {
-    const Circle& c = index.circle(id);
-    if (ctx.examine(id, shape.test(c)) && !take(id, c)) return false;
-  }
-  return true;
-}
-
 template <class Shape>
 void collect(const WalkView& view, const SpatialIndex& index, QueryContext& ctx, const Shape& shape,
              const ItemSink& sink) {
-  auto take = [&](ItemId id, const Circle&) { return sink.add(id); };
-  if (examineUnplaced(view, index, ctx, shape, take))
-    tree_walk::walk(ViewTree(view, index), ctx, shape, take);
+  tree_walk::walk(ViewTree(view, index), ctx, shape, [&](ItemId id, const Circle&) { return sink.add(id); });
 }
 
 }  // namespace
@@ -86,24 +79,12 @@ void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& 
 
 void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment,
              std::vector<RayHit>& out, QueryContext& ctx) {
-  const tree_walk::SegmentShape shape{segment};
-  examineUnplaced(view, index, ctx, shape, [&](ItemId id, const Circle&) {
-    out.push_back(rayHitAt(segment, id, shape.t));
-    return true;
-  });
   tree_walk::rayCast(ViewTree(view, index), ctx, segment, out);
 }
 
 std::optional<RayHit> rayCastFirst(const WalkView& view, const SpatialIndex& index, const Segment& segment,
                                    QueryContext& ctx) {
-  std::optional<RayHit> best;
-  const tree_walk::SegmentShape shape{segment};
-  examineUnplaced(view, index, ctx, shape, [&](ItemId id, const Circle&) {
-    const RayHit hit = rayHitAt(segment, id, shape.t);
-    if (!best || rayHitLess(hit, *best)) best = hit;
-    return true;
-  });
-  return tree_walk::rayCastFirst(ViewTree(view, index), ctx, segment, best);
+  return tree_walk::rayCastFirst(ViewTree(view, index), ctx, segment);
 }
 
 void keepNearest(std::vector<NearestHit>& hits, std::uint32_t k) {
@@ -118,9 +99,6 @@ void queryNearest(const WalkView& view, const SpatialIndex& index, Vec2 p, std::
                   std::vector<NearestHit>& out, QueryContext& ctx) {
   tree_walk::NearestHeap heap(out, k);
   if (k == 0) return;
-  for (const ItemId id : view.unplaced) {
-    ctx.examine(id, heap.offer(id, circleEdgeDistance(index.circle(id), p)));
-  }
   tree_walk::nearest(ViewTree(view, index), ctx, p, heap);
   heap.finish();
 }

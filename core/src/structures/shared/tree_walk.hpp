@@ -6,7 +6,8 @@
 //   bool empty() const                 no node to walk
 //   Ref root() const                   the node the walk starts from
 //   Box bounds(Ref) const              the box every circle at or below the node lies in, already grown
-//                                      so that a conservative test of it never misses a circle
+//                                      so that a conservative test of it never misses a circle; or a
+//                                      CircleBound, for a tree of bounding circles
 //   std::uint32_t examinedByBounds(Ref) const
 //                                      circles whose own bounds the node's box is (a leaf that is its
 //                                      circle's box): testing it examines them (see docs/glossary.md)
@@ -21,17 +22,25 @@
 //
 // and, where the tree has them:
 //
+//   template <class F> void forEachRoot(F&& f) const
+//                                      a tree of several roots: calls f(root) for each, instead of root()
+//   template <class F> bool forEachUnplaced(F&& f) const
+//                                      circles in no node, which every query tests before the walk
+//                                      (f and the result as forEachItem's)
 //   bool holdsNothing(Ref) const       a subtree known to be empty: never entered, traced as pruned
+//   static constexpr bool kTestChildrenAtParent
+//                                      test a node's bounds when its parent is entered rather than when
+//                                      it is popped (a tree with many children a query prunes)
 //   const char* pruneReason() const    names the tree's own bounds test in the trace
 //   void entered(Ref, std::uint32_t depth, QueryContext&, const Shape&) const
 //                                      the tree's teaching figures of a node entered, when the query
 //                                      asks for them (QueryContext::detail)
 //
-// and a query is a shape: how it tests a node's box (`enters`, which may only over-accept, and for the
-// ordered shapes the entry distance that orders and clips the walk), the exact test of a circle and what
-// the prune reason reads. The walk counts what it visited the one way every panel reads it (glossary:
-// nodes visited, circles examined), records the trace when one is attached, and stops when the caller's
-// `take` returns false.
+// and a query is a shape: how it tests a node's bounds (`enters`, which may only over-accept, or
+// `classify`, which also says when every circle inside them matches, and for the ordered shapes the entry
+// distance that orders and clips the walk), the exact test of a circle and what the prune reason reads. The
+// walk counts what it visited the one way every panel reads it (glossary: nodes visited, circles examined),
+// records the trace when one is attached, and stops when the caller's `take` returns false.
 
 #include <algorithm>
 #include <cmath>
@@ -47,11 +56,20 @@
 
 namespace st::tree_walk {
 
+/// The bounds of a node in a tree of bounding circles (the sphere tree's super-spheres).
+struct CircleBound {
+  double x = 0;  ///< centre
+  double y = 0;  ///< centre
+  double r = 0;  ///< radius: every circle at or below the node lies inside
+};
+
 /// Circles containing a point.
 struct PointShape {
   Vec2 p;  ///< the point
   /// Whether the node's box may hold a circle containing p.
   bool enters(const Box& b) const { return boxContainsPoint(b, p); }
+  /// Where a bounding circle lies (never wholly inside a point).
+  bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsPoint(b.x, b.y, b.r, p); }
   /// The exact test.
   bool test(const Circle& c) const { return circleContainsPoint(c, p); }
   static constexpr const char* kPruned = "box does not hold the point";  ///< the trace's prune reason
@@ -66,6 +84,8 @@ struct CircleShape {
   Circle grown;  ///< the query circle as the box test sees it
   /// Whether the node's box may hold a circle overlapping the query.
   bool enters(const Box& b) const { return circleOverlapsBox(grown, b); }
+  /// Where a bounding circle lies: outside the query, inside it, or across its edge.
+  bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsCircle(b.x, b.y, b.r, query); }
   /// The exact test.
   bool test(const Circle& c) const { return circlesOverlap(c, query); }
   static constexpr const char* kPruned = "box misses the circle";  ///< the trace's prune reason
@@ -79,6 +99,8 @@ struct BoxShape {
   Box grown;  ///< the query box as the box test sees it
   /// Whether the node's box may hold a circle overlapping the query box.
   bool enters(const Box& b) const { return boxesOverlap(b, grown); }
+  /// Where a bounding circle lies: outside the query box, inside it, or across its edge.
+  bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsBox(b.x, b.y, b.r, box); }
   /// The exact test.
   bool test(const Circle& c) const { return circleOverlapsBox(c, box); }
   static constexpr const char* kPruned = "box misses the query box";  ///< the trace's prune reason
@@ -97,6 +119,8 @@ struct ConeShape {
   bvh::Side classify(const Box& b) const {
     return classifier.classifyBox(b.min.x, b.min.y, b.max.x, b.max.y);
   }
+  /// Where a bounding circle lies, the same way.
+  bvh::Side classify(const CircleBound& b) const { return classifier.classify(b.x, b.y, b.r); }
   /// The exact test.
   bool test(const Circle& c) const { return circleOverlapsCone(c, cone); }
   static constexpr const char* kPruned = "box misses the cone";  ///< the trace's prune reason
@@ -110,6 +134,11 @@ struct SegmentShape {
   bool enters(const Box& b) const {
     double entry = 0.0;
     return bvh::segmentEntersBox(segment, b, entry);
+  }
+  /// Whether the segment enters a bounding circle.
+  bool enters(const CircleBound& b) const {
+    double entry = 0.0;
+    return bvh::segmentEntersCircleBound(segment, b.x, b.y, b.r, entry);
   }
   /// The exact test; keeps the hit's parameter in `t`.
   bool test(const Circle& c) const { return segmentHitsCircle(segment, c, t); }
@@ -134,6 +163,34 @@ struct OrderedEntry {
   std::uint32_t depth;
   double entry;  // the segment's entry into the node's box, a lower bound of its circles' hit parameters
 };
+
+// Where a segment first meets a node's bounds (false when it misses); a lower bound of every circle's
+// entry parameter inside them.
+inline bool segmentEnters(const Segment& s, const Box& b, double& entry) {
+  return bvh::segmentEntersBox(s, b, entry);
+}
+inline bool segmentEnters(const Segment& s, const CircleBound& b, double& entry) {
+  return bvh::segmentEntersCircleBound(s, b.x, b.y, b.r, entry);
+}
+
+// Hands each root to push(root): the tree's several, or its one.
+template <class Tree, class Push>
+void forEachRoot(const Tree& tree, Push&& push) {
+  if constexpr (requires { tree.forEachRoot(push); })
+    tree.forEachRoot(push);
+  else
+    push(tree.root());
+}
+
+// Tests the circles in no node with `test(id, circle)` (which counts them) and hands the hits to `take`;
+// false when `take` stopped the query.
+template <class Tree, class Test, class Take>
+bool examineUnplaced(const Tree& tree, Test&& test, Take&& take) {
+  if constexpr (requires { tree.forEachUnplaced(take); })
+    return tree.forEachUnplaced([&](ItemId id, const Circle& c) { return !test(id, c) || take(id, c); });
+  else
+    return true;
+}
 
 template <class Tree, class Take>
 bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
@@ -176,37 +233,48 @@ void forEachChild(const Tree& tree, const QueryContext& ctx, typename Tree::Ref 
 
 }  // namespace detail
 
-/// Walks every node whose box `shape.enters`, depth first with an explicit stack, and hands each circle
+/// Walks every node whose bounds `shape.enters`, depth first with an explicit stack, and hands each circle
 /// that passes `shape.test` to take(id, circle), which returns false to stop the walk. A shape that can
-/// classify a box (`bvh::Side classify(const Box&)`, the view cone) accepts every circle below a node whose
-/// box lies wholly inside it without a test.
+/// classify the tree's bounds (`bvh::Side classify(bounds)`: the view cone, and every shape over bounding
+/// circles) accepts every circle below a node whose bounds lie wholly inside it without a test.
 template <class Tree, class Shape, class Take>
 void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) {
   using Ref = typename Tree::Ref;
-  constexpr bool kClassifies = requires(const Box& b) {
-    shape.classify(b);
+  constexpr bool kClassifies = requires(Ref r) {
+    shape.classify(tree.bounds(r));
   };
-  if (tree.empty()) return;
+  constexpr bool kAtParent = requires {
+    Tree::kTestChildrenAtParent;
+  };
+  const auto test = [&](ItemId id, const Circle& c) { return ctx.examine(id, shape.test(c)); };
+  if (!detail::examineUnplaced(tree, test, take) || tree.empty()) return;
+  // Counts a node and tests its bounds (unless an ancestor's lie wholly inside the query): false when it
+  // is pruned, else `inside` says whether its bounds lie wholly inside.
+  const auto admit = [&](Ref node, std::uint32_t depth, bool& inside) {
+    ++ctx.counters.nodesVisited;
+    if (inside) return true;
+    if constexpr (kClassifies) {
+      const bvh::Side side = shape.classify(tree.bounds(node));
+      inside = side == bvh::Side::Inside;
+      if (side != bvh::Side::Outside) return true;
+    } else if (shape.enters(tree.bounds(node))) {
+      return true;
+    }
+    detail::pruned(tree, ctx, node, depth, Shape::kPruned);
+    return false;
+  };
   WalkStack<detail::Entry<Ref>> stack;
-  stack.push({tree.root(), 0, false});
+  // A tree may have its nodes tested when their parent is entered (kTestChildrenAtParent), so that a pruned
+  // node never passes through the stack; otherwise each is tested when popped, as Box2D's walk does.
+  const auto push = [&](Ref node, std::uint32_t depth, bool inside) {
+    if (kAtParent && !admit(node, depth, inside)) return;
+    stack.push({node, depth, inside});
+  };
+  detail::forEachRoot(tree, [&](Ref root) { push(root, 0, false); });
   while (!stack.empty()) {
     const detail::Entry<Ref> e = stack.pop();
-    ++ctx.counters.nodesVisited;
-    bool inside = false;
-    if constexpr (kClassifies) {
-      inside = e.inside;
-      if (!inside) {
-        const bvh::Side side = shape.classify(tree.bounds(e.node));
-        if (side == bvh::Side::Outside) {
-          detail::pruned(tree, ctx, e.node, e.depth, Shape::kPruned);
-          continue;
-        }
-        inside = side == bvh::Side::Inside;
-      }
-    } else if (!shape.enters(tree.bounds(e.node))) {
-      detail::pruned(tree, ctx, e.node, e.depth, Shape::kPruned);
-      continue;
-    }
+    bool inside = e.inside;
+    if (!kAtParent && !admit(e.node, e.depth, inside)) continue;
     if (ctx.tracing() || ctx.detail) detail::entered(tree, ctx, e.node, e.depth, shape);
     if (inside) {
       const bool going = tree.forEachItem(e.node, [&](ItemId id, const Circle& c) {
@@ -217,9 +285,8 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
     } else if (!detail::examine(tree, ctx, e.node, shape, take)) {
       return;
     }
-    detail::forEachChild(tree, ctx, e.node, e.depth + 1, [&](Ref child) {
-      stack.push({child, e.depth + 1, inside});
-    });
+    detail::forEachChild(tree, ctx, e.node, e.depth + 1,
+                         [&](Ref child) { push(child, e.depth + 1, inside); });
   }
 }
 
@@ -233,47 +300,50 @@ void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::v
   });
 }
 
-/// The first circle the segment meets (rayHitLess): children are entered nearest entry first, and a node
-/// the segment enters after the best hit so far is pruned (its entry is compared one float step past the
-/// hit, so that an equal parameter with a smaller id still wins the tie). `best` is a hit found before the
-/// walk (among a structure's unplaced circles), if any.
+/// The first circle the segment meets (rayHitLess): the nodes a parent holds are entered nearest entry
+/// first, and a node the segment enters after the best hit so far is pruned (its entry is compared one
+/// float step past the hit, so that an equal parameter with a smaller id still wins the tie).
 template <class Tree>
-std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Segment& segment,
-                                   std::optional<RayHit> best = std::nullopt) {
+std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Segment& segment) {
   using Ref = typename Tree::Ref;
-  if (tree.empty()) return best;
+  constexpr double kMisses = std::numeric_limits<double>::infinity();
   const SegmentShape shape{segment};
+  std::optional<RayHit> best;
   auto take = [&](ItemId id, const Circle&) {
     const RayHit hit = rayHitAt(segment, id, shape.t);
     if (!best || rayHitLess(hit, *best)) best = hit;
     return true;
   };
+  const auto test = [&](ItemId id, const Circle& c) { return ctx.examine(id, shape.test(c)); };
+  detail::examineUnplaced(tree, test, take);
+  if (tree.empty()) return best;
+  // Each node's entry is worked out once, when its parent pushes it, and both orders and clips the walk.
   WalkStack<detail::OrderedEntry<Ref>> stack;
-  stack.push({tree.root(), 0, 0.0});
-  while (!stack.empty()) {
-    const detail::OrderedEntry<Ref> e = stack.pop();
-    ++ctx.counters.nodesVisited;
-    double entry = 0.0;
-    if (!bvh::segmentEntersBox(segment, tree.bounds(e.node), entry) ||
-        (best && entry > double(std::nextafter(best->t, 2.0f)))) {
-      detail::pruned(tree, ctx, e.node, e.depth, "box misses the segment, or it enters after the best hit");
-      continue;
-    }
-    if (ctx.tracing() || ctx.detail) detail::entered(tree, ctx, e.node, e.depth, shape);
-    detail::examine(tree, ctx, e.node, shape, take);
+  const auto pushNearestLast = [&](std::uint32_t depth, auto&& forEach) {
     const std::size_t before = stack.size();
-    detail::forEachChild(tree, ctx, e.node, e.depth + 1, [&](Ref child) {
-      double childEntry = 0.0;
-      if (!bvh::segmentEntersBox(segment, tree.bounds(child), childEntry))
-        childEntry = std::numeric_limits<double>::infinity();
-      stack.push({child, e.depth + 1, childEntry});
+    forEach([&](Ref node) {
+      double entry = 0.0;
+      if (!detail::segmentEnters(segment, tree.bounds(node), entry)) entry = kMisses;
+      stack.push({node, depth, entry});
     });
-    // The nearest entry on top, popped first.
     const auto pushed = stack.newest(stack.size() - before);
     std::sort(pushed.begin(), pushed.end(),
               [](const detail::OrderedEntry<Ref>& a, const detail::OrderedEntry<Ref>& b) {
                 return a.entry > b.entry;
               });
+  };
+  pushNearestLast(0, [&](auto&& push) { detail::forEachRoot(tree, push); });
+  while (!stack.empty()) {
+    const detail::OrderedEntry<Ref> e = stack.pop();
+    ++ctx.counters.nodesVisited;
+    if (e.entry == kMisses || (best && e.entry > double(std::nextafter(best->t, 2.0f)))) {
+      detail::pruned(tree, ctx, e.node, e.depth, "bounds miss the segment, or it enters after the best hit");
+      continue;
+    }
+    if (ctx.tracing() || ctx.detail) detail::entered(tree, ctx, e.node, e.depth, shape);
+    detail::examine(tree, ctx, e.node, shape, take);
+    pushNearestLast(e.depth + 1,
+                    [&](auto&& push) { detail::forEachChild(tree, ctx, e.node, e.depth + 1, push); });
   }
   return best;
 }
@@ -285,6 +355,16 @@ inline double edgeDistanceLowerBound(const Box& bounds, Vec2 p) {
   const double dy = std::max({double(bounds.min.y) - p.y, 0.0, double(p.y) - bounds.max.y});
   if (dx == 0.0 && dy == 0.0) return -std::numeric_limits<double>::infinity();
   return std::sqrt(dx * dx + dy * dy) * (1.0 - 1e-6);
+}
+
+/// The same for a bounding circle: its distance from p less its radius (and the margin its tests allow).
+inline double edgeDistanceLowerBound(const CircleBound& bounds, Vec2 p) {
+  const double dx = bounds.x - p.x, dy = bounds.y - p.y;
+  const double reach =
+      bounds.r + bvh::pruneMargin(std::fabs(bounds.x) + std::fabs(bounds.y) + bounds.r + bvh::magnitude(p));
+  const double d = std::sqrt(dx * dx + dy * dy);
+  if (d <= reach) return -std::numeric_limits<double>::infinity();
+  return (d - reach) * (1.0 - 1e-6);
 }
 
 /// Offers circles to the k nearest kept so far; `hits` is a max-heap by nearestHitLess whose front is the
@@ -318,12 +398,16 @@ class NearestHeap {
   std::uint32_t k_;
 };
 
-/// The k nearest circles to p, best first: nodes in order of their boxes' distance, stopping once no node
-/// can hold a circle nearer than the k-th found (ties by id included). Circles already in `heap` (a
-/// structure's unplaced ones) take part.
+/// The k nearest circles to p, best first: nodes in order of their bounds' distance, stopping once no node
+/// can hold a circle nearer than the k-th found (ties by id included).
 template <class Tree>
 void nearest(const Tree& tree, QueryContext& ctx, Vec2 p, NearestHeap& heap) {
   using Ref = typename Tree::Ref;
+  const auto offer = [&](ItemId id, const Circle& c) {
+    ctx.examine(id, heap.offer(id, circleEdgeDistance(c, p)));
+    return true;
+  };
+  if constexpr (requires { tree.forEachUnplaced(offer); }) tree.forEachUnplaced(offer);
   if (tree.empty()) return;
   struct Open {
     double bound;
@@ -336,21 +420,18 @@ void nearest(const Tree& tree, QueryContext& ctx, Vec2 p, NearestHeap& heap) {
     open.push_back({edgeDistanceLowerBound(tree.bounds(node), p), node, depth});
     std::push_heap(open.begin(), open.end(), std::greater<Open>());
   };
-  push(tree.root(), 0);
+  detail::forEachRoot(tree, [&](Ref root) { push(root, 0); });
   while (!open.empty()) {
     std::pop_heap(open.begin(), open.end(), std::greater<Open>());
     const Open next = open.back();
     open.pop_back();
     ++ctx.counters.nodesVisited;
     if (!heap.mayHoldNearer(next.bound)) {
-      detail::pruned(tree, ctx, next.node, next.depth, "box lies beyond the k-th nearest");
+      detail::pruned(tree, ctx, next.node, next.depth, "bounds lie beyond the k-th nearest");
       continue;
     }
     if (ctx.tracing()) ctx.visit(tree.info(next.node, static_cast<int>(next.depth)));
-    tree.forEachItem(next.node, [&](ItemId id, const Circle& c) {
-      ctx.examine(id, heap.offer(id, circleEdgeDistance(c, p)));
-      return true;
-    });
+    tree.forEachItem(next.node, offer);
     detail::forEachChild(tree, ctx, next.node, next.depth + 1,
                          [&](Ref child) { push(child, next.depth + 1); });
   }
