@@ -31,7 +31,6 @@
 
 namespace st::sphere_tree {
 
-/// Marks "no sphere" in links.
 /// The unbounded root.
 inline constexpr std::uint32_t kRoot = 0;
 /// Level of a circle (the items; spheres start at 1).
