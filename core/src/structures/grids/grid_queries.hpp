@@ -79,6 +79,7 @@ struct LevelQuery {
     const double limit = maxRadius * (1.0 + kRangeSlack) + 1e-30;
     const CellRange range = centreRange(map, box.min.x, box.min.y, box.max.x, box.max.y, maxRadius);
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
+      // The range is the box widened by the largest radius; its rounded corners leave some cells out.
       const CellBounds cell = slotBounds(slot);
       const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
       const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});

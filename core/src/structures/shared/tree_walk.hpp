@@ -72,7 +72,7 @@ struct PointShape {
   bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsPoint(b.x, b.y, b.r, p); }
   /// The exact test.
   bool test(const Circle& c) const { return circleContainsPoint(c, p); }
-  static constexpr const char* kPruned = "box does not hold the point";  ///< the trace's prune reason
+  static constexpr const char* kPruned = "bounds do not hold the point";  ///< the trace's prune reason
 };
 
 /// Circles overlapping a circle.
@@ -88,7 +88,7 @@ struct CircleShape {
   bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsCircle(b.x, b.y, b.r, query); }
   /// The exact test.
   bool test(const Circle& c) const { return circlesOverlap(c, query); }
-  static constexpr const char* kPruned = "box misses the circle";  ///< the trace's prune reason
+  static constexpr const char* kPruned = "bounds miss the circle";  ///< the trace's prune reason
 };
 
 /// Circles overlapping a box.
@@ -103,7 +103,7 @@ struct BoxShape {
   bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsBox(b.x, b.y, b.r, box); }
   /// The exact test.
   bool test(const Circle& c) const { return circleOverlapsBox(c, box); }
-  static constexpr const char* kPruned = "box misses the query box";  ///< the trace's prune reason
+  static constexpr const char* kPruned = "bounds miss the query box";  ///< the trace's prune reason
 };
 
 /// Circles overlapping a view cone.
@@ -123,7 +123,7 @@ struct ConeShape {
   bvh::Side classify(const CircleBound& b) const { return classifier.classify(b.x, b.y, b.r); }
   /// The exact test.
   bool test(const Circle& c) const { return circleOverlapsCone(c, cone); }
-  static constexpr const char* kPruned = "box misses the cone";  ///< the trace's prune reason
+  static constexpr const char* kPruned = "bounds miss the cone";  ///< the trace's prune reason
 };
 
 /// Circles a segment meets; `t` is the last hit's parameter.
@@ -142,7 +142,7 @@ struct SegmentShape {
   }
   /// The exact test; keeps the hit's parameter in `t`.
   bool test(const Circle& c) const { return segmentHitsCircle(segment, c, t); }
-  static constexpr const char* kPruned = "box misses the segment";  ///< the trace's prune reason
+  static constexpr const char* kPruned = "bounds miss the segment";  ///< the trace's prune reason
 };
 
 /// The trace's reason for a child never entered because the tree knows its subtree is empty.
@@ -243,9 +243,12 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
   constexpr bool kClassifies = requires(Ref r) {
     shape.classify(tree.bounds(r));
   };
-  constexpr bool kAtParent = requires {
-    Tree::kTestChildrenAtParent;
-  };
+  constexpr bool kAtParent = [] {
+    if constexpr (requires { Tree::kTestChildrenAtParent; })
+      return Tree::kTestChildrenAtParent;
+    else
+      return false;
+  }();
   const auto test = [&](ItemId id, const Circle& c) { return ctx.examine(id, shape.test(c)); };
   if (!detail::examineUnplaced(tree, test, take) || tree.empty()) return;
   // Counts a node and tests its bounds (unless an ancestor's lie wholly inside the query): false when it
