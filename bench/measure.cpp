@@ -117,13 +117,18 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   for (const unsigned threads : turns) pools.push_back(std::make_unique<ThreadPool>(threads));
   ThreadPool& pool = *pools.front();
   sim.setScheduler(&pool);
-  std::unique_ptr<SpatialIndex> index = info.create();
-  index->setScheduler(&pool);
-  for (const auto& [key, value] : plan.params) {
-    const std::size_t dot = key.find('.');
-    if (key.substr(0, dot) == info.name) index->setParam(key.substr(dot + 1), value);
-  }
-  index->setWorldHint(sim.world());
+  // The structure with this run's parameters, its pool and the scene's world as its hint, unbuilt.
+  const auto configured = [&] {
+    std::unique_ptr<SpatialIndex> made = info.create();
+    made->setScheduler(&pool);
+    for (const auto& [key, value] : plan.params) {
+      const std::size_t dot = key.find('.');
+      if (key.substr(0, dot) == info.name) made->setParam(key.substr(dot + 1), value);
+    }
+    made->setWorldHint(sim.world());
+    return made;
+  };
+  std::unique_ptr<SpatialIndex> index = configured();
   std::vector<double> buildMs, buildCpuMs;
   double buildTotal = 0.0;
   // Up to three builds within about a second; the last one is the structure the frames run on.
@@ -156,13 +161,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   if (plan.steady > 0) {
     freshSim.emplace(sim);
     fresh.emplace(*freshSim, &pool);
-    std::unique_ptr<SpatialIndex> rebuilt = info.create();
-    for (const auto& [key, value] : plan.params) {
-      const std::size_t dot = key.find('.');
-      if (key.substr(0, dot) == info.name) rebuilt->setParam(key.substr(dot + 1), value);
-    }
-    rebuilt->setWorldHint(freshSim->world());
-    rebuilt->setScheduler(&pool);
+    std::unique_ptr<SpatialIndex> rebuilt = configured();
     rebuilt->build(freshSim->items());
     fresh->addBuilt(info.name, std::move(rebuilt));
   }

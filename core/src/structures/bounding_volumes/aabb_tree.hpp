@@ -416,10 +416,7 @@ class AabbTree final : public SpatialIndex {
 
   template <class Shape>
   void collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const {
-    tree_walk::walk(Walkable(*this), ctx, shape, [&out](ItemId id, const Circle&) {
-      out.push_back(id);
-      return true;
-    });
+    tree_walk::collect(Walkable(*this), ctx, shape, out);
   }
 
   // -- fat boxes ---------------------------------------------------------------------------------------

@@ -89,10 +89,7 @@ class SphereTree::Walkable {
 template <class Shape>
 void SphereTree::collect(const Disc& around, const Shape& shape, std::vector<ItemId>& out,
                          QueryContext& ctx) const {
-  tree_walk::walk(Walkable(*this, ctx, around), ctx, shape, [&out](ItemId id, const Circle&) {
-    out.push_back(id);
-    return true;
-  });
+  tree_walk::collect(Walkable(*this, ctx, around), ctx, shape, out);
 }
 
 void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {

@@ -328,10 +328,7 @@ class QuadtreeFamily::Walkable {
 
 template <class Shape>
 void QuadtreeFamily::collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const {
-  tree_walk::walk(Walkable(*this), ctx, shape, [&out](ItemId id, const Circle&) {
-    out.push_back(id);
-    return true;
-  });
+  tree_walk::collect(Walkable(*this), ctx, shape, out);
 }
 
 void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {

@@ -293,6 +293,15 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
   }
 }
 
+/// walk, appending every circle found to `out`.
+template <class Tree, class Shape>
+void collect(const Tree& tree, QueryContext& ctx, const Shape& shape, std::vector<ItemId>& out) {
+  walk(tree, ctx, shape, [&out](ItemId id, const Circle&) {
+    out.push_back(id);
+    return true;
+  });
+}
+
 /// Every circle the segment meets, in walk order.
 template <class Tree>
 void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) {
