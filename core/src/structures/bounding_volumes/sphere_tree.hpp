@@ -133,12 +133,8 @@ class NodeFifo {
   std::size_t head_ = 0;
 };
 
-/// A circle in double, used while computing bounds.
-struct Disc {
-  double x = 0;  ///< centre
-  double y = 0;  ///< centre
-  double r = 0;  ///< radius
-};
+/// A circle in double, used while computing bounds: the bounding circle the query walk tests.
+using Disc = tree_walk::CircleBound;
 
 /// The smallest circle containing two circles.
 Disc enclosingPair(const Disc& a, const Disc& b);

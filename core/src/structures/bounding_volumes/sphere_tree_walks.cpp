@@ -59,10 +59,7 @@ class SphereTree::Walkable {
   bool forEachUnplaced(F&& f) const {
     return forEachItem(kRoot, f);
   }
-  tree_walk::CircleBound bounds(Ref n) const {
-    const SphereNode& node = tree_.spheres_[n];
-    return {node.x, node.y, node.radius};
-  }
+  Disc bounds(Ref n) const { return tree_.discOf(n); }
   std::uint32_t examinedByBounds(Ref) const { return 0; }
   template <class F>
   bool forEachItem(Ref n, F&& f) const {
