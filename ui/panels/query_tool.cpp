@@ -315,8 +315,8 @@ class QueryTool final : public DemoPart {
     if (d.occupiedCells > 0)
       ImGui::Text("occupied cells searched %s", groupedNumber(d.occupiedCells).c_str());
     if (d.widenedNodes > 0) {
-      ImGui::Text("entered only through widened bounds: %s nodes, %s circles",
-                  groupedNumber(d.widenedNodes).c_str(), groupedNumber(d.widenedCandidates).c_str());
+      wrappedText("entered only through widened bounds: " + groupedNumber(d.widenedNodes) + " nodes, " +
+                  groupedNumber(d.widenedCandidates) + " circles");
     }
     if (d.nodeDepthsUsed > 0) {
       std::string levels = "nodes entered per level:";
