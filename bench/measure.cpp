@@ -154,22 +154,17 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   for (int frame = 0; frame < plan.steady; ++frame) runner.step(false);
 
   // After a long run, a structure built fresh from the circles as they are now goes through the same
-  // frames beside it (on a copy of the simulation, alternating which of the two steps first): the ratio of
-  // the two frame times is what the long run cost, with the scene's own change over the run taken out.
+  // frames once everything else is measured (on a copy of the simulation kept from here, with the same
+  // thread counts frame by frame): the ratio of the two frame times is what the long run cost, with the
+  // scene's own change over the run taken out. Run after the rest, it leaves the long-lived structure's own
+  // frames, queries and memory as they are without it.
   std::optional<Simulation> freshSim;
-  std::optional<FrameRunner> fresh;
-  if (plan.steady > 0) {
-    freshSim.emplace(sim);
-    fresh.emplace(*freshSim, &pool);
-    std::unique_ptr<SpatialIndex> rebuilt = configured();
-    rebuilt->build(freshSim->items());
-    fresh->addBuilt(info.name, std::move(rebuilt));
-  }
+  if (plan.steady > 0) freshSim.emplace(sim);
+  std::vector<std::size_t> turnTaken;  // the thread count of each frame, for the fresh structure's replay
 
   report.line("phase frames");
   struct FrameSamples {
     std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, exact, simulate;
-    std::vector<double> freshFrame, freshFrameCpu;
   };
   std::vector<FrameSamples> samples(turns.size());
   const int frames = (plan.settle + plan.frames) * int(turns.size());
@@ -184,19 +179,12 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
       for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[shuffle.below(i)]);
     }
     const std::size_t turn = order[std::size_t(frame) % turns.size()];
+    turnTaken.push_back(turn);
     runner.setScheduler(pools[turn].get());
-    if (fresh) fresh->setScheduler(pools[turn].get());
-    if (fresh && frame % 2 == 1) fresh->step(true);
     runner.step(true);
-    if (fresh && frame % 2 == 0) fresh->step(true);
     if (frame < plan.settle * int(turns.size())) continue;
     const FrameResult& result = track.last;
     FrameSamples& mine = samples[turn];
-    if (fresh) {
-      const FrameResult& rebuilt = fresh->track(0).last;
-      mine.freshFrame.push_back(rebuilt.updateMs + rebuilt.pairsMs);
-      mine.freshFrameCpu.push_back(rebuilt.updateCpuMs + rebuilt.pairsCpuMs);
-    }
     mine.simulate.push_back(runner.lastSimulateMs());
     mine.update.push_back(result.updateMs);
     mine.pairs.push_back(result.pairsMs);
@@ -223,15 +211,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     report.samples("simulate_ms" + suffix, mine.simulate);
     report.samples("candidates_per_frame" + suffix, {summarize(mine.candidates).median});
     report.samples("exact_tests_per_frame" + suffix, {summarize(mine.exact).median});
-    if (fresh) {
-      report.samples("fresh_frame_ms" + suffix, mine.freshFrame);
-      report.samples("fresh_frame_cpu_ms" + suffix, mine.freshFrameCpu);
-    }
   }
-  if (fresh && fresh->track(0).pairsChecksum != track.pairsChecksum)
-    throw std::runtime_error(
-        "the structure built fresh after the long run found other pairs than the long-lived one");
-  fresh.reset();
   report.line("pairs_last_frame " + std::to_string(track.pairsLastFrame));
   report.line("pairs_checksum " + std::to_string(track.pairsChecksum));
 
@@ -286,6 +266,31 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   const std::size_t peak = procStatusBytes("VmHWM");
   report.line("peak_rss_bytes " + std::to_string(peak));
   report.line("peak_above_baseline_bytes " + std::to_string(peak > baseline ? peak - baseline : 0));
+
+  if (freshSim) {
+    report.line("phase fresh");
+    FrameRunner fresh(*freshSim, &pool);
+    std::unique_ptr<SpatialIndex> rebuilt = configured();
+    rebuilt->build(freshSim->items());
+    fresh.addBuilt(info.name, std::move(rebuilt));
+    std::vector<std::vector<double>> freshMs(turns.size()), freshCpuMs(turns.size());
+    for (std::size_t frame = 0; frame < turnTaken.size(); ++frame) {
+      fresh.setScheduler(pools[turnTaken[frame]].get());
+      fresh.step(true);
+      if (frame < std::size_t(plan.settle) * turns.size()) continue;
+      const FrameResult& result = fresh.track(0).last;
+      freshMs[turnTaken[frame]].push_back(result.updateMs + result.pairsMs);
+      freshCpuMs[turnTaken[frame]].push_back(result.updateCpuMs + result.pairsCpuMs);
+    }
+    if (fresh.track(0).pairsChecksum != track.pairsChecksum)
+      throw std::runtime_error(
+          "the structure built fresh after the long run found other pairs than the long-lived one");
+    for (std::size_t turn = 0; turn < turns.size(); ++turn) {
+      const std::string suffix = plan.alternate.empty() ? "" : "@" + std::to_string(turns[turn]);
+      report.samples("fresh_frame_ms" + suffix, freshMs[turn]);
+      report.samples("fresh_frame_cpu_ms" + suffix, freshCpuMs[turn]);
+    }
+  }
   report.line("done");
 }
 
