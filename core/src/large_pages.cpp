@@ -1,4 +1,4 @@
-#include "spheretest/large_pages.hpp"
+#include "large_pages.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>

@@ -20,9 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "spheretest/circle_table.hpp"
 #include "spheretest/geometry.hpp"
-#include "spheretest/hash.hpp"
-#include "spheretest/large_pages.hpp"
 #include "spheretest/tasks.hpp"
 #include "spheretest/walk_view.hpp"
 
@@ -383,7 +382,7 @@ class SpatialIndex {
   std::string name_;
   std::vector<ParamInfo> paramInfo_;
   std::vector<double> paramValues_;
-  LargeVector<Circle> circles_;  // by id; an absent id has a NaN radius
+  CircleTable circles_;  // by id; an absent id has a NaN radius
   std::size_t count_ = 0;
   TaskScheduler* scheduler_ = nullptr;
   std::optional<Box> worldHint_;

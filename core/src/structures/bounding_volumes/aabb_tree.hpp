@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "spheretest/large_pages.hpp"
+#include "large_pages.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/free_list.hpp"

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "spheretest/hash.hpp"
-#include "spheretest/large_pages.hpp"
+#include "large_pages.hpp"
 
 #include "grid_cell_mapping.hpp"
 #include "structures/shared/no_index.hpp"

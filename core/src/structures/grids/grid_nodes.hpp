@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spheretest/large_pages.hpp"
+#include "large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 
 #include "grid_cell_mapping.hpp"

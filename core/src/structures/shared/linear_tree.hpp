@@ -24,7 +24,7 @@
 #include "no_index.hpp"
 #include "pair_view.hpp"
 #include "simd_support.hpp"
-#include "spheretest/large_pages.hpp"
+#include "large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 
 namespace st::linear {
