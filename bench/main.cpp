@@ -99,12 +99,11 @@ std::optional<std::string> predictSkip(const std::vector<RunResult>& results, co
     return s.str();
   }
   const double frameMs = lastFrame * std::pow(scale, exponent);
-  const double updateMs = summarize(last.updateCpuMs).median * std::pow(scale, exponent);
   const double buildMs = summarize(last.buildCpuMs).median * scale;
-  // After a long run a structure built fresh runs the same frames beside the long-lived one.
-  const int frames = (options.frames + options.settle) * turns * (options.steady > 0 ? 2 : 1);
-  const double seconds =
-      (frameMs * frames + updateMs * options.steady + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
+  // A long run's frames are whole frames; after them a structure built fresh runs the timed frames again.
+  const int frames =
+      (options.frames + options.settle) * turns * (options.steady > 0 ? 2 : 1) + options.steady;
+  const double seconds = (frameMs * frames + buildMs + std::min(2 * buildMs, 1000.0)) / 1000.0;
   if (seconds <= options.timeCapSeconds) return std::nullopt;
   std::ostringstream s;
   s << "not started: predicted ~" << fixed(seconds, 0) << " CPU s for the build and " << frames

@@ -148,10 +148,14 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   runner.addBuilt(info.name, std::move(index));
   FrameTrack& track = runner.track(0);
 
-  // The structure's steady state: it lives through these frames as in a long run. Its pair search is
-  // skipped, as it changes nothing in the structure.
+  // The structure's steady state: it lives through these frames as in a long run, pair search included,
+  // since a structure may judge its own shape by it (the sphere tree rebuilds when its pair search wastes
+  // too much).
   report.line("phase steady");
-  for (int frame = 0; frame < plan.steady; ++frame) runner.step(false);
+  for (int frame = 0; frame < plan.steady; ++frame) runner.step(true);
+  // The checksum covers the timed frames alone, as without a long run, and as the fresh replay's does.
+  track.pairsChecksum = 0;
+  track.frameHashes.clear();
 
   // After a long run, a structure built fresh from the circles as they are now goes through the same
   // frames once everything else is measured (on a copy of the simulation kept from here, with the same

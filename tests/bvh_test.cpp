@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -405,6 +406,45 @@ TEST(SphereTree, SuperSpheresStayWithinTheirLimitsThroughALongRun) {
   });
   EXPECT_LE(largestLeaf, leafLimit * (1 + 1e-6));
   EXPECT_LE(largestRoot, rootLimit * (1 + 1e-6));
+}
+
+// Reintegration alone lets leaves come to overlap over a long run of swarms, and the pair search tests far
+// more candidate pairs than a tree built from the same circles; regrouping a top-level super-sphere's
+// circles at a time, as build() groups them, keeps it near the built tree.
+TEST(SphereTree, RegroupingKeepsALongRunsPairSearchNearABuiltTrees) {
+  const auto candidatesAfterALongRun = [](double regroup) {
+    Simulation sim("spheretest", SceneConfig{}, 4000, 9);
+    auto tree = make("sphere-tree");
+    tree->setParam("regroup", regroup);
+    tree->setWorldHint(sim.world());
+    tree->build(sim.items());
+    std::vector<Pair> pairs;
+    for (int frame = 0; frame < 1500; ++frame) {
+      sim.step();
+      tree->updateBatch(sim.movedIds(), sim.movedCircles());
+      tree->maintain();
+    }
+    EXPECT_EQ(tree->validate(), "");
+    tree->findPairs(pairs);
+    const std::uint64_t candidates = tree->lastCounters().candidates;
+    auto built = make("sphere-tree");
+    built->setWorldHint(sim.world());
+    built->build(sim.items());
+    std::vector<Pair> builtPairs;
+    built->findPairs(builtPairs);
+    std::sort(pairs.begin(), pairs.end());
+    std::sort(builtPairs.begin(), builtPairs.end());
+    EXPECT_EQ(pairs, builtPairs);
+    if (regroup > 0.0) {
+      EXPECT_GT(extraValue(*tree, "regrouped_super_spheres"), 0.0);
+    }
+    return double(candidates) / double(built->lastCounters().candidates);
+  };
+  const double regrouped = candidatesAfterALongRun(8.0), reintegratedOnly = candidatesAfterALongRun(0.0);
+  std::printf("candidate pairs over a built tree's: %.3f regrouped, %.3f reintegrated only\n", regrouped,
+              reintegratedOnly);
+  EXPECT_LT(regrouped, 1.2);
+  EXPECT_LT(regrouped, reintegratedOnly);
 }
 
 // ---------------------------------------------------------------------------------------------------------

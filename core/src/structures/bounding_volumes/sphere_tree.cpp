@@ -72,6 +72,11 @@ SphereTree::SphereTree() : SpatialIndex("sphere-tree") {
             2, 2, 8, true});
   addParam({"budget", "queue entries processed per maintain() (0 = drain both queues every frame)", 0, 0, 1e9,
             true});
+  addParam(
+      {"regroup",
+       "circles regrouped per circle detached, a top-level super-sphere at a time in turn, gathered into "
+       "leaves as build() gathers them: keeps a long run's leaves from coming to overlap (0 = never)",
+       8.0, 0.0, 64.0, false});
   readParams();
   resetPool();
 }
@@ -157,6 +162,7 @@ void SphereTree::extra(ExtraCounters& out) const {
   out.push_back({"items_per_leaf", leafSpheres == 0 ? 0.0 : double(itemsInLeaves) / double(leafSpheres)});
   out.push_back({"root_children", double(rootChildren)});
   out.push_back({"slice_repacks", double(repacks_)});
+  out.push_back({"regrouped_super_spheres", double(regroups_)});
 }
 
 NodeInfo SphereTree::nodeInfo(std::uint32_t n, int depth) const {
@@ -176,7 +182,7 @@ NodeInfo SphereTree::nodeInfo(std::uint32_t n, int depth) const {
 
 void SphereTree::onParamChanged(std::string_view key) {
   readParams();
-  if (key != "budget") rebuildFromTable();
+  if (key != "budget" && key != "regroup") rebuildFromTable();
 }
 
 void SphereTree::readParams() {
@@ -185,6 +191,7 @@ void SphereTree::readParams() {
   gravity_ = param("gravity");
   topLevel_ = static_cast<int>(param("levels"));
   budget_ = static_cast<std::size_t>(param("budget"));
+  regroupRate_ = param("regroup");
 }
 
 void SphereTree::resetPool() {
@@ -206,6 +213,8 @@ void SphereTree::resetPool() {
   queuedReintegrate_ = queuedRecompute_ = 0;
   moves_ = fastPath_ = detached_ = reintegrated_ = recomputed_ = 0;
   batchMoves_ = batchFastPath_ = 0;
+  detachedAtMaintain_ = 0;
+  regroupCursor_ = kNoIndex;
 }
 
 void SphereTree::ensureIdCapacity() {
@@ -531,6 +540,9 @@ void SphereTree::doClear() {
 }
 
 void SphereTree::doMaintain() {
+  const std::uint64_t detached = detached_ - std::min(detached_, detachedAtMaintain_);
+  detachedAtMaintain_ = detached_;
+  if (regroupRate_ > 0.0 && detached > 0) regroup(static_cast<std::size_t>(double(detached) * regroupRate_));
   process(budget_ == 0 ? std::numeric_limits<std::size_t>::max() : budget_);
   // Moved-out slices are reclaimed once they hold a fifth of the array: amortised O(1) per move.
   if (slots_.size() > slotsInUse_ + slotsInUse_ / 4 + 1024) repackSlices();

@@ -205,6 +205,11 @@ class SphereTree final : public SpatialIndex {
 
   // -- pool and slices (sphere_tree.cpp)
   void readParams();
+  // -- bulk build and regrouping (sphere_tree_placement.cpp)
+  void groupInCells(int level, std::span<const Item> items, std::span<const std::uint32_t> current,
+                    std::vector<std::uint32_t>& next);
+  void regroup(std::size_t circles);
+  std::size_t regroupTop(std::uint32_t top);
   void resetPool();
   void ensureIdCapacity();
   std::uint32_t allocSphere(std::uint8_t level);
@@ -265,6 +270,20 @@ class SphereTree final : public SpatialIndex {
 
   std::uint64_t moves_ = 0, fastPath_ = 0, detached_ = 0, reintegrated_ = 0, recomputed_ = 0;
   std::uint64_t batchMoves_ = 0, batchFastPath_ = 0, repacks_ = 0;
+  double regroupRate_ = 8.0;                // circles regrouped per circle detached
+  std::uint64_t detachedAtMaintain_ = 0;    // detached_ at the last maintain()
+  std::uint64_t regroups_ = 0;              // top-level super-spheres regrouped
+  std::uint32_t regroupCursor_ = kNoIndex;  // the next top-level super-sphere to regroup
+  // Scratch of the bulk build and the regrouping, kept between calls.
+  struct GroupMember {
+    std::int64_t cellX, cellY;
+    float radius;
+    std::uint32_t index;  // item index (level 1) or sphere (above)
+  };
+  std::vector<GroupMember> groupMembers_;
+  std::vector<Disc> groupSeeds_;
+  std::vector<std::uint32_t> groupSeedNodes_, regroupSpheres_, regroupIndices_, regroupLeaves_;
+  std::vector<Item> regroupItems_;
 
   std::vector<std::uint32_t> sphereStack_;
   TopLevel top_;                         // the root's children
