@@ -9,9 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
 #include "structures/shared/free_list.hpp"
 #include "structures/shared/tree_walk.hpp"
+#include "support/all_structures.hpp"
 
 namespace st::testing {
 namespace {
@@ -210,7 +212,8 @@ TEST(TreeWalk, CountsEveryNodeTestedAndTracesTheEmptySubtreeWithoutEnteringIt) {
   EXPECT_EQ(all.size(), tree.circles().size());
   EXPECT_EQ(ctx.counters.nodesVisited, tree.nodeCount() - 1);  // all but the empty leaf
   const auto emptyPrunes = std::count_if(trace.events.begin(), trace.events.end(), [](const TraceEvent& e) {
-    return e.kind == TraceEventKind::PruneNode && e.test && std::string_view(e.test) == tree_walk::kEmptySubtree;
+    return e.kind == TraceEventKind::PruneNode && e.test &&
+           std::string_view(e.test) == tree_walk::kEmptySubtree;
   });
   EXPECT_EQ(emptyPrunes, 1);
 }
@@ -271,6 +274,31 @@ TEST(FreeList, ReusesTheLastFreedSlotFirstAndChecksItself) {
   list.clear();
   EXPECT_EQ(list.size(), 0u);
   EXPECT_EQ(list.take(linkOf), kNoIndex);
+}
+
+// A callback that stops at the first circle stops the walk itself, not only the delivery: on a dense cluster
+// the structures whose queries are the tree walk (or the engine's walk of a walk view) examine far fewer
+// circles than the whole query does.
+TEST(TreeWalk, ACallbackThatStopsEndsTheStructuresWalk) {
+  for (const char* name :
+       {"brute", "quadtree", "fit-quadtree", "loose-quadtree", "sphere-tree", "aabb-tree"}) {
+    auto index = allStructures().create(name);
+    Rng rng(11);
+    std::vector<Item> items;
+    for (ItemId id = 0; id < 2000; ++id)
+      items.push_back({id, {{rng.uniform(0.0f, 60.0f), rng.uniform(0.0f, 60.0f)}, rng.uniform(0.5f, 3.0f)}});
+    index->build(items);
+    const Circle query{{30.0f, 30.0f}, 25.0f};
+    QueryContext whole, stopped;
+    std::vector<ItemId> all;
+    index->queryCircle(query, all, &whole);
+    ASSERT_GT(all.size(), 100u) << name;
+    std::size_t calls = 0;
+    index->queryCircle(
+        query, [&](ItemId) { return ++calls < 1; }, &stopped);
+    EXPECT_EQ(calls, 1u) << name;
+    EXPECT_LT(stopped.counters.candidates * 10, whole.counters.candidates) << name;
+  }
 }
 
 }  // namespace

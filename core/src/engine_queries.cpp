@@ -111,18 +111,12 @@ void SpatialIndex::queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>
   doQueryNearest(p, k, out, ctx ? *ctx : local);
 }
 
-// The callback forms stop the engine's walk as soon as the callback says so; a structure with a walk of
-// its own finishes it first (through the vector form, which also checks the input) and the callback then
-// sees its results until it stops.
+// The callback forms stop the walk as soon as the callback says so: the engine's, or a structure's own
+// through its visit hooks. Invalid input goes through the vector form, which says what is wrong.
 namespace {
 
-template <class EngineWalk, class VectorForm>
-void visitEach(const std::optional<WalkView>& view, bool valid, const ItemVisitor& visit, EngineWalk&& walk,
-               VectorForm&& vectorForm) {
-  if (view && valid) {
-    walk(*view, engine::ItemSink(visit));
-    return;
-  }
+template <class VectorForm>
+void handOver(VectorForm&& vectorForm, const ItemVisitor& visit) {
   std::vector<ItemId> found;
   vectorForm(found);
   for (const ItemId id : found) {
@@ -132,26 +126,44 @@ void visitEach(const std::optional<WalkView>& view, bool valid, const ItemVisito
 
 }  // namespace
 
+void SpatialIndex::doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
+  if (const std::optional<WalkView> view = walkView()) {
+    engine::queryPoint(*view, *this, p, engine::ItemSink(visit), ctx);
+    return;
+  }
+  handOver([&](std::vector<ItemId>& found) { doQueryPoint(p, found, ctx); }, visit);
+}
+
+void SpatialIndex::doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const {
+  if (const std::optional<WalkView> view = walkView()) {
+    engine::queryCircle(*view, *this, query, engine::ItemSink(visit), ctx);
+    return;
+  }
+  handOver([&](std::vector<ItemId>& found) { doQueryCircle(query, found, ctx); }, visit);
+}
+
+void SpatialIndex::doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const {
+  if (const std::optional<WalkView> view = walkView()) {
+    engine::queryBox(*view, *this, box, engine::ItemSink(visit), ctx);
+    return;
+  }
+  handOver([&](std::vector<ItemId>& found) { doQueryBox(box, found, ctx); }, visit);
+}
+
 void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext* context) const {
   QueryContext local;
   QueryContext& ctx = context ? *context : local;
-  visitEach(
-      walkView(), isValidPoint(p), visit,
-      [&](const WalkView& view, const engine::ItemSink& sink) {
-        engine::queryPoint(view, *this, p, sink, ctx);
-      },
-      [&](std::vector<ItemId>& found) { queryPoint(p, found, &ctx); });
+  if (!isValidPoint(p))
+    return handOver([&](std::vector<ItemId>& found) { queryPoint(p, found, &ctx); }, visit);
+  doVisitPoint(p, visit, ctx);
 }
 
 void SpatialIndex::queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext* context) const {
   QueryContext local;
   QueryContext& ctx = context ? *context : local;
-  visitEach(
-      walkView(), isValidCircle(query), visit,
-      [&](const WalkView& view, const engine::ItemSink& sink) {
-        engine::queryCircle(view, *this, query, sink, ctx);
-      },
-      [&](std::vector<ItemId>& found) { queryCircle(query, found, &ctx); });
+  if (!isValidCircle(query))
+    return handOver([&](std::vector<ItemId>& found) { queryCircle(query, found, &ctx); }, visit);
+  doVisitCircle(query, visit, ctx);
 }
 
 void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryContext* context) const {
@@ -159,12 +171,8 @@ void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryConte
   QueryContext& ctx = context ? *context : local;
   const bool valid =
       isValidPoint(box.min) && isValidPoint(box.max) && box.min.x <= box.max.x && box.min.y <= box.max.y;
-  visitEach(
-      walkView(), valid, visit,
-      [&](const WalkView& view, const engine::ItemSink& sink) {
-        engine::queryBox(view, *this, box, sink, ctx);
-      },
-      [&](std::vector<ItemId>& found) { queryBox(box, found, &ctx); });
+  if (!valid) return handOver([&](std::vector<ItemId>& found) { queryBox(box, found, &ctx); }, visit);
+  doVisitBox(box, visit, ctx);
 }
 
 }  // namespace st

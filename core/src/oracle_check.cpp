@@ -72,6 +72,7 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
     subject.queryPoint(p, got);
     oracle.queryPoint(p, want);
     if (!sameIds(got, want)) return "queryPoint: " + describeIds(got, want);
+    const std::vector<ItemId> pointHits = want;
 
     subject.queryCircle({p, size}, got);
     oracle.queryCircle({p, size}, want);
@@ -82,6 +83,7 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
     subject.queryBox(box, got);
     oracle.queryBox(box, want);
     if (!sameIds(got, want)) return "queryBox: " + describeIds(got, want);
+    const std::vector<ItemId> boxHits = want;
 
     const double angle = rng.unit() * 6.283185307179586;
     const Segment seg{
@@ -112,23 +114,36 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
         return "queryNearest: rank " + std::to_string(i) + " is " + std::to_string(nearest[i].id) +
                ", oracle's " + std::to_string(wantNearest[i].id) + " (k " + std::to_string(k) + ")";
     }
-    // The callback form finds what the vector form finds, and stops when told to.
-    std::vector<ItemId> visited;
-    QueryContext ctx;
-    subject.queryCircle(
-        {p, size},
-        [&](ItemId id) {
-          visited.push_back(id);
-          return true;
-        },
-        &ctx);
-    if (!sameIds(visited, circleHits))
-      return "queryCircle with a callback: " + describeIds(visited, circleHits);
-    if (!circleHits.empty()) {
-      std::size_t calls = 0;
-      subject.queryCircle(
-          {p, size}, [&](ItemId) { return ++calls < 1; }, &ctx);
-      if (calls != 1) return "queryCircle with a callback went on after it said stop";
+    // The callback forms find what the vector forms find, and stop when told to.
+    const auto checkCallback = [&](const char* name, const std::vector<ItemId>& found,
+                                   auto&& query) -> std::string {
+      std::vector<ItemId> visited;
+      QueryContext ctx;
+      query(
+          [&](ItemId id) {
+            visited.push_back(id);
+            return true;
+          },
+          &ctx);
+      if (!sameIds(visited, found))
+        return std::string(name) + " with a callback: " + describeIds(visited, found);
+      if (!found.empty()) {
+        std::size_t calls = 0;
+        query([&](ItemId) { return ++calls < 1; }, &ctx);
+        if (calls != 1) return std::string(name) + " with a callback went on after it said stop";
+      }
+      return {};
+    };
+    for (std::string problem :
+         {checkCallback("queryPoint", pointHits,
+                        [&](const ItemVisitor&v, QueryContext*c) { subject.queryPoint(p, v, c); }),
+          checkCallback("queryCircle", circleHits,
+                        [&](const ItemVisitor&v, QueryContext*c) {
+                          subject.queryCircle({p, size}, v, c);
+                        }),
+          checkCallback("queryBox", boxHits,
+                        [&](const ItemVisitor&v, QueryContext*c) { subject.queryBox(box, v, c); })}) {
+      if (!problem.empty()) return problem;
     }
     const auto first = subject.rayCastFirst(seg);
     const auto wantFirst = oracle.rayCastFirst(seg);

@@ -353,6 +353,13 @@ class SpatialIndex {
   virtual void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const;
   /// Appends ids of circles overlapping `box`. Default: the engine's walk of walkView().
   virtual void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const;
+  /// Hands each circle containing p to `visit` until it returns false, the walk stopping there. Default:
+  /// the engine's walk of walkView(), else doQueryPoint's results handed over.
+  virtual void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const;
+  /// Hands each circle overlapping `query` to `visit` until it returns false; defaults as doVisitPoint.
+  virtual void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const;
+  /// Hands each circle overlapping `box` to `visit` until it returns false; defaults as doVisitPoint.
+  virtual void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const;
   /// Appends hits in any order; the caller sorts. Default: the engine's walk of walkView().
   virtual void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const;
   /// First hit. Default: the engine's pruned walk of walkView(), else doRayCast and take the smallest.

@@ -300,6 +300,18 @@ class AabbTree final : public SpatialIndex {
     collect(tree_walk::BoxShape(box), out, ctx);
   }
 
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
+    collect(tree_walk::PointShape{p}, visit, ctx);
+  }
+
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
+    collect(tree_walk::CircleShape(query), visit, ctx);
+  }
+
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
+    collect(tree_walk::BoxShape(box), visit, ctx);
+  }
+
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     tree_walk::rayCast(Walkable(*this), ctx, segment, out);
   }
@@ -414,8 +426,9 @@ class AabbTree final : public SpatialIndex {
     const AabbTree& tree_;
   };
 
-  template <class Shape>
-  void collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const {
+  // `out` is a vector of ids or a visitor that can stop the walk.
+  template <class Shape, class Out>
+  void collect(const Shape& shape, Out& out, QueryContext& ctx) const {
     tree_walk::collect(Walkable(*this), ctx, shape, out);
   }
 

@@ -181,6 +181,9 @@ class SphereTree final : public SpatialIndex {
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override;
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override;
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override;
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override;
   void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
@@ -247,8 +250,9 @@ class SphereTree final : public SpatialIndex {
 
   // -- walks (sphere_tree_walks.cpp)
   class Walkable;
-  template <class Shape>
-  void collect(const Disc& around, const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const;
+  // `out` is a vector of ids or a visitor that can stop the walk.
+  template <class Shape, class Out>
+  void collect(const Disc& around, const Shape& shape, Out& out, QueryContext& ctx) const;
 
   std::vector<SphereNode> spheres_;
   FreeList freeSpheres_;  // dead super-spheres, linked through firstChild

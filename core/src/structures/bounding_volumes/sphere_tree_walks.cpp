@@ -83,25 +83,48 @@ class SphereTree::Walkable {
   std::optional<Disc> around_;
 };
 
-template <class Shape>
-void SphereTree::collect(const Disc& around, const Shape& shape, std::vector<ItemId>& out,
-                         QueryContext& ctx) const {
+template <class Shape, class Out>
+void SphereTree::collect(const Disc& around, const Shape& shape, Out& out, QueryContext& ctx) const {
   tree_walk::collect(Walkable(*this, ctx, around), ctx, shape, out);
 }
 
+// The disc each shape's top-level scan looks around.
+namespace {
+Disc aroundPoint(Vec2 p) {
+  return {p.x, p.y, 0.0};
+}
+Disc aroundCircle(const Circle& c) {
+  return {c.center.x, c.center.y, c.radius};
+}
+Disc aroundBox(const Box& box) {
+  const double hx = 0.5 * (double(box.max.x) - box.min.x), hy = 0.5 * (double(box.max.y) - box.min.y);
+  return {0.5 * (double(box.min.x) + box.max.x), 0.5 * (double(box.min.y) + box.max.y),
+          std::sqrt(hx * hx + hy * hy)};
+}
+}  // namespace
+
 void SphereTree::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
-  collect({p.x, p.y, 0.0}, tree_walk::PointShape{p}, out, ctx);
+  collect(aroundPoint(p), tree_walk::PointShape{p}, out, ctx);
 }
 
 void SphereTree::doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
-  collect({query.center.x, query.center.y, query.radius}, tree_walk::CircleShape(query), out, ctx);
+  collect(aroundCircle(query), tree_walk::CircleShape(query), out, ctx);
 }
 
 void SphereTree::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
-  const double hx = 0.5 * (double(box.max.x) - box.min.x), hy = 0.5 * (double(box.max.y) - box.min.y);
-  collect({0.5 * (double(box.min.x) + box.max.x), 0.5 * (double(box.min.y) + box.max.y),
-           std::sqrt(hx * hx + hy * hy)},
-          tree_walk::BoxShape(box), out, ctx);
+  collect(aroundBox(box), tree_walk::BoxShape(box), out, ctx);
+}
+
+void SphereTree::doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
+  collect(aroundPoint(p), tree_walk::PointShape{p}, visit, ctx);
+}
+
+void SphereTree::doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const {
+  collect(aroundCircle(query), tree_walk::CircleShape(query), visit, ctx);
+}
+
+void SphereTree::doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const {
+  collect(aroundBox(box), tree_walk::BoxShape(box), visit, ctx);
 }
 
 // A cone query without the cull's memory: the same walk, each bound classified against the cone.

@@ -326,8 +326,8 @@ class QuadtreeFamily::Walkable {
   const Circle* circles_;
 };
 
-template <class Shape>
-void QuadtreeFamily::collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const {
+template <class Shape, class Out>
+void QuadtreeFamily::collect(const Shape& shape, Out& out, QueryContext& ctx) const {
   tree_walk::collect(Walkable(*this), ctx, shape, out);
 }
 
@@ -341,6 +341,18 @@ void QuadtreeFamily::doQueryCircle(const Circle& query, std::vector<ItemId>& out
 
 void QuadtreeFamily::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
   collect(tree_walk::BoxShape(box), out, ctx);
+}
+
+void QuadtreeFamily::doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
+  collect(tree_walk::PointShape{p}, visit, ctx);
+}
+
+void QuadtreeFamily::doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const {
+  collect(tree_walk::CircleShape(query), visit, ctx);
+}
+
+void QuadtreeFamily::doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const {
+  collect(tree_walk::BoxShape(box), visit, ctx);
 }
 
 void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {

@@ -141,6 +141,9 @@ class QuadtreeFamily : public SpatialIndex {
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override;
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override;
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override;
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override;
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override;
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override;
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override;
   void doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,
@@ -207,8 +210,9 @@ class QuadtreeFamily : public SpatialIndex {
   int nonEmptyChildren(std::uint32_t node, std::uint32_t (&children)[4]) const;
   void sortIdsByBucket(TaskScheduler& workers, std::size_t buckets);
   class Walkable;
-  template <class Shape>
-  void collect(const Shape& shape, std::vector<ItemId>& out, QueryContext& ctx) const;
+  // `out` is a vector of ids or a visitor that can stop the walk.
+  template <class Shape, class Out>
+  void collect(const Shape& shape, Out& out, QueryContext& ctx) const;
 
   FamilyStyle style_;
   std::vector<std::uint32_t> itemNode_;  // id -> node holding it

@@ -302,6 +302,12 @@ void collect(const Tree& tree, QueryContext& ctx, const Shape& shape, std::vecto
   });
 }
 
+/// walk, handing every circle found to `visit` until it returns false, where the walk stops.
+template <class Tree, class Shape>
+void collect(const Tree& tree, QueryContext& ctx, const Shape& shape, const ItemVisitor& visit) {
+  walk(tree, ctx, shape, [&visit](ItemId id, const Circle&) { return visit(id); });
+}
+
 /// Every circle the segment meets, in walk order.
 template <class Tree>
 void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) {
