@@ -101,7 +101,7 @@ class AabbTree final : public SpatialIndex {
          "rebuild the whole tree top-down once its quality (internal box perimeters over leaf box "
          "perimeters, the SAH cost) exceeds this many times its value after the last build, checked every "
          "32 frames: reinsertions loosen the tree over a long run (0 = never)",
-         1.25, 0.0, 64.0, false});
+         1.1, 0.0, 64.0, false});
     readParams();
   }
 
@@ -556,7 +556,7 @@ class AabbTree final : public SpatialIndex {
 
   float margin_ = 1.0f, predict_ = 4.0f;
   double rebuildFraction_ = 1.0;
-  double rebuildQuality_ = 1.25;
+  double rebuildQuality_ = 1.1;
   double builtQuality_ = -1.0;          // quality() right after the last build; < 0 until it is measured
   std::uint32_t framesSinceCheck_ = 0;  // maintain() calls since quality was last measured
   std::uint64_t qualityRebuilds_ = 0;
