@@ -213,6 +213,7 @@ class SphereTree final : public SpatialIndex {
                     std::vector<std::uint32_t>& next);
   void regroup(std::size_t circles);
   std::size_t regroupTop(std::uint32_t top);
+  void reuseFreedSlices(std::size_t slotsBefore);
   void resetPool();
   void ensureIdCapacity();
   std::uint32_t allocSphere(std::uint8_t level);
@@ -288,6 +289,10 @@ class SphereTree final : public SpatialIndex {
   std::vector<Disc> groupSeeds_;
   std::vector<std::uint32_t> groupSeedNodes_, regroupSpheres_, regroupIndices_, regroupLeaves_;
   std::vector<Item> regroupItems_;
+  struct SliceRegion {
+    std::uint32_t begin, room;
+  };
+  std::vector<SliceRegion> regroupRegions_;  // the regrouped subtree's freed slices
 
   std::vector<std::uint32_t> sphereStack_;
   TopLevel top_;                         // the root's children

@@ -416,15 +416,61 @@ std::size_t SphereTree::regroupTop(std::uint32_t top) {
     ownerOf_[item.id] = kNoIndex;
     slotOf_[item.id] = kNoIndex;
   }
-  for (const std::uint32_t n : regroupSpheres_) freeSphere(n);
+  regroupRegions_.clear();
+  for (const std::uint32_t n : regroupSpheres_) {
+    if (spheres_[n].itemRoom > 0) regroupRegions_.push_back({spheres_[n].itemBegin, spheres_[n].itemRoom});
+    freeSphere(n);
+  }
+  const std::size_t slotsBefore = slots_.size();
   regroupIndices_.resize(regroupItems_.size());
   for (std::uint32_t i = 0; i < regroupIndices_.size(); ++i) regroupIndices_[i] = i;
   groupInCells(1, regroupItems_, regroupIndices_, regroupLeaves_);
+  reuseFreedSlices(slotsBefore);
   for (const std::uint32_t leaf : regroupLeaves_) {
     linkSphere(leaf, kRoot);
     queueReintegrateSphere(leaf, kNoIndex);
   }
   return regroupItems_.size();
+}
+
+// The new leaves' slices were appended to the array; the regrouped subtree's old slices, freed, usually lie
+// side by side (a repack lays each top-level sphere's subtree out in one run). Moving the new slices there
+// and dropping them from the array's end keeps regrouping from filling the array with dead slots, each
+// repack of which would cost a pass over every circle (at 1M, one every four frames without this).
+void SphereTree::reuseFreedSlices(std::size_t slotsBefore) {
+  std::sort(regroupRegions_.begin(), regroupRegions_.end(),
+            [](const SliceRegion& a, const SliceRegion& b) { return a.begin < b.begin; });
+  std::size_t merged = 0;
+  for (const SliceRegion& r : regroupRegions_) {
+    if (merged > 0 && regroupRegions_[merged - 1].begin + regroupRegions_[merged - 1].room == r.begin)
+      regroupRegions_[merged - 1].room += r.room;
+    else
+      regroupRegions_[merged++] = r;
+  }
+  regroupRegions_.resize(merged);
+  bool allMoved = true;
+  std::size_t region = 0;
+  for (const std::uint32_t leaf : regroupLeaves_) {
+    SphereNode& node = spheres_[leaf];
+    const std::uint32_t room = node.itemCount + node.itemCount / 4 + 2;
+    while (region < regroupRegions_.size() && regroupRegions_[region].room < room) ++region;
+    if (region == regroupRegions_.size() || node.itemBegin < slotsBefore) {
+      allMoved = false;
+      continue;
+    }
+    SliceRegion& r = regroupRegions_[region];
+    for (std::uint32_t k = 0; k < node.itemCount; ++k) {
+      slots_[r.begin + k] = slots_[node.itemBegin + k];
+      slotOf_[slots_[r.begin + k].id] = r.begin + k;
+    }
+    slotsInUse_ += room;
+    slotsInUse_ -= node.itemRoom;
+    node.itemBegin = r.begin;
+    node.itemRoom = room;
+    r.begin += room;
+    r.room -= room;
+  }
+  if (allMoved) slots_.resize(slotsBefore);
 }
 
 }  // namespace sphere_tree
