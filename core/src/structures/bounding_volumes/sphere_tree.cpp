@@ -75,7 +75,9 @@ SphereTree::SphereTree() : SpatialIndex("sphere-tree") {
   addParam(
       {"regroup",
        "circles regrouped per circle detached, a top-level super-sphere at a time in turn, gathered into "
-       "leaves as build() gathers them: keeps a long run's leaves from coming to overlap (0 = never)",
+       "leaves as build() gathers them: keeps a long run's leaves from coming to overlap (0 = never; not "
+       "with a "
+       "budget)",
        8.0, 0.0, 64.0, false});
   readParams();
   resetPool();
@@ -542,7 +544,9 @@ void SphereTree::doClear() {
 void SphereTree::doMaintain() {
   const std::uint64_t detached = detached_ - std::min(detached_, detachedAtMaintain_);
   detachedAtMaintain_ = detached_;
-  if (regroupRate_ > 0.0 && detached > 0) regroup(static_cast<std::size_t>(double(detached) * regroupRate_));
+  // A budget bounds each frame's work, so regrouping, which is more of it, is left out then.
+  if (regroupRate_ > 0.0 && budget_ == 0 && detached > 0)
+    regroup(static_cast<std::size_t>(double(detached) * regroupRate_));
   process(budget_ == 0 ? std::numeric_limits<std::size_t>::max() : budget_);
   // Moved-out slices are reclaimed once they hold a fifth of the array: amortised O(1) per move.
   if (slots_.size() > slotsInUse_ + slotsInUse_ / 4 + 1024) repackSlices();

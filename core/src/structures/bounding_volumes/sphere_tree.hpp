@@ -214,6 +214,7 @@ class SphereTree final : public SpatialIndex {
   void regroup(std::size_t circles);
   std::size_t regroupTop(std::uint32_t top);
   void reuseFreedSlices(std::size_t slotsBefore);
+  void placeRegroupedLeaves(const Disc& oldTop);
   void resetPool();
   void ensureIdCapacity();
   std::uint32_t allocSphere(std::uint8_t level);
