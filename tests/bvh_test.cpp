@@ -408,6 +408,36 @@ TEST(SphereTree, SuperSpheresStayWithinTheirLimitsThroughALongRun) {
   EXPECT_LE(largestRoot, rootLimit * (1 + 1e-6));
 }
 
+// Past TopLevel::kIndexFrom top-level spheres, the top level is found through a grid rebuilt each maintain
+// and a list of the entries changed since: queries and placements must see exactly what a scan would.
+TEST(SphereTree, ALargeTopLevelIsSearchedThroughItsGridExactly) {
+  auto tree = make("sphere-tree");
+  auto oracle = make("brute");
+  Rng rng(21);
+  std::vector<Item> items = latticeScene(rng, 6000, 12000.0f);
+  tree->build(items);
+  oracle->build(items);
+  EXPECT_EQ(extraValue(*tree, "top_level_grid"), 1.0);
+  QueryArea area;
+  area.box = {{-200, -200}, {12200, 12200}};
+  area.maxSize = 300.0f;
+  for (int round = 0; round < 4; ++round) {
+    // Far jumps detach circles to the top; the queries run before maintain() and after it.
+    for (int k = 0; k < 400; ++k) {
+      Item& item = items[rng.below(items.size())];
+      item.circle.center = {rng.uniform(0.0f, 12000.0f), rng.uniform(0.0f, 12000.0f)};
+      item.circle.radius = rng.uniform(0.5f, 40.0f);
+      tree->update(item.id, item.circle);
+      oracle->update(item.id, item.circle);
+    }
+    Rng queries(100 + round);
+    EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, area, 60), "") << "before maintain, round " << round;
+    tree->maintain();
+    EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, area, 60), "") << "after maintain, round " << round;
+  }
+  EXPECT_EQ(extraValue(*tree, "top_level_grid"), 1.0);
+}
+
 // Reintegration alone lets leaves come to overlap over a long run of swarms, and the pair search tests far
 // more candidate pairs than a tree built from the same circles; regrouping a top-level super-sphere's
 // circles at a time, as build() groups them, keeps it near the built tree.

@@ -32,23 +32,103 @@ bool discContains(const Disc& outer, const Disc& inner) {
   return dx * dx + dy * dy <= room * room;
 }
 
-void TopLevel::near(double qx, double qy, double reach, std::vector<std::uint8_t>& keep,
-                    std::vector<std::uint32_t>& out) const {
+namespace {
+
+// The widened test of `near`, on one entry.
+inline bool mayReach(float ex, float ey, float er, float fx, float fy, float fr, float scale) {
+  const float dx = ex - fx, dy = ey - fy;
+  const float within = (er + fr) * 1.00001f + (std::fabs(ex) + std::fabs(ey) + scale) * 1e-5f + 1e-20f;
+  return dx * dx + dy * dy <= within * within;
+}
+
+std::int64_t cellOf(double v, double cell) {
+  constexpr double kMaxCell = 2e9;  // keys hold 32 bits a coordinate; farther cells share the edge one
+  return static_cast<std::int64_t>(std::clamp(std::floor(v / cell), -kMaxCell, kMaxCell));
+}
+
+std::uint64_t cellKey(std::int64_t cx, std::int64_t cy) {
+  return (std::uint64_t(std::uint32_t(std::int32_t(cx))) << 32) | std::uint32_t(std::int32_t(cy));
+}
+
+}  // namespace
+
+void TopLevel::noteChanged(std::uint32_t n) {
+  if (cell <= 0.0) return;
+  if (changed.size() <= n) changed.resize(std::size_t(n) + 1, 0);
+  if (changed[n]) return;
+  changed[n] = 1;
+  recent.push_back(n);
+}
+
+void TopLevel::index(double cellSize) {
+  for (const std::uint32_t n : recent) changed[n] = 0;
+  recent.clear();
+  cellKeys.clear();
+  cellNodes.clear();
+  if (size() < kIndexFrom || !(cellSize > 0.0)) {
+    cell = 0.0;
+    return;
+  }
+  cell = cellSize;
+  indexedMaxRadius = 0.0f;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs(size());
+  for (std::size_t i = 0; i < size(); ++i) {
+    pairs[i] = {cellKey(cellOf(x[i], cell), cellOf(y[i], cell)), node[i]};
+    indexedMaxRadius = std::max(indexedMaxRadius, r[i]);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  cellKeys.resize(pairs.size());
+  cellNodes.resize(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    cellKeys[i] = pairs[i].first;
+    cellNodes[i] = pairs[i].second;
+  }
+}
+
+std::size_t TopLevel::near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
+                           std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out) const {
   out.clear();
   const std::size_t n = size();
-  keep.resize(n);
   const float fx = float(qx), fy = float(qy), fr = float(reach);
   const float scale = std::fabs(fx) + std::fabs(fy) + fr;
-  // Two passes, so that the test runs in vector lanes: flags first, then the few indices.
-  for (std::size_t i = 0; i < n; ++i) {
-    const float dx = x[i] - fx, dy = y[i] - fy;
-    const float within =
-        (r[i] + fr) * 1.00001f + (std::fabs(x[i]) + std::fabs(y[i]) + scale) * 1e-5f + 1e-20f;
-    keep[i] = dx * dx + dy * dy <= within * within ? 1 : 0;
+  // The cells an entry near the point can have its centre in, with room for every rounding.
+  const double span = (double(indexedMaxRadius) + reach) * 1.001 +
+                      (std::fabs(qx) + std::fabs(qy) + reach + indexedMaxRadius) * 1e-4 + 1.0;
+  std::int64_t x0 = 0, x1 = -1, y0 = 0, y1 = -1;
+  if (cell > 0.0) {
+    x0 = cellOf(qx - span, cell), x1 = cellOf(qx + span, cell);
+    y0 = cellOf(qy - span, cell), y1 = cellOf(qy + span, cell);
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (keep[i]) out.push_back(node[i]);
+  const bool useGrid = cell > 0.0 && double(x1 - x0 + 1) * double(y1 - y0 + 1) <= 64.0;
+  if (!useGrid) {
+    // Two passes, so that the test runs in vector lanes: flags first, then the few indices.
+    keep.resize(n);
+    for (std::size_t i = 0; i < n; ++i) keep[i] = mayReach(x[i], y[i], r[i], fx, fy, fr, scale) ? 1 : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (keep[i]) out.push_back(node[i]);
+    }
+    return n;
   }
+  std::size_t tested = 0;
+  const auto test = [&](std::uint32_t sphere) {
+    const std::uint32_t at = sphere < entryOf.size() ? entryOf[sphere] : kNoIndex;
+    if (at == kNoIndex) return;
+    ++tested;
+    if (mayReach(x[at], y[at], r[at], fx, fy, fr, scale)) out.push_back(sphere);
+  };
+  for (std::int64_t cx = x0; cx <= x1; ++cx) {
+    for (std::int64_t cy = y0; cy <= y1; ++cy) {
+      const std::uint64_t key = cellKey(cx, cy);
+      auto it = std::lower_bound(cellKeys.begin(), cellKeys.end(), key);
+      for (; it != cellKeys.end() && *it == key; ++it) {
+        const std::uint32_t sphere = cellNodes[std::size_t(it - cellKeys.begin())];
+        if (sphere < changed.size() && changed[sphere]) continue;  // tested from `recent` below
+        test(sphere);
+      }
+    }
+  }
+  for (const std::uint32_t sphere : recent) test(sphere);
+  return tested;
 }
 
 namespace {
@@ -165,6 +245,7 @@ void SphereTree::extra(ExtraCounters& out) const {
   out.push_back({"root_children", double(rootChildren)});
   out.push_back({"slice_repacks", double(repacks_)});
   out.push_back({"regrouped_super_spheres", double(regroups_)});
+  out.push_back({"top_level_grid", top_.cell > 0.0 ? 1.0 : 0.0});
 }
 
 NodeInfo SphereTree::nodeInfo(std::uint32_t n, int depth) const {
@@ -354,6 +435,7 @@ void SphereTree::syncTop(std::uint32_t n) {
   const SphereNode& node = spheres_[n];
   std::uint32_t& at = topIndex_[n];
   if (node.parent != kRoot) return;
+  top_.noteChanged(n);
   if (at == kNoIndex) {
     at = static_cast<std::uint32_t>(top_.size());
     top_.x.push_back(node.x);
@@ -407,6 +489,12 @@ void SphereTree::unlinkSphere(std::uint32_t child) {
   --p.childCount;
   c.parent = kNoIndex;
   c.prevSibling = c.nextSibling = kNoIndex;
+}
+
+// The top level's grid cell: twice the largest top-level bound, so that a point's neighbours lie in the
+// cells around its own.
+double SphereTree::topCellSize() const {
+  return 2.0 * (limitOf(topLevel_) + gravity_);
 }
 
 // Largest content radius of a super-sphere at `level` (before gravity).
@@ -550,6 +638,7 @@ void SphereTree::doMaintain() {
   process(budget_ == 0 ? std::numeric_limits<std::size_t>::max() : budget_);
   // Moved-out slices are reclaimed once they hold a fifth of the array: amortised O(1) per move.
   if (slots_.size() > slotsInUse_ + slotsInUse_ / 4 + 1024) repackSlices();
+  top_.index(topCellSize());
 }
 
 }  // namespace sphere_tree

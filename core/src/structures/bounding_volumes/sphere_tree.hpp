@@ -141,19 +141,41 @@ Disc enclosingPair(const Disc& a, const Disc& b);
 /// Whether circle `inner` lies inside `outer`, compared in double.
 bool discContains(const Disc& outer, const Disc& inner);
 
-/// The root's children side by side: the top level is scanned whole by every query (the seed keeps it as a
-/// plain list), so its bounds are kept in arrays a loop can read in vector lanes.
+/// The root's children side by side. The seed keeps the top level as a plain list, which every query and
+/// every placement scans whole: its bounds are kept in arrays a loop reads in vector lanes, and once the
+/// list is long (thousands of top-level spheres at a million circles) a grid over their centres, rebuilt
+/// each maintain(), finds the few near a point; entries changed since then are tested from a short list.
 struct TopLevel {
-  std::vector<float> x, y, r;       ///< bound centres and radii
-  std::vector<std::uint32_t> node;  ///< the sphere of each entry
+  std::vector<float> x, y, r;            ///< bound centres and radii
+  std::vector<std::uint32_t> node;       ///< the sphere of each entry
+  std::vector<std::uint64_t> cellKeys;   ///< the grid: cell of each indexed sphere, sorted
+  std::vector<std::uint32_t> cellNodes;  ///< the sphere beside each cell key
+  std::vector<std::uint32_t> recent;     ///< spheres whose entry changed since the grid was built
+  std::vector<std::uint8_t> changed;     ///< by sphere: 1 while in `recent`
+  double cell = 0.0;                     ///< grid cell size; 0 while there is no grid
+  float indexedMaxRadius = 0.0f;         ///< largest radius among the spheres the grid holds
   /// Entries.
   std::size_t size() const { return node.size(); }
   /// Bytes held.
-  std::size_t bytes() const { return (x.capacity() + y.capacity() + r.capacity() + node.capacity()) * 4; }
-  /// Indices of the entries whose bound may lie within `reach` of (qx, qy), widened far beyond the float
-  /// rounding and every exact test's margin, so that nothing an exact test would keep is dropped.
-  void near(double qx, double qy, double reach, std::vector<std::uint8_t>& keep,
-            std::vector<std::uint32_t>& out) const;
+  std::size_t bytes() const {
+    return (x.capacity() + y.capacity() + r.capacity() + node.capacity() + cellNodes.capacity() +
+            recent.capacity()) *
+               4 +
+           cellKeys.capacity() * 8 + changed.capacity();
+  }
+  /// Notes that sphere n's entry was added or its bound changed.
+  void noteChanged(std::uint32_t n);
+  /// Builds the grid over the current entries (none below kIndexFrom entries).
+  void index(double cellSize);
+  /// Whether the list of changed entries has grown long enough that the grid should be built again.
+  bool stale() const { return cell > 0.0 && recent.size() > 64 + size() / 16; }
+  /// The spheres whose bound may lie within `reach` of (qx, qy), widened far beyond the float rounding and
+  /// every exact test's margin, so that nothing an exact test would keep is dropped. `entryOf` maps a
+  /// sphere to its entry (kNoIndex off the top level). Returns how many entries were tested.
+  std::size_t near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
+                   std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out) const;
+  /// Entries from which the grid is used: below, a scan in vector lanes is as fast.
+  static constexpr std::size_t kIndexFrom = 512;
 };
 
 /// The sphere tree.
@@ -215,6 +237,7 @@ class SphereTree final : public SpatialIndex {
   std::size_t regroupTop(std::uint32_t top);
   void reuseFreedSlices(std::size_t slotsBefore);
   void placeRegroupedLeaves(const Disc& oldTop);
+  double topCellSize() const;
   void resetPool();
   void ensureIdCapacity();
   std::uint32_t allocSphere(std::uint8_t level);

@@ -202,7 +202,8 @@ SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int tar
   // The top level in vector lanes: a home or a way to one lies within `reach` of the bound (a sphere that
   // grows to take x stays within its limit only that close).
   sphereStack_.clear();
-  top_.near(x.x, x.y, reach, topKeep_, topNear_);
+  if (top_.stale()) top_.index(topCellSize());
+  top_.near(x.x, x.y, reach, topIndex_, topKeep_, topNear_);
   for (const std::uint32_t c : topNear_) consider(c);
   while (!sphereStack_.empty()) {
     const std::uint32_t n = sphereStack_.back();
@@ -294,6 +295,7 @@ void SphereTree::doBuild(std::span<const Item> items) {
     for (std::uint32_t n : current) linkSphere(n, kRoot);
   }
   repackSlices();
+  top_.index(topCellSize());
 }
 
 // One level of the bulk build: `current` holds item indices into `items` (level 1) or super-spheres (above);
@@ -445,7 +447,9 @@ std::size_t SphereTree::regroupTop(std::uint32_t top) {
 // would have seen.
 void SphereTree::placeRegroupedLeaves(const Disc& oldTop) {
   const double maxRadius = limitOf(2) + gravity_;
-  top_.near(oldTop.x, oldTop.y, oldTop.r + 2.0 * maxRadius + limitOf(1) + gravity_, topKeep_, topNear_);
+  if (top_.stale()) top_.index(topCellSize());
+  top_.near(oldTop.x, oldTop.y, oldTop.r + 2.0 * maxRadius + limitOf(1) + gravity_, topIndex_, topKeep_,
+            topNear_);
   for (const std::uint32_t leaf : regroupLeaves_) {
     const Disc x = discOf(leaf);
     const Disc xg{x.x, x.y, x.r + gravity_};

@@ -51,8 +51,9 @@ class SphereTree::Walkable {
       return;
     }
     TopScratch& top = topScratch();
-    tree_.top_.near(around_->x, around_->y, around_->r, top.keep, top.near);
-    ctx_.counters.nodesVisited += tree_.top_.size() - top.near.size();
+    const std::size_t tested =
+        tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_, top.keep, top.near);
+    ctx_.counters.nodesVisited += tested - top.near.size();
     for (const std::uint32_t c : top.near) f(c);
   }
   template <class F>
