@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -362,6 +363,40 @@ TEST(FrameRunner, TakesAStructureItsCallerBuiltAndSwitchesThreadPoolsBetweenFram
   // The thread count changes nothing in what the structure finds.
   EXPECT_EQ(runner.track(0).frameHashes, reference.track(0).frameHashes);
   EXPECT_EQ(runner.track(0).pairsChecksum, reference.track(0).pairsChecksum);
+}
+
+// Fed by its caller (a comparison panel on another thread's scene): the circles that moved go to every
+// structure, a track can leave its pair search out, and a structure that throws is marked and skipped while
+// the others go on.
+TEST(FrameRunner, AdvancesOnTheCirclesItsCallerHandsItAndSkipsAStructureThatThrew) {
+  Simulation sim("spheretest", SceneConfig{}, 900, 4);
+  FrameRunner runner;
+  const std::size_t grid = runner.add("grid", allStructures().create("grid"), sim.items(), sim.world());
+  const std::size_t brute = runner.add("brute", allStructures().create("brute"), sim.items(), sim.world());
+  EXPECT_GT(runner.track(grid).buildMs, 0.0);
+  EXPECT_THROW(runner.step(), std::logic_error) << "no simulation to step";
+  for (int frame = 0; frame < 5; ++frame) {
+    sim.step();
+    runner.advance(sim.movedIds(), sim.movedCircles(), true);
+  }
+  EXPECT_EQ(runner.track(grid).frameHashes, runner.track(brute).frameHashes);
+  EXPECT_EQ(runner.track(grid).frameHashes.size(), 5u);
+
+  runner.track(brute).searchPairs = false;
+  sim.step();
+  runner.advance(sim.movedIds(), sim.movedCircles(), true);
+  EXPECT_TRUE(runner.track(grid).last.pairsSearched);
+  EXPECT_FALSE(runner.track(brute).last.pairsSearched);
+
+  const std::vector<ItemId> ids{3};
+  const std::vector<Circle> bad{Circle{{std::nanf(""), 0.0f}, 1.0f}};
+  runner.advance(ids, bad, true);
+  EXPECT_FALSE(runner.track(grid).failure.empty());
+  EXPECT_FALSE(runner.track(brute).failure.empty());
+  const std::size_t frames = runner.track(grid).updateMs.size();
+  sim.step();
+  runner.advance(sim.movedIds(), sim.movedCircles(), true);
+  EXPECT_EQ(runner.track(grid).updateMs.size(), frames) << "a structure that threw is skipped";
 }
 
 }  // namespace

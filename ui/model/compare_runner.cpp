@@ -11,25 +11,40 @@ namespace st::ui {
 // CompareBench
 // ---------------------------------------------------------------------------------------------------------
 
+// A new scene: every structure is created and built afresh on a new runner.
+void CompareBench::rebuild(const CompareSnapshot& snapshot) {
+  std::vector<Item> items;
+  items.reserve(snapshot.circles.size());
+  for (std::size_t i = 0; i < snapshot.circles.size(); ++i) items.push_back({ItemId(i), snapshot.circles[i]});
+  runner_ = std::make_unique<FrameRunner>();
+  entries_.clear();
+  for (const StructureInfo& info : registry_.all()) {
+    Entry entry;
+    entry.name = info.name;
+    entry.peer = info.peer;
+    try {
+      entry.track = runner_->add(info.name, info.create(), items, snapshot.world);
+    } catch (const std::exception& e) {
+      entry.buildFailure = e.what();
+    }
+    entries_.push_back(std::move(entry));
+  }
+}
+
 CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
   const std::uint64_t start = nowNanoseconds();
   CompareResult result;
   result.frame = snapshot.frame;
   result.count = snapshot.circles.size();
-  if (slots_.empty()) {
-    for (const StructureInfo& info : registry_.all()) slots_.push_back({info.name, info.peer, info.create()});
-  }
 
   // The same ids keep their circles between snapshots of one scene, so an update batch of the circles that
   // changed brings every structure along, as the window's own structure is brought along each frame.
-  const bool fresh = snapshot.sceneKey != previousKey_ || snapshot.circles.size() != previous_.size();
-  std::vector<Item> items;
+  const bool fresh =
+      !runner_ || snapshot.sceneKey != previousKey_ || snapshot.circles.size() != previous_.size();
   std::vector<ItemId> movedIds;
   std::vector<Circle> movedCircles;
   if (fresh) {
-    items.reserve(snapshot.circles.size());
-    for (std::size_t i = 0; i < snapshot.circles.size(); ++i)
-      items.push_back({ItemId(i), snapshot.circles[i]});
+    rebuild(snapshot);
   } else {
     for (std::size_t i = 0; i < snapshot.circles.size(); ++i) {
       if (snapshot.circles[i] == previous_[i]) continue;
@@ -37,44 +52,46 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
       movedCircles.push_back(snapshot.circles[i]);
     }
   }
+  const bool bruteTooSlow = snapshot.circles.size() > kBrutePairLimit;
+  for (const Entry& entry : entries_) {
+    if (entry.buildFailure.empty())
+      runner_->track(entry.track).searchPairs = !(entry.name == "brute" && bruteTooSlow);
+  }
+  // After a build the frame moves nothing: it is the pair search on the circles as built.
+  runner_->advance(movedIds, movedCircles, snapshot.pairs);
 
-  std::vector<Pair> pairs;
   QueryAnswer answer;
   bool failed = false;
-  for (Slot& slot : slots_) {
+  for (const Entry& entry : entries_) {
     CompareRow row;
-    row.name = slot.name;
-    row.peer = slot.peer;
-    SpatialIndex& index = *slot.index;
+    row.name = entry.name;
+    row.peer = entry.peer;
+    if (!entry.buildFailure.empty()) {
+      row.note = entry.buildFailure;
+      failed = true;
+      result.rows.push_back(std::move(row));
+      continue;
+    }
+    FrameTrack& track = runner_->track(entry.track);
+    SpatialIndex& index = *track.index;
     row.examinedLowerBound = std::string(index.examinedLowerBound());
+    if (!track.failure.empty()) {
+      row.note = track.failure;
+      failed = true;
+      result.rows.push_back(std::move(row));
+      continue;
+    }
     try {
-      const bool bruteTooSlow = slot.name == "brute" && snapshot.circles.size() > kBrutePairLimit;
-      const bool searchPairs = snapshot.pairs && !bruteTooSlow;
-      if (fresh) {
-        const std::uint64_t t = nowNanoseconds();
-        index.setWorldHint(snapshot.world);
-        index.build(items);
-        row.built = true;
-        row.updateMs = millisecondsSince(t);
-        if (searchPairs) {
-          const std::uint64_t p = nowNanoseconds();
-          index.findPairs(pairs);
-          row.pairsMs = millisecondsSince(p);
-          row.pairTests = index.lastCounters().candidates;
-          row.pairExactTests = index.lastCounters().exactTests;
-        }
-      } else {
-        const FrameResult frame = advanceStructure(index, movedIds, movedCircles, pairs, searchPairs);
-        row.updateMs = frame.updateMs;
-        row.pairsMs = frame.pairsMs;
-        row.pairTests = frame.pairs.candidates;
-        row.pairExactTests = frame.pairs.exactTests;
-      }
-      if (searchPairs) {
-        row.pairs = pairs.size();
-        row.pairHash = pairSetHash(pairs);
+      row.built = fresh;
+      row.updateMs = fresh ? track.buildMs : track.last.updateMs;
+      if (track.last.pairsSearched) {
+        row.pairsMs = track.last.pairsMs;
+        row.pairTests = track.last.pairs.candidates;
+        row.pairExactTests = track.last.pairs.exactTests;
+        row.pairs = track.pairsLastFrame;
+        row.pairHash = track.frameHashes.back();
         row.pairsRan = true;
-      } else if (bruteTooSlow) {
+      } else if (snapshot.pairs && !track.searchPairs) {
         row.note = "pair search skipped above " + formatCount(kBrutePairLimit) + " circles";
       }
 
@@ -122,6 +139,7 @@ CompareResult CompareBench::run(const CompareSnapshot& snapshot) {
   // A structure left half-updated by an exception would carry it into the next snapshot: rebuild them all.
   previous_ = failed ? std::vector<Circle>{} : snapshot.circles;
   previousKey_ = failed ? std::string{} : snapshot.sceneKey;
+  if (failed) runner_.reset();
   result.wallMs = millisecondsSince(start);
   return result;
 }

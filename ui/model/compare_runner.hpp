@@ -1,7 +1,8 @@
 #pragma once
-/// \file Every structure on the same frame: a bench that keeps one instance of each structure, brings them
-/// all to a snapshot of the circles (an update batch, or a build the first time), and times the pair search
-/// and the Query panel's query on each; and a worker that runs the bench on a thread of its own.
+/// \file Every structure on the same frame: a bench that keeps one instance of each structure on a frame
+/// runner, brings them all to a snapshot of the circles (an update batch, or a build the first time), and
+/// times the pair search and the Query panel's query on each; and a worker that runs the bench on a thread
+/// of its own.
 
 #include <condition_variable>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "spheretest/frame_runner.hpp"
 #include "spheretest/registry.hpp"
 #include "ui/model/demo_model.hpp"
 
@@ -72,13 +74,18 @@ class CompareBench {
   CompareResult run(const CompareSnapshot& snapshot);
 
  private:
-  struct Slot {
+  // One per registered structure, in registry order: its track in the runner, or why its build failed.
+  struct Entry {
     std::string name;
     bool peer = false;
-    std::unique_ptr<SpatialIndex> index;
+    std::size_t track = 0;
+    std::string buildFailure;
   };
+  void rebuild(const CompareSnapshot& snapshot);
+
   const StructureRegistry& registry_;
-  std::vector<Slot> slots_;
+  std::unique_ptr<FrameRunner> runner_;
+  std::vector<Entry> entries_;
   std::vector<Circle> previous_;
   std::string previousKey_;
 };
