@@ -71,7 +71,8 @@ void TopLevel::index(double cellSize) {
   }
   cell = cellSize;
   indexedMaxRadius = 0.0f;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs(size());
+  std::vector<std::pair<std::uint64_t, std::uint32_t>>& pairs = sorting;
+  pairs.resize(size());
   for (std::size_t i = 0; i < size(); ++i) {
     pairs[i] = {cellKey(cellOf(x[i], cell), cellOf(y[i], cell)), node[i]};
     indexedMaxRadius = std::max(indexedMaxRadius, r[i]);

@@ -19,6 +19,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spheretest/spatial_index.hpp"
@@ -152,8 +153,9 @@ struct TopLevel {
   std::vector<std::uint32_t> cellNodes;  ///< the sphere beside each cell key
   std::vector<std::uint32_t> recent;     ///< spheres whose entry changed since the grid was built
   std::vector<std::uint8_t> changed;     ///< by sphere: 1 while in `recent`
-  double cell = 0.0;                     ///< grid cell size; 0 while there is no grid
-  float indexedMaxRadius = 0.0f;         ///< largest radius among the spheres the grid holds
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> sorting;  ///< index()'s scratch, kept between calls
+  double cell = 0.0;                                             ///< grid cell size; 0 while there is no grid
+  float indexedMaxRadius = 0.0f;  ///< largest radius among the spheres the grid holds
   /// Entries.
   std::size_t size() const { return node.size(); }
   /// Bytes held.
@@ -161,7 +163,7 @@ struct TopLevel {
     return (x.capacity() + y.capacity() + r.capacity() + node.capacity() + cellNodes.capacity() +
             recent.capacity()) *
                4 +
-           cellKeys.capacity() * 8 + changed.capacity();
+           cellKeys.capacity() * 8 + changed.capacity() + sorting.capacity() * sizeof(sorting[0]);
   }
   /// Notes that sphere n's entry was added or its bound changed.
   void noteChanged(std::uint32_t n);
