@@ -112,7 +112,7 @@ void SpatialIndex::queryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>
 }
 
 // The callback forms stop the walk as soon as the callback says so: the engine's, or a structure's own
-// through its visit hooks. Invalid input goes through the vector form, which says what is wrong.
+// through its visit hooks; a structure without either hands the vector hook's results over.
 namespace {
 
 template <class VectorForm>
@@ -150,29 +150,22 @@ void SpatialIndex::doVisitBox(const Box& box, const ItemVisitor& visit, QueryCon
   handOver([&](std::vector<ItemId>& found) { doQueryBox(box, found, ctx); }, visit);
 }
 
-void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext* context) const {
+void SpatialIndex::queryPoint(Vec2 p, const ItemVisitor& visit, QueryContext* ctx) const {
+  checkQueryPoint(p, "queryPoint");
   QueryContext local;
-  QueryContext& ctx = context ? *context : local;
-  if (!isValidPoint(p))
-    return handOver([&](std::vector<ItemId>& found) { queryPoint(p, found, &ctx); }, visit);
-  doVisitPoint(p, visit, ctx);
+  doVisitPoint(p, visit, ctx ? *ctx : local);
 }
 
-void SpatialIndex::queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext* context) const {
+void SpatialIndex::queryCircle(const Circle& query, const ItemVisitor& visit, QueryContext* ctx) const {
+  checkCircle(query, "queryCircle");
   QueryContext local;
-  QueryContext& ctx = context ? *context : local;
-  if (!isValidCircle(query))
-    return handOver([&](std::vector<ItemId>& found) { queryCircle(query, found, &ctx); }, visit);
-  doVisitCircle(query, visit, ctx);
+  doVisitCircle(query, visit, ctx ? *ctx : local);
 }
 
-void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryContext* context) const {
+void SpatialIndex::queryBox(const Box& box, const ItemVisitor& visit, QueryContext* ctx) const {
+  checkQueryBox(box, "queryBox");
   QueryContext local;
-  QueryContext& ctx = context ? *context : local;
-  const bool valid =
-      isValidPoint(box.min) && isValidPoint(box.max) && box.min.x <= box.max.x && box.min.y <= box.max.y;
-  if (!valid) return handOver([&](std::vector<ItemId>& found) { queryBox(box, found, &ctx); }, visit);
-  doVisitBox(box, visit, ctx);
+  doVisitBox(box, visit, ctx ? *ctx : local);
 }
 
 }  // namespace st

@@ -289,8 +289,17 @@ void SpatialIndex::doUpdateBatch(std::span<const ItemId> ids, std::span<const Ci
 // ---------------------------------------------------------------------------------------------------------
 
 // Every query is const: a caller without a context gets a local one, and the structure keeps nothing.
+void SpatialIndex::checkQueryPoint(Vec2 p, const char* what) const {
+  if (!isValidPoint(p)) throw InvalidInput(name_ + ": " + what + ": point must be finite and within 1e15");
+}
+
+void SpatialIndex::checkQueryBox(const Box& box, const char* what) const {
+  if (!isValidPoint(box.min) || !isValidPoint(box.max) || box.min.x > box.max.x || box.min.y > box.max.y)
+    throw InvalidInput(name_ + ": " + what + ": box must be finite with min <= max");
+}
+
 void SpatialIndex::queryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext* ctx) const {
-  if (!isValidPoint(p)) throw InvalidInput(name_ + ": queryPoint: point must be finite and within 1e15");
+  checkQueryPoint(p, "queryPoint");
   out.clear();
   QueryContext local;
   doQueryPoint(p, out, ctx ? *ctx : local);
@@ -304,9 +313,7 @@ void SpatialIndex::queryCircle(const Circle& query, std::vector<ItemId>& out, Qu
 }
 
 void SpatialIndex::queryBox(const Box& box, std::vector<ItemId>& out, QueryContext* ctx) const {
-  if (!isValidPoint(box.min) || !isValidPoint(box.max) || box.min.x > box.max.x || box.min.y > box.max.y) {
-    throw InvalidInput(name_ + ": queryBox: box must be finite with min <= max");
-  }
+  checkQueryBox(box, "queryBox");
   out.clear();
   QueryContext local;
   doQueryBox(box, out, ctx ? *ctx : local);

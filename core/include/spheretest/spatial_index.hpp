@@ -383,6 +383,8 @@ class SpatialIndex {
 
  private:
   void checkCircle(const Circle& circle, const char* what) const;
+  void checkQueryPoint(Vec2 p, const char* what) const;
+  void checkQueryBox(const Box& box, const char* what) const;
   WalkView requireWalkView(const char* hook) const;
   void storeCircle(ItemId id, const Circle& circle);
 
