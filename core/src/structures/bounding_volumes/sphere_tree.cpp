@@ -157,8 +157,7 @@ SphereTree::SphereTree() : SpatialIndex("sphere-tree") {
       {"regroup",
        "circles regrouped per circle detached, a top-level super-sphere at a time in turn, gathered into "
        "leaves as build() gathers them: keeps a long run's leaves from coming to overlap (0 = never; not "
-       "with a "
-       "budget)",
+       "with a budget)",
        8.0, 0.0, 64.0, false});
   readParams();
   resetPool();

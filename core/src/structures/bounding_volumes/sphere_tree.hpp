@@ -238,7 +238,6 @@ class SphereTree final : public SpatialIndex {
   void regroup(std::size_t circles);
   std::size_t regroupTop(std::uint32_t top);
   void reuseFreedSlices(std::size_t slotsBefore);
-  void placeRegroupedLeaves(const Disc& oldTop);
   double topCellSize() const;
   void resetPool();
   void ensureIdCapacity();

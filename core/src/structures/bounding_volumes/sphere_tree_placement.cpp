@@ -413,7 +413,6 @@ std::size_t SphereTree::regroupTop(std::uint32_t top) {
     for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
       sphereStack_.push_back(c);
   }
-  const Disc oldTop = discOf(top);
   unlinkSphere(top);
   for (const Item& item : regroupItems_) {
     ownerOf_[item.id] = kNoIndex;
@@ -429,43 +428,11 @@ std::size_t SphereTree::regroupTop(std::uint32_t top) {
   for (std::uint32_t i = 0; i < regroupIndices_.size(); ++i) regroupIndices_[i] = i;
   groupInCells(1, regroupItems_, regroupIndices_, regroupLeaves_);
   reuseFreedSlices(slotsBefore);
-  if (topLevel_ != 2) {
-    for (const std::uint32_t leaf : regroupLeaves_) {
-      linkSphere(leaf, kRoot);
-      queueReintegrateSphere(leaf, kNoIndex);
-    }
-    return regroupItems_.size();
-  }
-  placeRegroupedLeaves(oldTop);
-  return regroupItems_.size();
-}
-
-// With two levels each new leaf needs a top-level home, as a reintegration would find it, but a scan of the
-// whole top level per leaf is most of a regrouping's cost at 1M (thousands of top-level spheres). Every home
-// a leaf from inside the old top-level sphere could take lies within its reach of that sphere, so one scan
-// around it, with the spheres this placement starts added as it goes, sees every candidate the full scans
-// would have seen.
-void SphereTree::placeRegroupedLeaves(const Disc& oldTop) {
-  const double maxRadius = limitOf(2) + gravity_;
-  if (top_.stale()) top_.index(topCellSize());
-  top_.near(oldTop.x, oldTop.y, oldTop.r + 2.0 * maxRadius + limitOf(1) + gravity_, topIndex_, topKeep_,
-            topNear_);
   for (const std::uint32_t leaf : regroupLeaves_) {
-    const Disc x = discOf(leaf);
-    const Disc xg{x.x, x.y, x.r + gravity_};
-    Home best;
-    for (const std::uint32_t c : topNear_) considerHome(c, x, xg, maxRadius, best);
-    if (best.node != kNoIndex) {
-      if (best.grows) setBound(best.node, best.grown);
-      linkSphere(leaf, best.node);
-      continue;
-    }
-    const std::uint32_t fresh = allocSphere(2);
-    setBound(fresh, xg);
-    linkSphere(fresh, kRoot);
-    linkSphere(leaf, fresh);
-    topNear_.push_back(fresh);
+    linkSphere(leaf, kRoot);
+    queueReintegrateSphere(leaf, kNoIndex);
   }
+  return regroupItems_.size();
 }
 
 // The new leaves' slices were appended to the array; the regrouped subtree's old slices, freed, usually lie
