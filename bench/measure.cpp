@@ -148,9 +148,8 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   runner.addBuilt(info.name, std::move(index));
   FrameTrack& track = runner.track(0);
 
-  // The structure's steady state: it lives through these frames as in a long run, pair search included,
-  // since a structure may judge its own shape by it (the sphere tree rebuilds when its pair search wastes
-  // too much).
+  // The structure's steady state: it lives through these frames as in a long run of play, pair search
+  // included.
   report.line("phase steady");
   for (int frame = 0; frame < plan.steady; ++frame) runner.step(true);
   // The checksum covers the timed frames alone, as without a long run, and as the fresh replay's does.
