@@ -134,17 +134,20 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
       }
       return {};
     };
-    for (std::string problem :
-         {checkCallback("queryPoint", pointHits,
-                        [&](const ItemVisitor&v, QueryContext*c) { subject.queryPoint(p, v, c); }),
-          checkCallback("queryCircle", circleHits,
-                        [&](const ItemVisitor&v, QueryContext*c) {
-                          subject.queryCircle({p, size}, v, c);
-                        }),
-          checkCallback("queryBox", boxHits,
-                        [&](const ItemVisitor&v, QueryContext*c) { subject.queryBox(box, v, c); })}) {
-      if (!problem.empty()) return problem;
+    std::string problem =
+        checkCallback("queryPoint", pointHits,
+                      [&](const ItemVisitor& visit, QueryContext* c) { subject.queryPoint(p, visit, c); });
+    if (problem.empty()) {
+      problem = checkCallback("queryCircle", circleHits, [&](const ItemVisitor& visit, QueryContext* c) {
+        subject.queryCircle({p, size}, visit, c);
+      });
     }
+    if (problem.empty()) {
+      problem = checkCallback("queryBox", boxHits, [&](const ItemVisitor& visit, QueryContext* c) {
+        subject.queryBox(box, visit, c);
+      });
+    }
+    if (!problem.empty()) return problem;
     const auto first = subject.rayCastFirst(seg);
     const auto wantFirst = oracle.rayCastFirst(seg);
     if (first.has_value() != wantFirst.has_value() ||

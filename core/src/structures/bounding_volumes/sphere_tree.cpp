@@ -61,6 +61,8 @@ void TopLevel::noteChanged(std::uint32_t n) {
 }
 
 void TopLevel::index(double cellSize) {
+  // Entries that left since are skipped through entryOf; only added or moved ones make the grid stale.
+  if (cell > 0.0 && cell == cellSize && recent.empty()) return;
   for (const std::uint32_t n : recent) changed[n] = 0;
   recent.clear();
   cellKeys.clear();
