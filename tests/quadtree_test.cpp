@@ -469,6 +469,78 @@ TEST_P(QuadtreeFamily, PathToACircleRunsFromTheRootToTheNodeHoldingIt) {
   EXPECT_TRUE(none.empty()) << "an absent id has no path";
 }
 
+// A tree's nodes as text, in a fixed order: two trees with the same nodes holding the same numbers of
+// circles give the same list, whatever their nodes' indices.
+std::vector<std::string> nodeList(const SpatialIndex& tree) {
+  std::vector<std::string> nodes;
+  tree.visitNodes([&](const NodeInfo& n) {
+    nodes.push_back(std::to_string(n.depth) + " " + std::to_string(n.box.min.x) + "," +
+                    std::to_string(n.box.min.y) + " " + std::to_string(n.box.max.x) + "," +
+                    std::to_string(n.box.max.y) + " holds " + std::to_string(n.itemCount));
+  });
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+// The update batch applies most moves on the workers and the rest one by one; the capacity-split trees
+// also move a circle from its old node rather than from the root. Neither may change the tree: it must be
+// the one the same moves made one at a time make, and for the capacity-split trees, whose shape follows
+// from the circles alone, the one a fresh build of the moved circles makes.
+TEST_P(QuadtreeFamily, AMoveBatchMakesTheTreeOfOneMoveAfterAnother) {
+  std::vector<Item> items = uniformScatter(3000, 21);
+  for (Item& item : items)
+    item.circle.center = {8.0f + item.circle.center.x * (1008.0f / 1024.0f),
+                          8.0f + item.circle.center.y * (1008.0f / 1024.0f)};
+  auto batched = create(), oneByOne = create();
+  for (auto* tree : {batched.get(), oneByOne.get()}) {
+    tree->setWorldHint(kWorld);
+    tree->build(items);
+  }
+  Rng rng(5);
+  for (int round = 0; round < 12; ++round) {
+    std::vector<ItemId> ids;
+    std::vector<Circle> moved;
+    for (const Item& item : items) {
+      if (!rng.chance(0.6)) continue;
+      const Circle c = batched->circle(item.id);
+      // Most steps reach a neighbouring leaf at most; some cross the world, a few change the radius.
+      const float step = rng.chance(0.05) ? 400.0f : 6.0f;
+      // A step that would take a circle out of the world is taken the other way: clamping would stack
+      // centres on its edge, and circles sharing a centre, like a root grown toward a circle, leave the
+      // shape of a tree to the order they came in.
+      const auto along = [&](float from) {
+        const float d = rng.uniform(-step, step);
+        return from + d >= 8.0f && from + d <= 1016.0f ? from + d : from - d;
+      };
+      const Vec2 to{along(c.center.x), along(c.center.y)};
+      ids.push_back(item.id);
+      moved.push_back({to, rng.chance(0.02) ? rng.uniform(0.5f, 4.0f) : c.radius});
+    }
+    batched->updateBatch(ids, moved);
+    for (std::size_t i = 0; i < ids.size(); ++i) oneByOne->update(ids[i], moved[i]);
+    ASSERT_EQ(batched->validate(), "") << "round " << round;
+    ASSERT_EQ(oneByOne->validate(), "") << "round " << round;
+    const std::vector<std::string> nodes = nodeList(*batched);
+    ASSERT_EQ(nodes, nodeList(*oneByOne)) << "round " << round;
+    if (GetParam() != "loose-quadtree") {
+      std::vector<Item> now;
+      for (const Item& item : items) now.push_back({item.id, batched->circle(item.id)});
+      auto fresh = create();
+      fresh->setWorldHint(kWorld);
+      fresh->build(now);
+      ASSERT_EQ(nodes, nodeList(*fresh)) << "round " << round;
+    }
+  }
+  expectSameAnswers(
+      *batched,
+      [&] {
+        std::vector<Item> now;
+        for (const Item& item : items) now.push_back({item.id, batched->circle(item.id)});
+        return now;
+      }(),
+      {{10, 10}, {500, 600}, {1000, 20}}, 25.0f);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,
                          ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"), structureTestName);
 

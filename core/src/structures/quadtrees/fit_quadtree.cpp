@@ -47,8 +47,16 @@ class FitQuadtree final : public SplittingQuadtree {
     return circleFitsInBox(c, nodes_[child].cell) ? child : kNoIndex;
   }
 
-  bool stayInPlace(std::uint32_t n, const Circle&, const Circle& c) override {
+  bool stayInPlace(std::uint32_t n, const Circle& old, const Circle& c) override {
+    return staysUntouched(n, old, c);
+  }
+
+  bool staysUntouched(std::uint32_t n, const Circle&, const Circle& c) const override {
     return circleFitsInBox(c, nodes_[n].cell) && childTaking(n, c) == kNoIndex;
+  }
+
+  bool descentReaches(std::uint32_t n, const Circle& c) const override {
+    return cellTakesPoint(nodes_[n].cell, c.center) && circleFitsInBox(c, nodes_[n].cell);
   }
 
   // Identical circles would follow each other down forever.

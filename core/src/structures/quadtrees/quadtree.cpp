@@ -50,6 +50,11 @@ class PointQuadtree final : public SplittingQuadtree {
     nodes_[n].widen = std::max(nodes_[n].widen, c.radius);
   }
 
+  // Inside an update batch the table already holds the circles of moves still to come, and a split files
+  // them into the children by those: the split node and its ancestors take the children's figures, so that
+  // every node on a circle's path counts the same radius for it.
+  void noteSplit(std::uint32_t n) override { refreshWidenUpward(n); }
+
   void noteLeft(std::uint32_t n, const Circle& old) override {
     if (old.radius >= nodes_[n].widen) refreshWidenUpward(n);
   }
@@ -64,6 +69,14 @@ class PointQuadtree final : public SplittingQuadtree {
       refreshWidenUpward(leaf);
     }
     return true;
+  }
+
+  bool staysUntouched(std::uint32_t leaf, const Circle& old, const Circle& c) const override {
+    return c.radius == old.radius && boxContainsPoint(nodes_[leaf].cell, c.center);
+  }
+
+  bool descentReaches(std::uint32_t n, const Circle& c) const override {
+    return cellTakesPoint(nodes_[n].cell, c.center);
   }
 
   // Items sharing one centre would follow each other down forever.

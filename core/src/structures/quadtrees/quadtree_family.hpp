@@ -69,6 +69,12 @@ inline Box quadrantCell(const Box& cell, Vec2 split, std::uint32_t q) {
   return b;
 }
 
+/// Whether a point lies in a cell as the descent by quadrantOf sees it: from its low edges up to, not
+/// onto, its high ones (a point on a split line belongs to the high side).
+inline bool cellTakesPoint(const Box& cell, Vec2 p) {
+  return p.x >= cell.min.x && p.x < cell.max.x && p.y >= cell.min.y && p.y < cell.max.y;
+}
+
 /// Whether a circle lies entirely inside a closed box, decided in double.
 inline bool circleFitsInBox(const Circle& c, const Box& b) {
   const double x = c.center.x, y = c.center.y, r = c.radius;

@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "structures/shared/ordered_pieces.hpp"
+#include "structures/shared/simd_support.hpp"
+
 namespace st::quadtree_family {
 
 SplittingQuadtree::SplittingQuadtree(std::string name, FamilyStyle style)
@@ -35,9 +38,70 @@ void SplittingQuadtree::doUpdate(ItemId id, const Circle& old, const Circle& c) 
     ++updatesInPlace_;
     return;
   }
-  detach(id, old);
-  attach(id, c);
+  if (!relinkNearby(id, old, c)) {
+    detach(id, old);
+    attach(id, c);
+  }
   ++updatesRelinked_;
+}
+
+// A circle that leaves its node usually lands close by: it climbs from its node to the nearest ancestor
+// the descent from the root passes through for it, and goes down from there (the source documents'
+// insertion from an arbitrary node, as the size-banded trees place a moved circle). The counts change only
+// below that ancestor, and neither the upper path nor the descent through it is read again: at a million
+// circles those are the nodes that miss the cache. The tree is the one detach and attach build, since which
+// node splits and which merges follows from the circles alone (but for leaves whose circles cannot be told
+// apart). A change of radius (the point quadtree's widen upward) or a root that must grow goes the long way.
+bool SplittingQuadtree::relinkNearby(ItemId id, const Circle& old, const Circle& c) {
+  if (c.radius != old.radius || !rootHolds(c)) return false;
+  const std::uint32_t from = nodeOf(id);
+  std::uint32_t top = from;
+  while (top != 0 && !descentReaches(top, c)) top = nodes_[top].parent;
+  unlinkItem(id);
+  for (std::uint32_t m = from; m != top; m = nodes_[m].parent) --nodes_[m].subtreeCount;
+  // The new path leaves `top` through a child the old one did not take (that child would have been `top`).
+  std::uint32_t n = top;
+  for (std::uint32_t child = childTaking(n, c); child != kNoIndex; child = childTaking(n, c)) {
+    n = child;
+    ++nodes_[n].subtreeCount;
+    noteStoredBelow(n, c);
+  }
+  linkItem(id, n);
+  noteLeft(from, old);
+  for (std::uint32_t m = from; m != top; m = nodes_[m].parent) {
+    if (nodes_[m].subtreeCount > capacity_) break;
+    if (nodes_[m].firstChild != kNoIndex) collapseSubtree(m);
+  }
+  if (nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_) splitIfOverfull(n, depthOf(n));
+  return true;
+}
+
+// The workers pick out the moves that leave their node, change what a node keeps, or touch a leaf kept over
+// capacity; those are applied in batch order on the calling thread. A move the workers let stay would stay
+// under doUpdate too, whatever the moves before it did: a split or a merge re-files a circle by the circle
+// the table now holds, into a node that holds it. So the tree is the one of one move after another, and at
+// a million circles the stay tests, a node read at random each, run side by side instead of between the
+// relinks.
+void SplittingQuadtree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) {
+  pieces::collect(scheduler(), ids.size(), applyOneByOne_,
+                  [&](std::size_t begin, std::size_t end, std::vector<std::uint32_t>& list) {
+                    // Nodes are read in no order: each is fetched a few moves ahead.
+                    constexpr std::size_t kAhead = 16;
+                    for (std::size_t i = begin; i < end; ++i) {
+                      if (i + kAhead < end) simd::prefetch(&nodes_[nodeOf(ids[i + kAhead])]);
+                      const std::uint32_t n = nodeOf(ids[i]);
+                      const bool overfullLeaf =
+                          nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_;
+                      if (overfullLeaf || !staysUntouched(n, old[i], circle(ids[i])))
+                        list.push_back(static_cast<std::uint32_t>(i));
+                    }
+                  });
+  updatesInPlace_ += ids.size() - applyOneByOne_.size();
+  for (std::size_t k = 0; k < applyOneByOne_.size(); ++k) {
+    if (k + 4 < applyOneByOne_.size()) simd::prefetch(&nodes_[nodeOf(ids[applyOneByOne_[k + 4]])]);
+    const std::uint32_t i = applyOneByOne_[k];
+    doUpdate(ids[i], old[i], circle(ids[i]));
+  }
 }
 
 void SplittingQuadtree::doRemove(ItemId id, const Circle& c) {
@@ -117,6 +181,7 @@ void SplittingQuadtree::split(std::uint32_t leaf, int depth) {
       }
       id = next;
     }
+    noteSplit(n);
     for (std::uint32_t q = 0; q < 4; ++q) {
       if (nodes_[first + q].directCount > capacity_ && canSplit(first + q, d + 1))
         pending.push_back({first + q, d + 1});
@@ -128,7 +193,10 @@ void SplittingQuadtree::detach(ItemId id, const Circle& old) {
   const std::uint32_t n = nodeOf(id);
   unlinkItem(id);
   addToPathCounts(n, -1);
-  noteLeft(n, old);
+  // Inside an update batch a split or merge may have filed the circle by the table's circle, already the
+  // new one: the node's bookkeeping may count either radius.
+  const Circle& now = circle(id);
+  noteLeft(n, now.radius > old.radius ? now : old);
   for (std::uint32_t m = n; m != kNoIndex; m = nodes_[m].parent) {
     if (nodes_[m].subtreeCount > capacity_) break;
     if (nodes_[m].firstChild != kNoIndex) collapseSubtree(m);

@@ -5,6 +5,7 @@
 // structure says only which child takes a circle and what it keeps per node (the point quadtree's widen).
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,8 +36,16 @@ class SplittingQuadtree : public QuadtreeFamily {
     (void)n;
     (void)old;
   }
+  /// Bookkeeping after node `n` split and passed its circles down (the point quadtree's widen).
+  virtual void noteSplit(std::uint32_t n) { (void)n; }
   /// Whether a moved item may stay in its node `n`; does the bookkeeping of the stay when it may.
   virtual bool stayInPlace(std::uint32_t n, const Circle& old, const Circle& c) = 0;
+  /// Whether a moved item stays in its node `n` with no bookkeeping at all: the batch's workers ask this
+  /// of every move at once, and only the others are applied one by one.
+  virtual bool staysUntouched(std::uint32_t n, const Circle& old, const Circle& c) const = 0;
+  /// Whether the descent from the root that places `c` passes through node `n` (a sufficient test: it may
+  /// say no near the root's edge, where the move then starts higher up).
+  virtual bool descentReaches(std::uint32_t n, const Circle& c) const = 0;
   /// Whether two circles go to the same child at every depth (so splitting cannot separate them).
   virtual bool sameKey(const Circle& a, const Circle& b) const = 0;
   /// The member's own invariants of one node; "" when fine.
@@ -52,10 +61,15 @@ class SplittingQuadtree : public QuadtreeFamily {
   void onParamChanged(std::string_view key) override;
   void doInsert(ItemId id, const Circle& c) override;
   void doUpdate(ItemId id, const Circle& old, const Circle& c) override;
+  void doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) override;
   void doRemove(ItemId id, const Circle& c) override;
   void onCleared() override { updatesInPlace_ = updatesRelinked_ = 0; }
   std::string checkNode(std::uint32_t index, int depth) const override;
   void extraOwn(ExtraCounters& out) const override;
+  std::size_t ownBytes() const override {
+    return applyOneByOne_.capacity() * sizeof(std::uint32_t) +
+           splitPending_.capacity() * sizeof(splitPending_[0]);
+  }
 
   std::uint32_t capacity_ = 4;  ///< items a leaf holds before it splits
 
@@ -66,9 +80,11 @@ class SplittingQuadtree : public QuadtreeFamily {
   void splitIfOverfull(std::uint32_t n, int depth);
   void split(std::uint32_t leaf, int depth);
   void detach(ItemId id, const Circle& old);
+  bool relinkNearby(ItemId id, const Circle& old, const Circle& c);
 
   int maxDepth_ = 24;
   std::vector<std::pair<std::uint32_t, int>> splitPending_;  // leaves still to split, kept between calls
+  std::vector<std::uint32_t> applyOneByOne_;  // positions in the batch of the moves doUpdate applies
   std::uint64_t updatesInPlace_ = 0;
   std::uint64_t updatesRelinked_ = 0;
 };
