@@ -277,11 +277,11 @@ TEST(FreeList, ReusesTheLastFreedSlotFirstAndChecksItself) {
 }
 
 // A callback that stops at the first circle stops the walk itself, not only the delivery: on a dense cluster
-// the structures whose queries are the tree walk (or the engine's walk of a walk view) examine far fewer
-// circles than the whole query does.
+// every structure of core (the tree walk, the engine's walk of a walk view, the grids' cell walks and the
+// size-banded trees' directory walk) examines far fewer circles than the whole query does.
 TEST(TreeWalk, ACallbackThatStopsEndsTheStructuresWalk) {
-  for (const char* name :
-       {"brute", "quadtree", "fit-quadtree", "loose-quadtree", "sphere-tree", "aabb-tree"}) {
+  for (const char* name : {"brute", "grid", "grid-replicated", "hgrid", "quadtree", "fit-quadtree",
+                           "loose-quadtree", "radius-tree", "enneatree", "sphere-tree", "aabb-tree"}) {
     auto index = allStructures().create(name);
     Rng rng(11);
     std::vector<Item> items;
@@ -298,6 +298,15 @@ TEST(TreeWalk, ACallbackThatStopsEndsTheStructuresWalk) {
         query, [&](ItemId) { return ++calls < 1; }, &stopped);
     EXPECT_EQ(calls, 1u) << name;
     EXPECT_LT(stopped.counters.candidates * 10, whole.counters.candidates) << name;
+
+    const Box box = boxFromCenter(query.center, 25.0f, 25.0f);
+    QueryContext wholeBox, stoppedBox;
+    index->queryBox(box, all, &wholeBox);
+    calls = 0;
+    index->queryBox(
+        box, [&](ItemId) { return ++calls < 1; }, &stoppedBox);
+    EXPECT_EQ(calls, 1u) << name;
+    EXPECT_LT(stoppedBox.counters.candidates * 10, wholeBox.counters.candidates) << name;
   }
 }
 

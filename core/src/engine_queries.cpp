@@ -19,15 +19,15 @@ WalkView SpatialIndex::requireWalkView(const char* hook) const {
 }
 
 void SpatialIndex::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
-  engine::queryPoint(requireWalkView("doQueryPoint"), *this, p, engine::ItemSink(out), ctx);
+  engine::queryPoint(requireWalkView("doQueryPoint"), *this, p, ResultTaker(out), ctx);
 }
 
 void SpatialIndex::doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const {
-  engine::queryCircle(requireWalkView("doQueryCircle"), *this, query, engine::ItemSink(out), ctx);
+  engine::queryCircle(requireWalkView("doQueryCircle"), *this, query, ResultTaker(out), ctx);
 }
 
 void SpatialIndex::doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const {
-  engine::queryBox(requireWalkView("doQueryBox"), *this, box, engine::ItemSink(out), ctx);
+  engine::queryBox(requireWalkView("doQueryBox"), *this, box, ResultTaker(out), ctx);
 }
 
 void SpatialIndex::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
@@ -47,7 +47,7 @@ void SpatialIndex::doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visib
                                 QueryContext& ctx) const {
   visibleNow.clear();
   if (const std::optional<WalkView> view = walkView()) {
-    engine::queryCone(*view, *this, cone, engine::ItemSink(visibleNow), ctx);
+    engine::queryCone(*view, *this, cone, ResultTaker(visibleNow), ctx);
   } else {
     std::vector<ItemId> candidates;
     doQueryCircle(Circle{cone.origin, cone.farDistance}, candidates, ctx);
@@ -128,7 +128,7 @@ void handOver(VectorForm&& vectorForm, const ItemVisitor& visit) {
 
 void SpatialIndex::doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const {
   if (const std::optional<WalkView> view = walkView()) {
-    engine::queryPoint(*view, *this, p, engine::ItemSink(visit), ctx);
+    engine::queryPoint(*view, *this, p, ResultTaker(visit), ctx);
     return;
   }
   handOver([&](std::vector<ItemId>& found) { doQueryPoint(p, found, ctx); }, visit);
@@ -136,7 +136,7 @@ void SpatialIndex::doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& 
 
 void SpatialIndex::doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const {
   if (const std::optional<WalkView> view = walkView()) {
-    engine::queryCircle(*view, *this, query, engine::ItemSink(visit), ctx);
+    engine::queryCircle(*view, *this, query, ResultTaker(visit), ctx);
     return;
   }
   handOver([&](std::vector<ItemId>& found) { doQueryCircle(query, found, ctx); }, visit);
@@ -144,7 +144,7 @@ void SpatialIndex::doVisitCircle(const Circle& query, const ItemVisitor& visit, 
 
 void SpatialIndex::doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const {
   if (const std::optional<WalkView> view = walkView()) {
-    engine::queryBox(*view, *this, box, engine::ItemSink(visit), ctx);
+    engine::queryBox(*view, *this, box, ResultTaker(visit), ctx);
     return;
   }
   handOver([&](std::vector<ItemId>& found) { doQueryBox(box, found, ctx); }, visit);

@@ -200,20 +200,22 @@ class HashedGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
-    level().queryAround(ctx, p, 0.0, out, contains);
-    scanOversize(ctx, out, contains);
+    pointQuery(p, ctx, takerFor(out));
   }
-
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, query); };
-    level().queryAround(ctx, query.center, query.radius, out, overlaps);
-    scanOversize(ctx, out, overlaps);
+    circleQuery(query, ctx, takerFor(out));
   }
-
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    level().queryBox(ctx, box, out);
-    scanOversize(ctx, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+    boxQuery(box, ctx, takerFor(out));
+  }
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
+    pointQuery(p, ctx, takerFor(visit));
+  }
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
+    circleQuery(query, ctx, takerFor(visit));
+  }
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
+    boxQuery(box, ctx, takerFor(visit));
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
@@ -227,7 +229,8 @@ class HashedGrid final : public SpatialIndex {
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
     visibleNow.clear();
     level().queryCone(ctx, cone, bvh::ConeClassifier(cone), visibleNow);
-    scanOversize(ctx, visibleNow, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); });
+    scanOversize(
+        ctx, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); }, takerFor(visibleNow));
     std::sort(visibleNow.begin(), visibleNow.end());
   }
 
@@ -466,11 +469,31 @@ class HashedGrid final : public SpatialIndex {
     return grid_detail::visitRange(lists_.table(), range, fn);
   }
 
-  // Every query tests the oversize circles one by one.
-  template <class Test>
-  void scanOversize(QueryContext& ctx, std::vector<ItemId>& out, Test&& test) const {
+  // Every query tests the oversize circles one by one, handing each hit to `take` until it returns false.
+  template <class Test, class Take>
+  void scanOversize(QueryContext& ctx, Test&& test, Take&& take) const {
     for (ItemId id : oversize_)
-      if (ctx.examine(id, test(circle(id)))) out.push_back(id);
+      if (ctx.examine(id, test(circle(id))) && !take(id)) return;
+  }
+
+  // The point, circle and box queries: the level's cells, then the oversize list, each hit handed to
+  // `take` until it returns false.
+  template <class Take>
+  void pointQuery(Vec2 p, QueryContext& ctx, Take&& take) const {
+    const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
+    if (level().queryAround(ctx, p, 0.0, contains, take)) scanOversize(ctx, contains, take);
+  }
+  template <class Take>
+  void circleQuery(const Circle& query, QueryContext& ctx, Take&& take) const {
+    const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, query); };
+    if (level().queryAround(ctx, query.center, query.radius, overlaps, take))
+      scanOversize(ctx, overlaps, take);
+  }
+  template <class Take>
+  void boxQuery(const Box& box, QueryContext& ctx, Take&& take) const {
+    if (level().queryBox(ctx, box, take))
+      scanOversize(
+          ctx, [&](const Circle& c) { return circleOverlapsBox(c, box); }, take);
   }
 
   CellLists lists_;

@@ -139,6 +139,19 @@ class CellLists {
       for (std::uint32_t n = table_.head(slot); n != kNoIndex; n = links_[n].next) fn(n);
     }
   }
+  /// Calls fn(node) for the nodes of the cell in `slot` (occupied) until it returns false; false if it did.
+  template <class Fn>
+  bool forEachInCellUntil(std::uint32_t slot, Fn&& fn) const {
+    if (sorted_) {
+      const std::uint32_t end = table_.head(slot + 1);
+      for (std::uint32_t n = table_.head(slot); n < end; ++n)
+        if (!fn(n)) return false;
+    } else {
+      for (std::uint32_t n = table_.head(slot); n != kNoIndex; n = links_[n].next)
+        if (!fn(n)) return false;
+    }
+    return true;
+  }
   /// Number of items in the cell of `slot` (occupied).
   std::uint32_t cellSize(std::uint32_t slot) const {
     if (sorted_) return table_.head(slot + 1) - table_.head(slot);

@@ -11,6 +11,7 @@
 
 #include "spheretest/spatial_index.hpp"
 #include "structures/shared/bvh_pruning.hpp"
+#include "structures/shared/result_taker.hpp"
 
 #include "grid_cell_mapping.hpp"
 #include "grid_level.hpp"
@@ -44,40 +45,45 @@ struct LevelQuery {
       if (table.occupied(slot)) visitor(slotInfo(slot));
   }
 
-  /// Tests every circle of one occupied cell with `test`, appending the hits to `out`.
-  template <class Test>
-  void scanCell(QueryContext& ctx, std::uint32_t slot, std::vector<ItemId>& out, Test&& test) const {
+  /// Tests the circles of one occupied cell with `test`, handing each hit to `take`; false when `take`
+  /// stopped the query.
+  template <class Test, class Take>
+  bool scanCell(QueryContext& ctx, std::uint32_t slot, Test&& test, Take&& take) const {
     const NodeArray& nodes = lists.nodes();
     if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
     if (ctx.tracing()) ctx.visit(slotInfo(slot));
-    lists.forEachInCell(slot, [&](std::uint32_t n) {
-      if (ctx.examine(nodes[n].id, test(nodes[n].circle))) out.push_back(nodes[n].id);
+    return lists.forEachInCellUntil(slot, [&](std::uint32_t n) {
+      return !ctx.examine(nodes[n].id, test(nodes[n].circle)) || take(nodes[n].id);
     });
   }
 
   /// Point (radius 0) and circle queries: the cells within radius + the level's largest radius of the
-  /// centre.
-  template <class Test>
-  void queryAround(QueryContext& ctx, Vec2 centre, double radius, std::vector<ItemId>& out,
-                   Test&& test) const {
+  /// centre. Hands each hit to `take`; false when it stopped the query.
+  template <class Test, class Take>
+  bool queryAround(QueryContext& ctx, Vec2 centre, double radius, Test&& test, Take&& take) const {
     const double reach = radius + maxRadius;
     const CellRange range = centreRange(map, centre.x, centre.y, centre.x, centre.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+    bool done = true;
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
       const CellBounds cell = slotBounds(slot);
       if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
         if (ctx.tracing())
           ctx.prune(slotInfo(slot), "cell farther than query radius + its level's largest radius");
-        return;
+        return true;
       }
-      scanCell(ctx, slot, out, test);
+      return done = scanCell(ctx, slot, test, take);
     });
+    return done;
   }
 
-  /// Circles overlapping `box`: the cells within the level's largest radius of it.
-  void queryBox(QueryContext& ctx, const Box& box, std::vector<ItemId>& out) const {
+  /// Circles overlapping `box`: the cells within the level's largest radius of it. Hands each hit to
+  /// `take`; false when it stopped the query.
+  template <class Take>
+  bool queryBox(QueryContext& ctx, const Box& box, Take&& take) const {
     const double limit = maxRadius * (1.0 + kRangeSlack) + 1e-30;
     const CellRange range = centreRange(map, box.min.x, box.min.y, box.max.x, box.max.y, maxRadius);
+    bool done = true;
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
       // The range is the box widened by the largest radius; its rounded corners leave some cells out.
       const CellBounds cell = slotBounds(slot);
@@ -86,10 +92,12 @@ struct LevelQuery {
       if (gapX * gapX + gapY * gapY > limit * limit) {
         if (ctx.tracing())
           ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the box");
-        return;
+        return true;
       }
-      scanCell(ctx, slot, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+      return done = scanCell(
+                 ctx, slot, [&](const Circle& c) { return circleOverlapsBox(c, box); }, take);
     });
+    return done;
   }
 
   /// Every circle the segment meets: the cells within the level's largest radius of it.
@@ -127,7 +135,8 @@ struct LevelQuery {
           ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the cone");
         return;
       }
-      scanCell(ctx, slot, out, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); });
+      scanCell(
+          ctx, slot, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); }, takerFor(out));
     });
   }
 };

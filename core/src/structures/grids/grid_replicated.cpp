@@ -11,6 +11,7 @@
 #include "grid_common.hpp"
 #include "grid_queries.hpp"
 #include "spheretest/structures.hpp"
+#include "structures/shared/result_taker.hpp"
 #include "structures/shared/simd_support.hpp"
 
 namespace st {
@@ -148,29 +149,22 @@ class ReplicatedGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    // Every circle containing p covers p's cell: one cell to read, no copy seen twice.
-    const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
-    ++ctx.counters.nodesVisited;
-    if (slot != kNoIndex) {
-      if (ctx.detail) ++ctx.detail->occupiedCells;
-      if (ctx.tracing()) ctx.visit(slotInfo(slot));
-      const NodeArray& nodes = lists_.nodes();
-      lists_.forEachInCell(slot, [&](std::uint32_t n) {
-        report(ctx, nodes[n].id, circleContainsPoint(nodes[n].circle, p), out);
-      });
-    }
-    for (ItemId id : oversize_) report(ctx, id, circleContainsPoint(circle(id), p), out);
+    pointQuery(p, ctx, takerFor(out));
   }
-
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    queryCovered(ctx, coverOf(query), out, [&](const Circle& c) { return circlesOverlap(c, query); });
+    circleQuery(query, ctx, takerFor(out));
   }
-
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const Box widened = inflateForPruning(box);
-    const CellRange range{map_.cellOf(widened.min.x), map_.cellOf(widened.min.y), map_.cellOf(widened.max.x),
-                          map_.cellOf(widened.max.y)};
-    queryCovered(ctx, range, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
+    boxQuery(box, ctx, takerFor(out));
+  }
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
+    pointQuery(p, ctx, takerFor(visit));
+  }
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
+    circleQuery(query, ctx, takerFor(visit));
+  }
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
+    boxQuery(box, ctx, takerFor(visit));
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
@@ -215,8 +209,8 @@ class ReplicatedGrid final : public SpatialIndex {
     const bvh::ConeClassifier classifier(cone);
     const CellTable& table = lists_.table();
     queryCovered(
-        ctx, coverOf(Circle{cone.origin, cone.farDistance}), visibleNow,
-        [&cone](const Circle& c) { return circleOverlapsCone(c, cone); },
+        ctx, coverOf(Circle{cone.origin, cone.farDistance}),
+        [&cone](const Circle& c) { return circleOverlapsCone(c, cone); }, takerFor(visibleNow),
         [&](std::uint32_t slot) {
           return cellOutsideCone(classifier, cellBounds(map_, table[slot].x, table[slot].y),
                                  3.0 * double(regularLimit_));
@@ -369,29 +363,56 @@ class ReplicatedGrid final : public SpatialIndex {
   LevelQuery cells() const { return {lists_, map_, 0.0, 0}; }
   NodeInfo slotInfo(std::uint32_t slot) const { return cells().slotInfo(slot); }
 
-  static void report(QueryContext& ctx, ItemId id, bool hit, std::vector<ItemId>& out) {
-    if (ctx.examine(id, hit)) out.push_back(id);
+  // The point query: every circle containing p covers p's cell, so one cell is read and no copy is seen
+  // twice. Each hit is handed to `take` until it returns false.
+  template <class Take>
+  void pointQuery(Vec2 p, QueryContext& ctx, Take&& take) const {
+    const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
+    ++ctx.counters.nodesVisited;
+    if (slot != kNoIndex) {
+      if (ctx.detail) ++ctx.detail->occupiedCells;
+      if (ctx.tracing()) ctx.visit(slotInfo(slot));
+      const NodeArray& nodes = lists_.nodes();
+      const bool done = lists_.forEachInCellUntil(slot, [&](std::uint32_t n) {
+        return !ctx.examine(nodes[n].id, circleContainsPoint(nodes[n].circle, p)) || take(nodes[n].id);
+      });
+      if (!done) return;
+    }
+    for (ItemId id : oversize_)
+      if (ctx.examine(id, circleContainsPoint(circle(id), p)) && !take(id)) return;
   }
 
-  /// Circle and box queries: every cell of the query's own range, each copy tested only in the first cell
-  /// its item's range shares with the query's.
-  template <class Predicate>
-  void queryCovered(QueryContext& ctx, const CellRange& range, std::vector<ItemId>& out,
-                    Predicate&& predicate) const {
-    queryCovered(ctx, range, out, predicate, [](std::uint32_t) { return false; });
+  template <class Take>
+  void circleQuery(const Circle& query, QueryContext& ctx, Take&& take) const {
+    queryCovered(
+        ctx, coverOf(query), [&](const Circle& c) { return circlesOverlap(c, query); }, take,
+        [](std::uint32_t) { return false; });
   }
 
-  /// The same, skipping the cells `skip` rules out. Only a cell that no visible circle overlaps may be
-  /// skipped: a copy tested in its first shared cell alone is then never lost.
-  template <class Predicate, class Skip>
-  void queryCovered(QueryContext& ctx, const CellRange& range, std::vector<ItemId>& out,
-                    Predicate&& predicate, Skip&& skip) const {
+  template <class Take>
+  void boxQuery(const Box& box, QueryContext& ctx, Take&& take) const {
+    const Box widened = inflateForPruning(box);
+    const CellRange range{map_.cellOf(widened.min.x), map_.cellOf(widened.min.y), map_.cellOf(widened.max.x),
+                          map_.cellOf(widened.max.y)};
+    queryCovered(
+        ctx, range, [&](const Circle& c) { return circleOverlapsBox(c, box); }, take,
+        [](std::uint32_t) { return false; });
+  }
+
+  /// Circle, box and cone queries: every cell of the query's own range but those `skip` rules out, each
+  /// copy tested only in the first cell its item's range shares with the query's, each hit handed to
+  /// `take` until it returns false. Only a cell that no visible circle overlaps may be skipped: a copy
+  /// tested in its first shared cell alone is then never lost.
+  template <class Predicate, class Take, class Skip>
+  void queryCovered(QueryContext& ctx, const CellRange& range, Predicate&& predicate, Take&& take,
+                    Skip&& skip) const {
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
+    bool done = true;
     ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
       if (skip(slot)) {
         if (ctx.tracing()) ctx.prune(slotInfo(slot), "no circle in the cell can reach the cone");
-        return;
+        return true;
       }
       if (ctx.detail) ++ctx.detail->occupiedCells;
       if (ctx.tracing()) ctx.visit(slotInfo(slot));
@@ -399,12 +420,14 @@ class ReplicatedGrid final : public SpatialIndex {
       // A copy is tested only in the first cell its item's range shares with the query's: the first column
       // of either range, and the first row of either.
       const std::uint32_t queryEdges = (cx == range.x0 ? 1u : 0u) | (cy == range.y0 ? 2u : 0u);
-      lists_.forEachInCell(slot, [&](std::uint32_t n) {
-        if ((edgesOf(n, cx, cy) | queryEdges) != 3) return;  // seen in another cell
-        report(ctx, nodes[n].id, predicate(nodes[n].circle), out);
+      return done = lists_.forEachInCellUntil(slot, [&](std::uint32_t n) {
+        if ((edgesOf(n, cx, cy) | queryEdges) != 3) return true;  // seen in another cell
+        return !ctx.examine(nodes[n].id, predicate(nodes[n].circle)) || take(nodes[n].id);
       });
     });
-    for (ItemId id : oversize_) report(ctx, id, predicate(circle(id)), out);
+    if (!done) return;
+    for (ItemId id : oversize_)
+      if (ctx.examine(id, predicate(circle(id))) && !take(id)) return;
   }
 
   template <class Fn>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "spheretest/spatial_index.hpp"
@@ -84,24 +85,35 @@ inline bool cellMayMeetSegment(const CellMapping& map, std::int32_t x, std::int3
 }
 
 /// Calls fn(slot) for every occupied cell of `table` in `range`: by lookup when the range is small, by
-/// walking the table when the range holds more cells than are occupied. Returns the cells looked up, empty
-/// ones included (a lookup that finds nothing still costs a probe), or the occupied cells the walk checked.
+/// walking the table when the range holds more cells than are occupied. A `fn` that returns bool stops the
+/// visit by returning false (a callback query whose caller has what it needs). Returns the cells looked up,
+/// empty ones included (a lookup that finds nothing still costs a probe), or the occupied cells the walk
+/// checked.
 template <class Fn>
 std::uint64_t visitRange(const CellTable& table, const CellRange& range, Fn&& fn) {
+  const auto goOn = [&fn](std::uint32_t slot) {
+    if constexpr (std::is_same_v<decltype(fn(slot)), bool>) {
+      return fn(slot);
+    } else {
+      fn(slot);
+      return true;
+    }
+  };
   if (range.count() > 2.0 * double(table.used()) + 16.0) {
     for (std::uint32_t slot = 0; slot < table.capacity(); ++slot) {
-      if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y)) fn(slot);
+      if (table.occupied(slot) && range.contains(table[slot].x, table[slot].y) && !goOn(slot)) break;
     }
     return table.used();
   }
-  const auto lookedUp = static_cast<std::uint64_t>(range.count());
   for (std::int64_t y = range.y0; y <= range.y1; ++y) {
     for (std::int64_t x = range.x0; x <= range.x1; ++x) {
       const std::uint32_t slot = table.find(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y));
-      if (slot != kNoIndex) fn(slot);
+      if (slot != kNoIndex && !goOn(slot))
+        return static_cast<std::uint64_t>((y - range.y0) * (std::int64_t(range.x1) - range.x0 + 1) +
+                                          (x - range.x0) + 1);
     }
   }
-  return lookedUp;
+  return static_cast<std::uint64_t>(range.count());
 }
 
 /// Visits the occupied cells of the segment's rows within `range` (the segment widened by `reach`, row by

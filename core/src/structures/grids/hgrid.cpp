@@ -178,18 +178,22 @@ class HierarchicalGrid final : public SpatialIndex {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
-    for (const Level& level : levels_) query(level).queryAround(ctx, p, 0.0, out, contains);
+    pointQuery(p, ctx, takerFor(out));
   }
-
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, query); };
-    for (const Level& level : levels_)
-      this->query(level).queryAround(ctx, query.center, query.radius, out, overlaps);
+    circleQuery(query, ctx, takerFor(out));
   }
-
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    for (const Level& level : levels_) query(level).queryBox(ctx, box, out);
+    boxQuery(box, ctx, takerFor(out));
+  }
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
+    pointQuery(p, ctx, takerFor(visit));
+  }
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
+    circleQuery(query, ctx, takerFor(visit));
+  }
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
+    boxQuery(box, ctx, takerFor(visit));
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
@@ -447,6 +451,26 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   // -- scanning ---------------------------------------------------------------------------------------------
+
+  // The point, circle and box queries: every level in turn, each hit handed to `take` until it returns
+  // false.
+  template <class Take>
+  void pointQuery(Vec2 p, QueryContext& ctx, Take&& take) const {
+    const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
+    for (const Level& level : levels_)
+      if (!query(level).queryAround(ctx, p, 0.0, contains, take)) return;
+  }
+  template <class Take>
+  void circleQuery(const Circle& around, QueryContext& ctx, Take&& take) const {
+    const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, around); };
+    for (const Level& level : levels_)
+      if (!query(level).queryAround(ctx, around.center, around.radius, overlaps, take)) return;
+  }
+  template <class Take>
+  void boxQuery(const Box& box, QueryContext& ctx, Take&& take) const {
+    for (const Level& level : levels_)
+      if (!query(level).queryBox(ctx, box, take)) return;
+  }
 
   // A level as the shared grid queries read it (grid_queries.hpp); the coarsest is drawn at depth 0.
   LevelQuery query(const Level& level) const {

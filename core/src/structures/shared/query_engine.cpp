@@ -1,6 +1,7 @@
 #include "query_engine.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "tree_walk.hpp"
 
@@ -51,30 +52,30 @@ class ViewTree {
 
 template <class Shape>
 void collect(const WalkView& view, const SpatialIndex& index, QueryContext& ctx, const Shape& shape,
-             const ItemSink& sink) {
-  tree_walk::walk(ViewTree(view, index), ctx, shape, [&](ItemId id, const Circle&) { return sink.add(id); });
+             ResultTaker&& take) {
+  tree_walk::walk(ViewTree(view, index), ctx, shape, [&](ItemId id, const Circle&) { return take(id); });
 }
 
 }  // namespace
 
-void queryPoint(const WalkView& view, const SpatialIndex& index, Vec2 p, const ItemSink& sink,
+void queryPoint(const WalkView& view, const SpatialIndex& index, Vec2 p, ResultTaker&& take,
                 QueryContext& ctx) {
-  collect(view, index, ctx, tree_walk::PointShape{p}, sink);
+  collect(view, index, ctx, tree_walk::PointShape{p}, std::move(take));
 }
 
-void queryCircle(const WalkView& view, const SpatialIndex& index, const Circle& query, const ItemSink& sink,
+void queryCircle(const WalkView& view, const SpatialIndex& index, const Circle& query, ResultTaker&& take,
                  QueryContext& ctx) {
-  collect(view, index, ctx, tree_walk::CircleShape(query), sink);
+  collect(view, index, ctx, tree_walk::CircleShape(query), std::move(take));
 }
 
-void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, const ItemSink& sink,
+void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, ResultTaker&& take,
               QueryContext& ctx) {
-  collect(view, index, ctx, tree_walk::BoxShape(box), sink);
+  collect(view, index, ctx, tree_walk::BoxShape(box), std::move(take));
 }
 
-void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& cone, const ItemSink& sink,
+void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& cone, ResultTaker&& take,
                QueryContext& ctx) {
-  collect(view, index, ctx, tree_walk::ConeShape(cone), sink);
+  collect(view, index, ctx, tree_walk::ConeShape(cone), std::move(take));
 }
 
 void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment,

@@ -10,41 +10,21 @@
 #include <vector>
 
 #include "spheretest/spatial_index.hpp"
+#include "structures/shared/result_taker.hpp"
 
 namespace st::engine {
 
-/// Where a walk's results go: appended to a vector, or handed to a callback that may stop the walk.
-class ItemSink {
- public:
-  /// Appends every result to `out`.
-  explicit ItemSink(std::vector<ItemId>& out) : out_(&out) {}
-  /// Hands every result to `visit` until it returns false.
-  explicit ItemSink(const ItemVisitor& visit) : visit_(&visit) {}
-  /// Takes one result; false when the walk must stop.
-  bool add(ItemId id) const {
-    if (out_) {
-      out_->push_back(id);
-      return true;
-    }
-    return (*visit_)(id);
-  }
-
- private:
-  std::vector<ItemId>* out_ = nullptr;
-  const ItemVisitor* visit_ = nullptr;
-};
-
 /// The circles of `index` containing p.
-void queryPoint(const WalkView& view, const SpatialIndex& index, Vec2 p, const ItemSink& sink,
+void queryPoint(const WalkView& view, const SpatialIndex& index, Vec2 p, ResultTaker&& take,
                 QueryContext& ctx);
 /// The circles of `index` overlapping `query`.
-void queryCircle(const WalkView& view, const SpatialIndex& index, const Circle& query, const ItemSink& sink,
+void queryCircle(const WalkView& view, const SpatialIndex& index, const Circle& query, ResultTaker&& take,
                  QueryContext& ctx);
 /// The circles of `index` overlapping `box`.
-void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, const ItemSink& sink,
+void queryBox(const WalkView& view, const SpatialIndex& index, const Box& box, ResultTaker&& take,
               QueryContext& ctx);
 /// The circles of `index` overlapping the view cone, in walk order.
-void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& cone, const ItemSink& sink,
+void queryCone(const WalkView& view, const SpatialIndex& index, const ViewCone& cone, ResultTaker&& take,
                QueryContext& ctx);
 /// Every circle the segment meets, in walk order.
 void rayCast(const WalkView& view, const SpatialIndex& index, const Segment& segment,

@@ -48,6 +48,7 @@
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/linear_tree.hpp"
 #include "structures/shared/pair_view.hpp"
+#include "structures/shared/result_taker.hpp"
 #include "structures/shared/segment_box.hpp"
 #include "structures/shared/simd_support.hpp"
 
@@ -255,38 +256,22 @@ class BandedTree : public SpatialIndex {
   // -- queries --------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const double slack = querySlack(scaleOf(p));
-    QueryDetail* detail = ctx.detail;
-    walk(
-        ctx, [&](const CellBox& reach) { return mayContain(reach, p, slack); }, QueryShape::Point,
-        grown({p.x, p.y, p.x, p.y}, slack),
-        [&](std::uint32_t i, int depth) {
-          if (detail && depth < QueryDetail::kDepthSlots) {
-            ++detail->nodesByDepth[std::size_t(depth)];
-            detail->nodeDepthsUsed = std::max(detail->nodeDepthsUsed, depth + 1);
-          }
-          testItems(ctx, i, out, [&](const Circle& c) { return circleContainsPoint(c, p); });
-        });
+    pointWalk(p, ctx, ResultTaker(out));
   }
-
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const double slack = querySlack(scaleOf(query));
-    walk(
-        ctx, [&](const CellBox& reach) { return mayOverlap(reach, query, slack); }, QueryShape::Circle,
-        grown({query.center.x, query.center.y, query.center.x, query.center.y}, double(query.radius) + slack),
-        [&](std::uint32_t i, int) {
-          testItems(ctx, i, out, [&](const Circle& c) { return circlesOverlap(c, query); });
-        });
+    circleWalk(query, ctx, ResultTaker(out));
   }
-
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    const double slack = querySlack(scaleOf(box));
-    walk(
-        ctx, [&](const CellBox& reach) { return mayOverlap(reach, box, slack); }, QueryShape::Box,
-        grown({box.min.x, box.min.y, box.max.x, box.max.y}, slack),
-        [&](std::uint32_t i, int) {
-          testItems(ctx, i, out, [&](const Circle& c) { return circleOverlapsBox(c, box); });
-        });
+    boxWalk(box, ctx, ResultTaker(out));
+  }
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
+    pointWalk(p, ctx, ResultTaker(visit));
+  }
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
+    circleWalk(query, ctx, ResultTaker(visit));
+  }
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
+    boxWalk(box, ctx, ResultTaker(visit));
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
@@ -303,6 +288,7 @@ class BandedTree : public SpatialIndex {
             if (ctx.examine(id, segmentHitsCircle(segment, items_.circle(s), t)))
               out.push_back(rayHitAt(segment, id, t));
           }
+          return true;
         });
   }
 
@@ -317,7 +303,8 @@ class BandedTree : public SpatialIndex {
         },
         QueryShape::Cone, std::nullopt,
         [&](std::uint32_t i, int) {
-          testItems(ctx, i, visibleNow, [&](const Circle& c) { return circleOverlapsCone(c, cone); });
+          return testItems(
+              ctx, i, [&](const Circle& c) { return circleOverlapsCone(c, cone); }, ResultTaker(visibleNow));
         });
     std::sort(visibleNow.begin(), visibleNow.end());
   }
@@ -432,7 +419,7 @@ class BandedTree : public SpatialIndex {
           std::uint32_t top = entries[e];
           const std::uint32_t end = dir_[top].next;
           while (top + 1 < end && dir_[top + 1].begin == dir_[top].begin && dir_[top + 1].next == end) ++top;
-          walkRange(ctx, top, end, reaches, kind, visit);
+          if (!walkRange(ctx, top, end, reaches, kind, visit)) return;
         }
         return;
       }
@@ -440,9 +427,10 @@ class BandedTree : public SpatialIndex {
     walkRange(ctx, 0, dir_.size(), reaches, kind, visit);
   }
 
-  // The walk over the subtree listed at [begin, end) of the directory, whose first node is its top.
+  // The walk over the subtree listed at [begin, end) of the directory, whose first node is its top; false
+  // when `visit` stopped it.
   template <class Reaches, class Visit>
-  void walkRange(QueryContext& ctx, std::uint32_t begin, std::uint32_t end, Reaches& reaches, QueryShape kind,
+  bool walkRange(QueryContext& ctx, std::uint32_t begin, std::uint32_t end, Reaches& reaches, QueryShape kind,
                  Visit& visit) const {
     using Cell = decltype(self().cell(Codec::root()));
     Cell cells[linear::Directory::kMaxWalkDepth];
@@ -458,17 +446,62 @@ class BandedTree : public SpatialIndex {
         continue;
       }
       if (ctx.tracing()) ctx.visit(info(i, cell));
-      visit(i, depth);
+      if (!visit(i, depth)) return false;
       ++i;
     }
+    return true;
   }
 
-  template <class Predicate>
-  void testItems(QueryContext& ctx, std::uint32_t i, std::vector<ItemId>& out, Predicate&& accepts) const {
+  // Tests the circles stored in node i, handing each hit to `take`; false when `take` stopped the walk.
+  template <class Predicate, class Take>
+  bool testItems(QueryContext& ctx, std::uint32_t i, Predicate&& accepts, Take&& take) const {
     for (std::uint32_t s = dir_[i].begin; s < dir_.ownEnd(i); ++s) {
       const ItemId id = items_.id(s);
-      if (ctx.examine(id, accepts(items_.circle(s)))) out.push_back(id);
+      if (ctx.examine(id, accepts(items_.circle(s))) && !take(id)) return false;
     }
+    return true;
+  }
+
+  // The point, circle and box walks, each handing its hits to `take` until it returns false.
+  template <class Take>
+  void pointWalk(Vec2 p, QueryContext& ctx, Take&& take) const {
+    const double slack = querySlack(scaleOf(p));
+    QueryDetail* detail = ctx.detail;
+    walk(
+        ctx, [&](const CellBox& reach) { return mayContain(reach, p, slack); }, QueryShape::Point,
+        grown({p.x, p.y, p.x, p.y}, slack),
+        [&](std::uint32_t i, int depth) {
+          if (detail && depth < QueryDetail::kDepthSlots) {
+            ++detail->nodesByDepth[std::size_t(depth)];
+            detail->nodeDepthsUsed = std::max(detail->nodeDepthsUsed, depth + 1);
+          }
+          return testItems(
+              ctx, i, [&](const Circle& c) { return circleContainsPoint(c, p); }, take);
+        });
+  }
+
+  template <class Take>
+  void circleWalk(const Circle& query, QueryContext& ctx, Take&& take) const {
+    const double slack = querySlack(scaleOf(query));
+    walk(
+        ctx, [&](const CellBox& reach) { return mayOverlap(reach, query, slack); }, QueryShape::Circle,
+        grown({query.center.x, query.center.y, query.center.x, query.center.y}, double(query.radius) + slack),
+        [&](std::uint32_t i, int) {
+          return testItems(
+              ctx, i, [&](const Circle& c) { return circlesOverlap(c, query); }, take);
+        });
+  }
+
+  template <class Take>
+  void boxWalk(const Box& box, QueryContext& ctx, Take&& take) const {
+    const double slack = querySlack(scaleOf(box));
+    walk(
+        ctx, [&](const CellBox& reach) { return mayOverlap(reach, box, slack); }, QueryShape::Box,
+        grown({box.min.x, box.min.y, box.max.x, box.max.y}, slack),
+        [&](std::uint32_t i, int) {
+          return testItems(
+              ctx, i, [&](const Circle& c) { return circleOverlapsBox(c, box); }, take);
+        });
   }
 
   // The node a circle belongs in, starting from the node `from`: up while the node cannot hold it, then
