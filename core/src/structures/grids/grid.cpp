@@ -19,9 +19,11 @@ using namespace grid_detail;
 /// Marks a per-id index entry as a position in the oversize list rather than a node.
 constexpr std::uint32_t kOversizeBit = 0x80000000u;
 
-class HashedGrid final : public SpatialIndex {
+class HashedGrid final : public TakerQueries<HashedGrid> {
+  friend TakerQueries<HashedGrid>;
+
  public:
-  HashedGrid() : SpatialIndex("grid") {
+  HashedGrid() : TakerQueries("grid") {
     for (const ParamInfo& param : gridParams("cell size", "re-sort the whole grid")) addParam(param);
     addParam(wideVectorsParam());
   }
@@ -198,25 +200,6 @@ class HashedGrid final : public SpatialIndex {
   }
 
   // -- queries ------------------------------------------------------------------------------------------
-
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    pointQuery(p, ctx, takerFor(out));
-  }
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    circleQuery(query, ctx, takerFor(out));
-  }
-  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    boxQuery(box, ctx, takerFor(out));
-  }
-  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
-    pointQuery(p, ctx, takerFor(visit));
-  }
-  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
-    circleQuery(query, ctx, takerFor(visit));
-  }
-  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
-    boxQuery(box, ctx, takerFor(visit));
-  }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     level().rayCast(ctx, segment, out);

@@ -24,9 +24,11 @@ using namespace grid_detail;
 constexpr double kMaxCopies = 64.0;
 static_assert(kMaxCopies <= 255.0, "fillCovered counts an item's copies in a byte");
 
-class ReplicatedGrid final : public SpatialIndex {
+class ReplicatedGrid final : public TakerQueries<ReplicatedGrid> {
+  friend TakerQueries<ReplicatedGrid>;
+
  public:
-  ReplicatedGrid() : SpatialIndex("grid-replicated") {
+  ReplicatedGrid() : TakerQueries("grid-replicated") {
     for (const ParamInfo& param : gridParams("cell size", "rebuild every copy")) addParam(param);
   }
 
@@ -147,25 +149,6 @@ class ReplicatedGrid final : public SpatialIndex {
   }
 
   // -- queries ------------------------------------------------------------------------------------------
-
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    pointQuery(p, ctx, takerFor(out));
-  }
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    circleQuery(query, ctx, takerFor(out));
-  }
-  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    boxQuery(box, ctx, takerFor(out));
-  }
-  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
-    pointQuery(p, ctx, takerFor(visit));
-  }
-  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
-    circleQuery(query, ctx, takerFor(visit));
-  }
-  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
-    boxQuery(box, ctx, takerFor(visit));
-  }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     // The cells the segment passes through hold every circle it can hit; a circle may sit in several of

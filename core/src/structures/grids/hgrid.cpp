@@ -24,9 +24,11 @@ constexpr int kMaxExponent = 127;
 /// Smallest reference size, so that the coarsest exponent still fits the largest accepted circle.
 constexpr double kMinReference = 1e-20;
 
-class HierarchicalGrid final : public SpatialIndex {
+class HierarchicalGrid final : public TakerQueries<HierarchicalGrid> {
+  friend TakerQueries<HierarchicalGrid>;
+
  public:
-  HierarchicalGrid() : SpatialIndex("hgrid") {
+  HierarchicalGrid() : TakerQueries("hgrid") {
     for (const ParamInfo& param :
          gridParams("cell size of the level of the largest circles", "re-sort every level"))
       addParam(param);
@@ -176,25 +178,6 @@ class HierarchicalGrid final : public SpatialIndex {
   }
 
   // -- queries ------------------------------------------------------------------------------------------
-
-  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    pointQuery(p, ctx, takerFor(out));
-  }
-  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    circleQuery(query, ctx, takerFor(out));
-  }
-  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    boxQuery(box, ctx, takerFor(out));
-  }
-  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
-    pointQuery(p, ctx, takerFor(visit));
-  }
-  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
-    circleQuery(query, ctx, takerFor(visit));
-  }
-  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
-    boxQuery(box, ctx, takerFor(visit));
-  }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
     for (const Level& level : levels_) query(level).rayCast(ctx, segment, out);

@@ -10,6 +10,7 @@
 // (ResultTaker) pays a branch per result instead, which the size-banded trees' walks prefer: compiled
 // twice, they crowd the compiler out of inlining their own update path.
 
+#include <optional>
 #include <vector>
 
 #include "spheretest/spatial_index.hpp"
@@ -59,32 +60,53 @@ inline auto takerFor(const ItemVisitor& visit) {
 class ResultTaker {
  public:
   /// Appends every result to `out`.
-  explicit ResultTaker(std::vector<ItemId>& out) : out_(&out) {}
+  explicit ResultTaker(std::vector<ItemId>& out) { append_.emplace(out); }
   /// Hands every result to `visit` until it returns false.
   explicit ResultTaker(const ItemVisitor& visit) : visit_(&visit) {}
-  ResultTaker(const ResultTaker&) = delete;
-  ResultTaker& operator=(const ResultTaker&) = delete;
-  ~ResultTaker() {
-    if (count_ != 0) flush();
-  }
   /// Takes one result; false when the walk must stop.
-  bool operator()(ItemId id) {
-    if (visit_) return (*visit_)(id);
-    block_[count_++] = id;
-    if (count_ == kBlock) flush();
-    return true;
+  bool operator()(ItemId id) { return visit_ ? (*visit_)(id) : (*append_)(id); }
+
+ private:
+  std::optional<AppendTaker> append_;
+  const ItemVisitor* visit_ = nullptr;
+};
+
+/// The vector and callback forms of the point, circle and box queries of a structure whose own walks hand
+/// their results to a taker (`Walks::pointQuery(p, ctx, take)`, `circleQuery`, `boxQuery`): the hooks
+/// every such structure would otherwise write out. `kOneTakerType` compiles each walk once for both forms
+/// (ResultTaker) instead of once per form (takerFor).
+template <class Walks, bool kOneTakerType = false>
+class TakerQueries : public SpatialIndex {
+ protected:
+  using SpatialIndex::SpatialIndex;
+  void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    walks().pointQuery(p, ctx, taker(out));
+  }
+  void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    walks().circleQuery(query, ctx, taker(out));
+  }
+  void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
+    walks().boxQuery(box, ctx, taker(out));
+  }
+  void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
+    walks().pointQuery(p, ctx, taker(visit));
+  }
+  void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
+    walks().circleQuery(query, ctx, taker(visit));
+  }
+  void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
+    walks().boxQuery(box, ctx, taker(visit));
   }
 
  private:
-  static constexpr unsigned kBlock = 32;
-  void flush() {
-    out_->insert(out_->end(), block_, block_ + count_);
-    count_ = 0;
+  const Walks& walks() const { return static_cast<const Walks&>(*this); }
+  template <class Results>
+  static auto taker(Results& results) {
+    if constexpr (kOneTakerType)
+      return ResultTaker(results);
+    else
+      return takerFor(results);
   }
-  std::vector<ItemId>* out_ = nullptr;
-  const ItemVisitor* visit_ = nullptr;
-  ItemId block_[kBlock];
-  unsigned count_ = 0;
 };
 
 }  // namespace st
