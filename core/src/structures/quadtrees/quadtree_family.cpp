@@ -149,8 +149,8 @@ void QuadtreeFamily::unlinkItem(ItemId id) {
   itemNode_[id] = kNoIndex;
 }
 
-void QuadtreeFamily::addToPathCounts(std::uint32_t node, int delta) {
-  for (std::uint32_t n = node; n != kNoIndex; n = nodes_[n].parent) {
+void QuadtreeFamily::addToPathCounts(std::uint32_t node, int delta, std::uint32_t stop) {
+  for (std::uint32_t n = node; n != stop; n = nodes_[n].parent) {
     nodes_[n].subtreeCount = static_cast<std::uint32_t>(std::int64_t(nodes_[n].subtreeCount) + delta);
   }
 }

@@ -180,8 +180,8 @@ class QuadtreeFamily : public SpatialIndex {
   void linkItem(ItemId id, std::uint32_t node);
   /// Takes an item out of its node's list (counts along the path are the caller's business).
   void unlinkItem(ItemId id);
-  /// Adds `delta` to subtreeCount from `node` up to the root.
-  void addToPathCounts(std::uint32_t node, int delta);
+  /// Adds `delta` to subtreeCount from `node` up to the root, or up to but not including `stop`.
+  void addToPathCounts(std::uint32_t node, int delta, std::uint32_t stop = kNoIndex);
   /// The node an item is stored in.
   std::uint32_t nodeOf(ItemId id) const { return itemNode_[id]; }
   /// The item after `id` in its node's list, or kNoIndex.

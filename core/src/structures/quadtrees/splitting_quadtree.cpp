@@ -34,7 +34,7 @@ void SplittingQuadtree::doUpdate(ItemId id, const Circle& old, const Circle& c) 
   if (stayInPlace(n, old, c)) {
     // A leaf kept over capacity because its items could not be told apart can split once one of them moves
     // (its depth, a walk to the root, only then).
-    if (nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_) splitIfOverfull(n, depthOf(n));
+    if (overfullLeaf(n)) splitIfOverfull(n, depthOf(n));
     ++updatesInPlace_;
     return;
   }
@@ -58,7 +58,7 @@ bool SplittingQuadtree::relinkNearby(ItemId id, const Circle& old, const Circle&
   std::uint32_t top = from;
   while (top != 0 && !descentReaches(top, c)) top = nodes_[top].parent;
   unlinkItem(id);
-  for (std::uint32_t m = from; m != top; m = nodes_[m].parent) --nodes_[m].subtreeCount;
+  addToPathCounts(from, -1, top);
   // The new path leaves `top` through a child the old one did not take (that child would have been `top`).
   std::uint32_t n = top;
   for (std::uint32_t child = childTaking(n, c); child != kNoIndex; child = childTaking(n, c)) {
@@ -68,11 +68,8 @@ bool SplittingQuadtree::relinkNearby(ItemId id, const Circle& old, const Circle&
   }
   linkItem(id, n);
   noteLeft(from, old);
-  for (std::uint32_t m = from; m != top; m = nodes_[m].parent) {
-    if (nodes_[m].subtreeCount > capacity_) break;
-    if (nodes_[m].firstChild != kNoIndex) collapseSubtree(m);
-  }
-  if (nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_) splitIfOverfull(n, depthOf(n));
+  mergeUpFrom(from, top);
+  if (overfullLeaf(n)) splitIfOverfull(n, depthOf(n));
   return true;
 }
 
@@ -90,9 +87,7 @@ void SplittingQuadtree::doUpdateBatch(std::span<const ItemId> ids, std::span<con
                     for (std::size_t i = begin; i < end; ++i) {
                       if (i + kAhead < end) simd::prefetch(&nodes_[nodeOf(ids[i + kAhead])]);
                       const std::uint32_t n = nodeOf(ids[i]);
-                      const bool overfullLeaf =
-                          nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_;
-                      if (overfullLeaf || !staysUntouched(n, old[i], circle(ids[i])))
+                      if (overfullLeaf(n) || !staysUntouched(n, old[i], circle(ids[i])))
                         list.push_back(static_cast<std::uint32_t>(i));
                     }
                   });
@@ -156,8 +151,7 @@ void SplittingQuadtree::attach(ItemId id, const Circle& c) {
 }
 
 void SplittingQuadtree::splitIfOverfull(std::uint32_t n, int depth) {
-  if (nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_ && canSplit(n, depth))
-    split(n, depth);
+  if (overfullLeaf(n) && canSplit(n, depth)) split(n, depth);
 }
 
 // Splits an overflowing leaf: the items a child takes move down, the rest stay; overflowing children split
@@ -197,7 +191,13 @@ void SplittingQuadtree::detach(ItemId id, const Circle& old) {
   // new one: the node's bookkeeping may count either radius.
   const Circle& now = circle(id);
   noteLeft(n, now.radius > old.radius ? now : old);
-  for (std::uint32_t m = n; m != kNoIndex; m = nodes_[m].parent) {
+  mergeUpFrom(n, kNoIndex);
+}
+
+// Merges the subtrees that now hold no more than the capacity, from `node` up to but not including `stop`
+// (a node whose count did not change), stopping at the first that still holds more.
+void SplittingQuadtree::mergeUpFrom(std::uint32_t node, std::uint32_t stop) {
+  for (std::uint32_t m = node; m != stop; m = nodes_[m].parent) {
     if (nodes_[m].subtreeCount > capacity_) break;
     if (nodes_[m].firstChild != kNoIndex) collapseSubtree(m);
   }

@@ -80,6 +80,10 @@ class SplittingQuadtree : public QuadtreeFamily {
   void splitIfOverfull(std::uint32_t n, int depth);
   void split(std::uint32_t leaf, int depth);
   void detach(ItemId id, const Circle& old);
+  void mergeUpFrom(std::uint32_t node, std::uint32_t stop);
+  bool overfullLeaf(std::uint32_t n) const {
+    return nodes_[n].firstChild == kNoIndex && nodes_[n].directCount > capacity_;
+  }
   bool relinkNearby(ItemId id, const Circle& old, const Circle& c);
 
   int maxDepth_ = 24;
