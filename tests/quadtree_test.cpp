@@ -541,6 +541,83 @@ TEST_P(QuadtreeFamily, AMoveBatchMakesTheTreeOfOneMoveAfterAnother) {
       {{10, 10}, {500, 600}, {1000, 20}}, 25.0f);
 }
 
+// Every query kind at `probes`, as text: the sorted answers with the walk's counters. Two walks of the same
+// tree give the same text whatever order they read a node's circles in.
+std::vector<std::string> answersWithCounts(const SpatialIndex& tree, const std::vector<Vec2>& probes,
+                                           float size) {
+  std::vector<std::string> lines;
+  std::vector<ItemId> ids;
+  std::vector<RayHit> hits;
+  std::vector<NearestHit> nearest;
+  const auto line = [&](const char* kind, const QueryContext& ctx, std::vector<std::string> found) {
+    std::string text = std::string(kind) + " nodes " + std::to_string(ctx.counters.nodesVisited) +
+                       " examined " + std::to_string(ctx.counters.candidates) + ":";
+    for (const std::string& f : found) text += " " + f;
+    lines.push_back(text);
+  };
+  const auto idText = [](std::vector<ItemId> found) {
+    std::vector<std::string> text;
+    for (ItemId id : sorted(std::move(found))) text.push_back(std::to_string(id));
+    return text;
+  };
+  for (Vec2 p : probes) {
+    QueryContext point, circle, box, ray, near;
+    tree.queryPoint(p, ids, &point);
+    line("point", point, idText(ids));
+    tree.queryCircle({p, size}, ids, &circle);
+    line("circle", circle, idText(ids));
+    tree.queryBox(boxFromCenter(p, size, size * 0.5f), ids, &box);
+    line("box", box, idText(ids));
+    tree.rayCast({p, {p.x + 4 * size, p.y - 3 * size}}, hits, &ray);
+    std::vector<std::string> rayText;
+    for (const RayHit& hit : hits) rayText.push_back(std::to_string(hit.id) + "@" + std::to_string(hit.t));
+    line("ray", ray, rayText);
+    tree.queryNearest(p, 5, nearest, &near);
+    std::vector<std::string> nearText;
+    for (const NearestHit& hit : nearest) nearText.push_back(std::to_string(hit.id));
+    line("nearest", near, nearText);
+  }
+  return lines;
+}
+
+// After a pair search the queries read each node's circles from the copy that search laid out; after any
+// change they go back to the node lists. Both must walk the same nodes, examine the same circles and find
+// the same ones, and a circle moved after the search must be found where it is now.
+TEST_P(QuadtreeFamily, QueriesAfterAPairSearchReadItsCopyAndAnswerAsTheListsDo) {
+  std::vector<Item> items = uniformScatter(3000, 31);
+  Rng rng(7);
+  for (std::size_t i = 0; i < items.size(); i += 50) items[i].circle.radius = rng.uniform(8.0f, 60.0f);
+  auto tree = create();
+  tree->setWorldHint(kWorld);
+  tree->build(items);
+  std::vector<ItemId> ids;
+  std::vector<Circle> moved;
+  for (const Item& item : items) {
+    if (!rng.chance(0.3)) continue;
+    ids.push_back(item.id);
+    moved.push_back({{rng.uniform(10, 1014), rng.uniform(10, 1014)}, item.circle.radius});
+    items[item.id].circle = moved.back();
+  }
+  tree->updateBatch(ids, moved);
+  std::vector<Vec2> probes;
+  for (int k = 0; k < 40; ++k) probes.push_back({rng.uniform(0, 1024), rng.uniform(0, 1024)});
+  const std::vector<std::string> fromLists = answersWithCounts(*tree, probes, 20.0f);
+  std::vector<Pair> pairs;
+  tree->findPairs(pairs);
+  EXPECT_EQ(answersWithCounts(*tree, probes, 20.0f), fromLists);
+  expectSameAnswers(*tree, items, probes, 20.0f);
+
+  // A circle moved after the search: the copy no longer holds, so the query must not read it.
+  tree->findPairs(pairs);
+  const ItemId mover = items[17].id;
+  const Circle there{{900.0f, 120.0f}, 3.0f};
+  tree->update(mover, there);
+  items[17].circle = there;
+  tree->queryPoint(there.center, ids);
+  EXPECT_NE(std::find(ids.begin(), ids.end(), mover), ids.end());
+  expectSameAnswers(*tree, items, probes, 20.0f);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,
                          ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"), structureTestName);
 

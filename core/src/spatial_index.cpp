@@ -96,6 +96,7 @@ void SpatialIndex::setParam(std::string_view key, double value) {
     }
     if (paramValues_[i] == value) return;
     paramValues_[i] = value;
+    ++contentVersion_;
     onParamChanged(key);
     validateAfter(*this, "setParam");
     return;
@@ -121,6 +122,7 @@ void SpatialIndex::rebuildFromTable() {
   std::vector<Item> items;
   items.reserve(count_);
   forEachItem([&](ItemId id, const Circle& c) { items.push_back({id, c}); });
+  ++contentVersion_;
   counters_ = {};
   doClear();
   doBuild(items);
@@ -159,6 +161,7 @@ void SpatialIndex::build(std::span<const Item> items) {
     if (seen[item.id]) throw InvalidInput(name_ + ": build: duplicate id " + std::to_string(item.id));
     seen[item.id] = 1;
   }
+  ++contentVersion_;
   doClear();
   circles_.assign(items.empty() ? 0 : std::size_t(maxId) + 1, Circle{{0, 0}, kAbsent});
   for (const Item& item : items) circles_[item.id] = item.circle;
@@ -175,6 +178,7 @@ void SpatialIndex::insert(ItemId id, const Circle& c) {
   if (contains(id)) throw InvalidInput(name_ + ": insert: id " + std::to_string(id) + " is already present");
   storeCircle(id, c);
   ++count_;
+  ++contentVersion_;
   counters_ = {};
   doInsert(id, c);
   validateAfter(*this, "insert");
@@ -185,6 +189,7 @@ void SpatialIndex::update(ItemId id, const Circle& c) {
   checkCircle(c, "update");
   const Circle old = circles_[id];
   circles_[id] = c;
+  ++contentVersion_;
   counters_ = {};
   doUpdate(id, old, c);
   validateAfter(*this, "update");
@@ -238,6 +243,7 @@ void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circ
     }
   }
   // The ids are distinct by now, so the workers' writes to the table never meet.
+  ++contentVersion_;
   std::vector<Circle> old;
   const bool keepOld = batchNeedsOldCircles(ids.size());
   if (keepOld) old.resize(ids.size());
@@ -254,6 +260,7 @@ void SpatialIndex::updateBatch(std::span<const ItemId> ids, std::span<const Circ
 
 void SpatialIndex::remove(ItemId id) {
   if (!contains(id)) throw InvalidInput(name_ + ": remove: unknown id " + std::to_string(id));
+  ++contentVersion_;
   counters_ = {};
   doRemove(id, circles_[id]);
   circles_[id].radius = kAbsent;
@@ -262,6 +269,7 @@ void SpatialIndex::remove(ItemId id) {
 }
 
 void SpatialIndex::clear() {
+  ++contentVersion_;
   doClear();
   circles_.clear();
   visible_.clear();
@@ -271,6 +279,7 @@ void SpatialIndex::clear() {
 }
 
 void SpatialIndex::maintain() {
+  ++contentVersion_;
   counters_ = {};
   doMaintain();
   validateAfter(*this, "maintain");

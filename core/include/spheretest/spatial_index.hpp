@@ -171,6 +171,10 @@ struct QueryContext {
   /// by a bounds test that stood for it).
   void candidate(ItemId id, bool hit) {
     ++counters.exactTests;
+    traceOutcome(id, hit);
+  }
+  /// Records the outcome of an exact test that the walk counts itself.
+  void traceOutcome(ItemId id, bool hit) const {
     if (trace) record({hit ? TraceEventKind::Hit : TraceEventKind::Candidate, {}, id, ""});
   }
   /// Records an item accepted without a test (its whole node was inside the query).
@@ -318,6 +322,10 @@ class SpatialIndex {
       if (!std::isnan(circles_[i].radius)) fn(static_cast<ItemId>(i), circles_[i]);
     }
   }
+  /// A number that changes with every build, insert, update, removal, clear, maintain and parameter change:
+  /// a structure compares it with the value it saw when it laid out a copy of its items, to know the copy
+  /// still holds.
+  std::uint64_t contentVersion() const { return contentVersion_; }
   /// Bytes held by the item table, for stats().
   std::size_t tableBytes() const {
     return circles_.capacity() * sizeof(Circle) + visible_.capacity() * sizeof(ItemId);
@@ -393,6 +401,7 @@ class SpatialIndex {
   std::vector<double> paramValues_;
   CircleTable circles_;  // by id; an absent id has a NaN radius
   std::size_t count_ = 0;
+  std::uint64_t contentVersion_ = 0;
   TaskScheduler* scheduler_ = nullptr;
   std::optional<Box> worldHint_;
   std::vector<ItemId> scratchIds_;

@@ -229,7 +229,7 @@ class QuadtreeFamily : public SpatialIndex {
   bool building_ = false;                 // inside doBuild: the pool may double
   std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
   // The hand-over (see doFindPairs): each node's slot and bucket, the parts and the bucket sort of the ids.
-  std::vector<std::uint32_t> ownAt_;              // the slot of each node's own items
+  std::vector<std::uint32_t> ownAt_;              // the slot of each node's own items; after it, their end
   std::vector<std::uint32_t> nodeBucket_;         // 0 above the parts, p + 1 inside part p
   std::vector<std::uint32_t> partRoots_;          // the root of each part, in hand-over order
   std::vector<std::uint32_t> bucketCursor_;       // per chunk of ids and bucket: count, then where to write
@@ -241,6 +241,10 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
   std::vector<std::uint32_t> collapsePending_;    // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
+
+  // contentVersion() when the pair search laid the items out in viewItems_: queries read them there while
+  // it still is.
+  std::uint64_t copyVersion_ = ~std::uint64_t{0};
 };
 
 }  // namespace st::quadtree_family

@@ -144,6 +144,8 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       [&](std::uint32_t) { read += parts_.place(inRooms, view_, nextPart++, fillPart); });
   if (inRooms) read += parts_.fillRooms(workers, view_, partRoots_.size(), fillPart);
   view_.finish();
+  // ownAt_ now holds where each node's own items end in the copy, which queries read until the next change.
+  copyVersion_ = contentVersion();
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
 }
