@@ -182,22 +182,13 @@ void forEachRoot(const Tree& tree, Push&& push) {
     push(tree.root());
 }
 
-// Tests the circles in no node with `test(id, circle)` (which counts them) and hands the hits to `take`;
-// false when `take` stopped the query.
-template <class Tree, class Test, class Take>
-bool examineUnplaced(const Tree& tree, Test&& test, Take&& take) {
-  if constexpr (requires { tree.forEachUnplaced(take); })
-    return tree.forEachUnplaced([&](ItemId id, const Circle& c) { return !test(id, c) || take(id, c); });
-  else
-    return true;
-}
-
-template <class Tree, class Take>
-bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
-  // The count stays in a register for the node's items and reaches the context once: the figures of
-  // ctx.examine, without a store to the context per circle.
+// Tests each circle that forEach(f) hands to f with the shape's exact test and hands the hits to `take`;
+// false when `take` stopped the query. The count stays in a register for the whole run of circles and
+// reaches the context once: the figures of ctx.examine, without a store to the context per circle.
+template <class ForEach, class Take>
+bool testEach(ForEach&& forEach, QueryContext& ctx, const auto& shape, Take& take) {
   std::uint64_t examined = 0;
-  const bool going = tree.forEachItem(ref, [&](ItemId id, const Circle& c) {
+  const bool going = forEach([&](ItemId id, const Circle& c) {
     ++examined;
     const bool hit = shape.test(c);
     ctx.traceOutcome(id, hit);
@@ -206,6 +197,21 @@ bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const 
   ctx.counters.candidates += examined;
   ctx.counters.exactTests += examined;
   return going;
+}
+
+// The circles in no node, which every query tests before the walk.
+template <class Tree, class Take>
+bool examineUnplaced(const Tree& tree, QueryContext& ctx, const auto& shape, Take& take) {
+  if constexpr (requires { tree.forEachUnplaced(take); })
+    return testEach([&](auto&& f) { return tree.forEachUnplaced(f); }, ctx, shape, take);
+  else
+    return true;
+}
+
+// The circles a node stores itself.
+template <class Tree, class Take>
+bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
+  return testEach([&](auto&& f) { return tree.forEachItem(ref, f); }, ctx, shape, take);
 }
 
 template <class Tree>
@@ -259,8 +265,7 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
     else
       return false;
   }();
-  const auto test = [&](ItemId id, const Circle& c) { return ctx.examine(id, shape.test(c)); };
-  if (!detail::examineUnplaced(tree, test, take) || tree.empty()) return;
+  if (!detail::examineUnplaced(tree, ctx, shape, take) || tree.empty()) return;
   // Counts a node and tests its bounds (unless an ancestor's lie wholly inside the query): false when it
   // is pruned, else `inside` says whether its bounds lie wholly inside.
   const auto admit = [&](Ref node, std::uint32_t depth, bool& inside) {
@@ -342,8 +347,7 @@ std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Se
     if (!best || rayHitLess(hit, *best)) best = hit;
     return true;
   };
-  const auto test = [&](ItemId id, const Circle& c) { return ctx.examine(id, shape.test(c)); };
-  detail::examineUnplaced(tree, test, take);
+  detail::examineUnplaced(tree, ctx, shape, take);
   if (tree.empty()) return best;
   // Each node's entry is worked out once, when its parent pushes it, and both orders and clips the walk.
   WalkStack<detail::OrderedEntry<Ref>> stack;
