@@ -276,7 +276,8 @@ int run(const Options& options) {
   for (const RunResult& r : results) {
     if (r.threads == options.threads.front()) fewest.push_back(r);
   }
-  const std::vector<TargetCheck> targets = checkTargets(fewest, floors);
+  std::vector<TargetCheck> targets = checkTargets(fewest, floors);
+  for (TargetCheck& check : checkScalingTargets(results)) targets.push_back(std::move(check));
   const std::string dir = options.outDir;
   writeCsv(dir + "/results.csv", results);
   writeJson(dir + "/results.json", machine, options, results, targets);

@@ -21,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "loop_profile.hpp"
 #include "spheretest/frame.hpp"
 #include "spheretest/frame_runner.hpp"
 #include "spheretest/hash.hpp"
@@ -168,6 +169,7 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   report.line("phase frames");
   struct FrameSamples {
     std::vector<double> update, pairs, frame, updateCpu, pairsCpu, frameCpu, candidates, exact, simulate;
+    std::vector<double> loops, loopMs, busyMs;
   };
   std::vector<FrameSamples> samples(turns.size());
   const int frames = (plan.settle + plan.frames) * int(turns.size());
@@ -176,6 +178,12 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
   // come in alternate frames, for one), and the same seed gives the same order in every run.
   std::vector<std::size_t> order(turns.size());
   Rng shuffle(0x5eed0f7u);
+  // An alternating run also says where each count's frames spend their time: every parallel loop of the
+  // structure's update and pair search is timed (the simulation steps on the plain pool).
+  std::vector<std::unique_ptr<LoopProfiler>> profilers;
+  if (!plan.alternate.empty()) {
+    for (const auto& turnPool : pools) profilers.push_back(std::make_unique<LoopProfiler>(*turnPool));
+  }
   for (int frame = 0; frame < frames; ++frame) {
     if (std::size_t(frame) % turns.size() == 0) {
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -183,11 +191,21 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     }
     const std::size_t turn = order[std::size_t(frame) % turns.size()];
     turnTaken.push_back(turn);
+    LoopProfiler* profiler = profilers.empty() ? nullptr : profilers[turn].get();
     runner.setScheduler(pools[turn].get());
+    if (profiler) {
+      track.index->setScheduler(profiler);
+      profiler->reset();
+    }
     runner.step(true);
     if (frame < plan.settle * int(turns.size())) continue;
     const FrameResult& result = track.last;
     FrameSamples& mine = samples[turn];
+    if (profiler) {
+      mine.loops.push_back(double(profiler->loops()));
+      mine.loopMs.push_back(profiler->loopMs());
+      mine.busyMs.push_back(profiler->busyMs());
+    }
     mine.simulate.push_back(runner.lastSimulateMs());
     mine.update.push_back(result.updateMs);
     mine.pairs.push_back(result.pairsMs);
@@ -212,6 +230,11 @@ void measureInChild(const StructureInfo& info, Simulation& sim, const QuerySet& 
     report.samples("pairs_cpu_ms" + suffix, mine.pairsCpu);
     report.samples("frame_cpu_ms" + suffix, mine.frameCpu);
     report.samples("simulate_ms" + suffix, mine.simulate);
+    if (!mine.loops.empty()) {
+      report.samples("loops_per_frame" + suffix, mine.loops);
+      report.samples("loop_ms" + suffix, mine.loopMs);
+      report.samples("loop_busy_ms" + suffix, mine.busyMs);
+    }
     report.samples("candidates_per_frame" + suffix, {summarize(mine.candidates).median});
     report.samples("exact_tests_per_frame" + suffix, {summarize(mine.exact).median});
   }
@@ -350,6 +373,12 @@ void applyLine(const std::string& line, RunResult& result, std::vector<RunResult
     result.frameCpuMs = parseSamples(in);
   else if (key == "simulate_ms")
     result.simulateMs = parseSamples(in);
+  else if (key == "loops_per_frame")
+    result.loopsPerFrame = parseSamples(in);
+  else if (key == "loop_ms")
+    result.loopMs = parseSamples(in);
+  else if (key == "loop_busy_ms")
+    result.loopBusyMs = parseSamples(in);
   else if (key == "fresh_frame_ms")
     result.freshFrameMs = parseSamples(in);
   else if (key == "fresh_frame_cpu_ms")
@@ -466,6 +495,9 @@ std::vector<RunResult> runIsolated(const StructureInfo& info, const Simulation& 
       r.pairsCpuMs = turns[turn].pairsCpuMs;
       r.frameCpuMs = turns[turn].frameCpuMs;
       r.simulateMs = turns[turn].simulateMs;
+      r.loopsPerFrame = turns[turn].loopsPerFrame;
+      r.loopMs = turns[turn].loopMs;
+      r.loopBusyMs = turns[turn].loopBusyMs;
       r.freshFrameMs = turns[turn].freshFrameMs;
       r.freshFrameCpuMs = turns[turn].freshFrameCpuMs;
       r.candidatesPerFrame = turns[turn].candidatesPerFrame;

@@ -66,6 +66,9 @@ struct RunResult {
   std::vector<double> pairsCpuMs;       ///< (see buildCpuMs)
   std::vector<double> frameCpuMs;       ///< (see buildCpuMs)
   std::vector<double> simulateMs;       ///< the simulation step before each timed frame, wall clock
+  std::vector<double> loopsPerFrame;    ///< alternating: parallel loops in each frame's update and pairs
+  std::vector<double> loopMs;           ///< alternating: wall time of those spent inside parallel loops
+  std::vector<double> loopBusyMs;       ///< alternating: time the loops' ranges ran, summed over workers
   std::vector<double> freshFrameMs;     ///< after a long run (--steady): a structure built fresh, same frames
   std::vector<double> freshFrameCpuMs;  ///< the same as CPU time
   std::vector<double> pointMs;          ///< each point query

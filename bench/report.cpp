@@ -167,6 +167,45 @@ const RunResult* findRunOn(const std::vector<RunResult>& results, const std::str
   return nullptr;
 }
 
+// Where the frame's wall time goes at each thread count, from the alternating run's loop profile: what runs
+// on the calling thread alone between the parallel loops, how long the loops take, the ranges' time summed
+// over the workers (with the time outside the loops, against the one-thread frame: what running side by side
+// costs the work itself), and the share of the workers' time inside the loops that ran ranges (the rest is
+// waking, joining and waiting on the last range).
+template <class Out>
+void writeLoopTimes(Out& out, const Options& options, const std::vector<RunResult>& results,
+                    const std::string& scene, std::size_t n, const std::vector<std::string>& names) {
+  bool any = false;
+  for (const RunResult& r : results) any = any || (r.scene == scene && r.count == n && !r.loopMs.empty());
+  if (!any) return;
+  out << "Where the time goes, " << scene << " at " << countLabel(n)
+      << " circles (update + pairs, wall ms): the parallel loops in a frame, the time outside them (one "
+         "thread), the time inside them, the ranges' time summed over the workers, and the share of the "
+         "workers' time in the loops that ran ranges; medians over the frames. On one thread most "
+         "structures run their work without loops:\n\n"
+         "| structure | threads | frame ms | loops | outside loops ms | in loops ms | ranges ms | busy |\n"
+         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const std::string& name : names) {
+    for (unsigned t : options.threads) {
+      const RunResult* r = findRunOn(results, scene, n, name, t);
+      if (!r || r->status != RunStatus::Ok || r->loopMs.empty()) continue;
+      std::vector<double> outside, busyShare;
+      for (std::size_t f = 0; f < r->frameMs.size() && f < r->loopMs.size() && f < r->loopBusyMs.size();
+           ++f) {
+        outside.push_back(std::max(0.0, r->frameMs[f] - r->loopMs[f]));
+        if (r->loopMs[f] > 0) busyShare.push_back(r->loopBusyMs[f] / (r->loopMs[f] * double(t)));
+      }
+      out << "| " << structureLabel(*r) << " | " << t << " | " << readable(summarize(r->frameMs).median)
+          << " | " << readable(summarize(r->loopsPerFrame).median) << " | "
+          << readable(summarize(outside).median) << " | " << readable(summarize(r->loopMs).median) << " | "
+          << readable(summarize(r->loopBusyMs).median) << " | "
+          << (busyShare.empty() ? std::string("-") : number(100.0 * summarize(busyShare).median, 3) + "%")
+          << " |\n";
+    }
+  }
+  out << '\n';
+}
+
 // Wall-clock medians at each thread count and the speed-up over the fewest threads: what more cores buy.
 // CPU time would not show it (it adds up over threads), so this table is the one place that reads wall time.
 template <class Out>
@@ -227,6 +266,7 @@ void writeScaling(Out& out, const Options& options, const std::vector<RunResult>
         return true;
       });
       out << '\n';
+      writeLoopTimes(out, options, results, scene, n, names);
     }
   }
 }
@@ -358,6 +398,42 @@ CopyFloor measureCopyFloor(const std::string& scene, const Simulation& sim) {
     if (!circleCopy.empty()) sink = sink + circleCopy[rep % circleCopy.size()].radius + float(idCopy.back());
   }
   return {scene, sim.circles().size(), summarize(ms).median};
+}
+
+std::vector<TargetCheck> checkScalingTargets(const std::vector<RunResult>& results) {
+  constexpr std::size_t kHuge = 1000000;
+  constexpr unsigned kMany = 16;
+  const auto wallMedian = [](const RunResult& r) { return summarize(r.frameMs).median; };
+  std::vector<TargetCheck> checks;
+  std::vector<double> simulateOne, simulateMany;
+  for (const RunResult& one : results) {
+    if (one.scene != "spheretest" || one.count != kHuge || one.threads != 1 || one.status != RunStatus::Ok)
+      continue;
+    const RunResult* many = findRunOn(results, one.scene, one.count, one.structure, kMany);
+    if (!many || many->status != RunStatus::Ok) continue;
+    if (!one.simulateMs.empty() && !many->simulateMs.empty()) {
+      simulateOne.push_back(summarize(one.simulateMs).median);
+      simulateMany.push_back(summarize(many->simulateMs).median);
+    }
+    if (one.peer || one.structure == "brute") continue;
+    const bool grid =
+        one.structure == "grid" || one.structure == "grid-replicated" || one.structure == "hgrid";
+    const double target = grid ? 8.0 : 6.0;
+    const double speedup = wallMedian(one) / wallMedian(*many);
+    checks.push_back({"spheretest at 1M: " + one.structure + " " + readable(speedup) + "x faster on " +
+                          std::to_string(kMany) + " threads than on 1 (" + readable(wallMedian(one)) +
+                          " against " + readable(wallMedian(*many)) +
+                          " ms/frame, wall; target >= " + readable(target) + "x)",
+                      speedup >= target});
+  }
+  if (!simulateOne.empty()) {
+    const double one = summarize(simulateOne).median, many = summarize(simulateMany).median;
+    checks.push_back({"spheretest at 1M: the simulation step " + readable(one / many) + "x faster on " +
+                          std::to_string(kMany) + " threads than on 1 (" + readable(one) + " against " +
+                          readable(many) + " ms; target >= 8x)",
+                      one / many >= 8.0});
+  }
+  return checks;
 }
 
 std::vector<TargetCheck> checkTargets(const std::vector<RunResult>& results,
@@ -532,9 +608,15 @@ void writeJson(const std::string& path, const MachineInfo& machine, const Option
         {"frame_cpu_ms", &r.frameCpuMs},
         {"simulate_ms", &r.simulateMs},
         {"fresh_frame_ms", &r.freshFrameMs},
-        {"fresh_frame_cpu_ms", &r.freshFrameCpuMs}};
+        {"fresh_frame_cpu_ms", &r.freshFrameCpuMs},
+        {"loops_per_frame", &r.loopsPerFrame},
+        {"loop_ms", &r.loopMs},
+        {"loop_busy_ms", &r.loopBusyMs}};
     for (const auto& [name, samples] : series) {
-      if (samples->empty() && std::string_view(name).starts_with("fresh_")) continue;  // no long run
+      // The long run's and the alternating run's own figures appear only in such runs.
+      const std::string_view key(name);
+      const bool optional = key.starts_with("fresh_") || key.starts_with("loop");
+      if (samples->empty() && optional) continue;
       const Stat s = summarize(*samples);
       out << ", \"" << name << "\": {\"median\": " << number(s.median) << ", \"p95\": " << number(s.p95)
           << "}";

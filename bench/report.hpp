@@ -45,6 +45,10 @@ struct CopyFloor {
 /// Measures the copy floor of `sim`'s last step.
 CopyFloor measureCopyFloor(const std::string& scene, const Simulation& sim);
 
+/// Thread scaling on the spheretest scene at 1M circles, where a run measured 1 and 16 threads (wall-clock
+/// frame medians): every grid and the simulation step at least 8x faster on 16 threads, every tree 6x.
+std::vector<TargetCheck> checkScalingTargets(const std::vector<RunResult>& results);
+
 /// Checks the benchmark targets on what ran: the fastest structure against the faster peer on `spheretest`
 /// at 100k and 1M circles (at least 10x); each structure of the library against the faster peer (frame at
 /// least 2x faster, every query kind faster), against the grid at 100k (at most 5x its frame) and its bytes
