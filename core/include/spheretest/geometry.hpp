@@ -146,8 +146,13 @@ constexpr bool nearestHitLess(const NearestHit& a, const NearestHit& b) {
 
 /// An unordered pair of overlapping items, stored with a < b.
 struct Pair {
-  ItemId a = 0;  ///< smaller id
-  ItemId b = 0;  ///< larger id
+  /// Leaves the ids unset: a pair search sizes its output before it writes a million pairs into it, and
+  /// zeroing them first would be a pass over the whole output on one thread.
+  Pair() noexcept {}
+  /// The pair (first, second), in the order given.
+  constexpr Pair(ItemId first, ItemId second) noexcept : a(first), b(second) {}
+  ItemId a;  ///< smaller id
+  ItemId b;  ///< larger id
 };
 
 /// Pair with its ids put in order.
