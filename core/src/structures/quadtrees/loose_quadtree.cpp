@@ -11,6 +11,7 @@
 #include "quadtree_family.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/shared/ordered_pieces.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st {
 namespace {
@@ -77,8 +78,7 @@ class LooseQuadtree final : public QuadtreeFamily {
       ++updatesInPlace_;
       return;
     }
-    detach(id);
-    attach(id, c);
+    relink(id, c);
     ++updatesRelinked_;
   }
 
@@ -95,9 +95,13 @@ class LooseQuadtree final : public QuadtreeFamily {
                     });
     updatesInPlace_ += ids.size() - leaving_.size();
     updatesRelinked_ += leaving_.size();
-    for (const ItemId id : leaving_) {
-      detach(id);
-      attach(id, circle(id));
+    // The circles that left lie all over the id range and the tree: each relink's first reads are fetched
+    // a few relinks ahead, its item links and circle first, its node once the link to it has arrived.
+    constexpr std::size_t kLinksAhead = 8, kNodeAhead = 4;
+    for (std::size_t k = 0; k < leaving_.size(); ++k) {
+      if (k + kLinksAhead < leaving_.size()) prefetchLinks(leaving_[k + kLinksAhead]);
+      if (k + kNodeAhead < leaving_.size()) simd::prefetch(&nodes_[nodeOf(leaving_[k + kNodeAhead])]);
+      relink(leaving_[k], circle(leaving_[k]));
     }
   }
   bool batchNeedsOldCircles(std::size_t) const override { return false; }
@@ -169,9 +173,54 @@ class LooseQuadtree final : public QuadtreeFamily {
   void attach(ItemId id, const Circle& c) {
     if (!rootPlaced()) placeRoot(boundsOf(c));
     while (!circleFitsInBox(c, nodeBounds(nodes_[0]))) growRootToward(c.center);
+    const std::uint32_t n = descend(0, 0, levelForRadius(c.radius), c);
+    linkItem(id, n);
+    addToPathCounts(n, +1);
+  }
+
+  // A circle that left its node's loose bounds usually lands close by: it climbs from its node to the
+  // nearest ancestor the descent from the root passes through for it (one at or above its level whose cell
+  // holds its centre and whose loose bounds hold it, which the loose bounds of every node above contain), and
+  // goes down from there, as the capacity-split quadtrees relink a moved circle. The counts change only
+  // below that ancestor and the nodes above it are not read: at a million circles, the relinks run one
+  // after another on one thread. A circle the root's loose bounds no longer hold goes the long way.
+  void relink(ItemId id, const Circle& c) {
+    if (!circleFitsInBox(c, nodeBounds(nodes_[0]))) {
+      detach(id);
+      attach(id, c);
+      return;
+    }
     const int level = levelForRadius(c.radius);
-    std::uint32_t n = 0;
-    for (int depth = 0; depth < level; ++depth) {
+    const std::uint32_t from = nodeOf(id);
+    std::uint32_t top = from;
+    int topDepth = depthOfCell(nodes_[top].cell);
+    while (top != 0 && !(topDepth <= level && cellTakesPoint(nodes_[top].cell, c.center) &&
+                         circleFitsInBox(c, nodeBounds(nodes_[top])))) {
+      top = nodes_[top].parent;
+      --topDepth;
+    }
+    unlinkItem(id);
+    addToPathCounts(from, -1, top);
+    // Child blocks left empty go, from the bottom up; `top` still counts the circle, so this stops below it.
+    freeEmptyBlocksAbove(from);
+    const std::uint32_t n = descend(top, topDepth, level, c);
+    linkItem(id, n);
+    addToPathCounts(n, +1, top);
+  }
+
+  // A node's depth below the current root, from the sides of the two cells (each level halves the side).
+  int depthOfCell(const Box& cell) const {
+    const double rootSide = double(nodes_[0].cell.max.x) - double(nodes_[0].cell.min.x);
+    const double side = double(cell.max.x) - double(cell.min.x);
+    return static_cast<int>(std::lround(std::log2(rootSide / side)));
+  }
+
+  // The node the descent from node `start`, at `startDepth`, stores the circle in: down through the cells
+  // that hold its centre while their loose bounds hold it, to the level its radius picks, making the
+  // children it needs on the way.
+  std::uint32_t descend(std::uint32_t start, int startDepth, int level, const Circle& c) {
+    std::uint32_t n = start;
+    for (int depth = startDepth; depth < level; ++depth) {
       const QuadNode& node = nodes_[n];
       std::uint32_t child;
       if (node.firstChild == kNoIndex) {
@@ -191,15 +240,18 @@ class LooseQuadtree final : public QuadtreeFamily {
       }
       n = child;
     }
-    linkItem(id, n);
-    addToPathCounts(n, +1);
+    return n;
   }
 
   void detach(ItemId id) {
     const std::uint32_t n = nodeOf(id);
     unlinkItem(id);
     addToPathCounts(n, -1);
-    // Drop child blocks that no longer hold anything, from the bottom up.
+    freeEmptyBlocksAbove(n);
+  }
+
+  // Drops the child blocks that no longer hold anything, from node `n`'s block up.
+  void freeEmptyBlocksAbove(std::uint32_t n) {
     for (std::uint32_t m = n; m != 0;) {
       const std::uint32_t parent = nodes_[m].parent;
       const std::uint32_t first = nodes_[parent].firstChild;

@@ -186,6 +186,8 @@ class QuadtreeFamily : public SpatialIndex {
   std::uint32_t nodeOf(ItemId id) const { return itemNode_[id]; }
   /// The item after `id` in its node's list, or kNoIndex.
   std::uint32_t nextItem(ItemId id) const { return itemNext_[id]; }
+  /// Starts fetching what unlinking `id` reads first (its node link, its list links, its circle).
+  void prefetchLinks(ItemId id) const;
 
   // -- root ----------------------------------------------------------------------------------------------
   /// Places an empty root on the scene's world hint, or on `fallback` when there is none.
