@@ -264,6 +264,7 @@ std::string WindowApp::init(ImGuiSession& imgui, const ui::Settings& settings) {
   if (std::string error = marks_.init(); !error.empty()) return error;
 
   view_.vsync = settings.getBool("view.vsync", true) && !config_.scripted();
+  view_.reproducible = config_.scripted();
   const char* renderer = reinterpret_cast<const char*>(render::gl::GetString(GL_RENDERER));
   view_.glRenderer = renderer != nullptr ? renderer : "unknown";
   view_.softwareGl = view_.glRenderer.find("llvmpipe") != std::string::npos ||

@@ -51,7 +51,10 @@ struct ViewOptions {
   std::optional<Box> fitBox;         ///< with fitRequested: fit this part of the world instead
   bool cameraMoved = false;          ///< a part placed the camera: the app stops refitting the world
   bool screenshotRequested = false;  ///< save a screenshot at the end of this frame
-  std::string status;                ///< one line for the menu bar (e.g. where a screenshot went)
+  /// A scripted run (screenshot, recording): each frame shows its own state, never one a part chose by how
+  /// long something took, so that the same seed gives the same pictures.
+  bool reproducible = false;
+  std::string status;  ///< one line for the menu bar (e.g. where a screenshot went)
 };
 
 /// World-space drawing of one frame, in the order it reaches the screen: `underlay` and `below` (under the

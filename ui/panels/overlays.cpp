@@ -41,7 +41,8 @@ bool boxVisible(const Box& box, const Box& view) {
 // A walk over every node of a large tree takes milliseconds that the frame's serial part cannot spare:
 // once a walk has taken longer than kInlineWalkMs, the next runs on a thread of its own during the rest of
 // the frame (the circles, the panels, the swap), while the structure stands still, and the frame after
-// shows it. The model waits for it before it changes the structure or the circles.
+// shows it. The model waits for it before it changes the structure or the circles. A screenshot or a
+// recording walks inline every frame, so that its pictures depend on the seed alone.
 class NodesOverlay final : public DemoPart {
  public:
   ~NodesOverlay() override { finishWalk(); }
@@ -63,9 +64,10 @@ class NodesOverlay final : public DemoPart {
     const Box world = ctx.model.simulation().world();
     const render::Camera camera = ctx.camera;
     const std::uint64_t generation = ctx.model.generation();
-    // A new structure is shown at once; after that a slow walk goes to the background.
-    const bool inBackground =
-        walks_[shown_].valid && walks_[shown_].ms > kInlineWalkMs && walks_[shown_].generation == generation;
+    // A new structure is shown at once; after that a slow walk goes to the background. Whether a walk is
+    // slow is a matter of time, so a scripted run walks every frame inline and shows that frame's nodes.
+    const bool inBackground = !ctx.view.reproducible && walks_[shown_].valid &&
+                              walks_[shown_].ms > kInlineWalkMs && walks_[shown_].generation == generation;
     const int next = 1 - shown_;
     if (inBackground) {
       pending_ = std::async(std::launch::async, [this, next, &index, world, camera, settings, generation] {
