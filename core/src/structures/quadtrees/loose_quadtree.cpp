@@ -11,7 +11,6 @@
 #include "quadtree_family.hpp"
 #include "spheretest/structures.hpp"
 #include "structures/shared/ordered_pieces.hpp"
-#include "structures/shared/simd_support.hpp"
 
 namespace st {
 namespace {
@@ -100,7 +99,7 @@ class LooseQuadtree final : public QuadtreeFamily {
     constexpr std::size_t kLinksAhead = 8, kNodeAhead = 4;
     for (std::size_t k = 0; k < leaving_.size(); ++k) {
       if (k + kLinksAhead < leaving_.size()) prefetchLinks(leaving_[k + kLinksAhead]);
-      if (k + kNodeAhead < leaving_.size()) simd::prefetch(&nodes_[nodeOf(leaving_[k + kNodeAhead])]);
+      if (k + kNodeAhead < leaving_.size()) prefetchNodeOf(leaving_[k + kNodeAhead]);
       relink(leaving_[k], circle(leaving_[k]));
     }
   }

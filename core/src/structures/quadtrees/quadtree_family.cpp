@@ -10,7 +10,6 @@
 #include "spheretest/assert.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/morton.hpp"
-#include "structures/shared/simd_support.hpp"
 
 #include "structures/shared/tree_walk.hpp"
 
@@ -148,13 +147,6 @@ void QuadtreeFamily::unlinkItem(ItemId id) {
   if (next != kNoIndex) itemPrev_[next] = prev;
   --n.directCount;
   itemNode_[id] = kNoIndex;
-}
-
-void QuadtreeFamily::prefetchLinks(ItemId id) const {
-  simd::prefetch(&itemNode_[id]);
-  simd::prefetch(&itemPrev_[id]);
-  simd::prefetch(&itemNext_[id]);
-  simd::prefetch(&circle(id));
 }
 
 void QuadtreeFamily::addToPathCounts(std::uint32_t node, int delta, std::uint32_t stop) {

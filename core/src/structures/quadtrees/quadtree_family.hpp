@@ -17,6 +17,7 @@
 #include "structures/shared/free_list.hpp"
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/pair_view.hpp"
+#include "structures/shared/simd_support.hpp"
 
 namespace st::quadtree_family {
 
@@ -187,7 +188,14 @@ class QuadtreeFamily : public SpatialIndex {
   /// The item after `id` in its node's list, or kNoIndex.
   std::uint32_t nextItem(ItemId id) const { return itemNext_[id]; }
   /// Starts fetching what unlinking `id` reads first (its node link, its list links, its circle).
-  void prefetchLinks(ItemId id) const;
+  void prefetchLinks(ItemId id) const {
+    simd::prefetch(&itemNode_[id]);
+    simd::prefetch(&itemPrev_[id]);
+    simd::prefetch(&itemNext_[id]);
+    simd::prefetch(&circle(id));
+  }
+  /// Starts fetching the node `id` is stored in (its node link must have arrived to be worth it).
+  void prefetchNodeOf(ItemId id) const { simd::prefetch(&nodes_[nodeOf(id)]); }
 
   // -- root ----------------------------------------------------------------------------------------------
   /// Places an empty root on the scene's world hint, or on `fallback` when there is none.

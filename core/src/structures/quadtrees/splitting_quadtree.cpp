@@ -3,7 +3,6 @@
 #include <string>
 
 #include "structures/shared/ordered_pieces.hpp"
-#include "structures/shared/simd_support.hpp"
 
 namespace st::quadtree_family {
 
@@ -85,7 +84,7 @@ void SplittingQuadtree::doUpdateBatch(std::span<const ItemId> ids, std::span<con
                     // Nodes are read in no order: each is fetched a few moves ahead.
                     constexpr std::size_t kAhead = 16;
                     for (std::size_t i = begin; i < end; ++i) {
-                      if (i + kAhead < end) simd::prefetch(&nodes_[nodeOf(ids[i + kAhead])]);
+                      if (i + kAhead < end) prefetchNodeOf(ids[i + kAhead]);
                       const std::uint32_t n = nodeOf(ids[i]);
                       if (overfullLeaf(n) || !staysUntouched(n, old[i], circle(ids[i])))
                         list.push_back(static_cast<std::uint32_t>(i));
@@ -93,7 +92,7 @@ void SplittingQuadtree::doUpdateBatch(std::span<const ItemId> ids, std::span<con
                   });
   updatesInPlace_ += ids.size() - applyOneByOne_.size();
   for (std::size_t k = 0; k < applyOneByOne_.size(); ++k) {
-    if (k + 4 < applyOneByOne_.size()) simd::prefetch(&nodes_[nodeOf(ids[applyOneByOne_[k + 4]])]);
+    if (k + 4 < applyOneByOne_.size()) prefetchNodeOf(ids[applyOneByOne_[k + 4]]);
     const std::uint32_t i = applyOneByOne_[k];
     doUpdate(ids[i], old[i], circle(ids[i]));
   }
