@@ -355,9 +355,6 @@ class AabbTree final : public SpatialIndex {
   // -- references --------------------------------------------------------------------------------------
 
   const Box& boxOf(Ref r) const { return isLeaf(r) ? fat_[itemOf(r)] : nodes_[r].box; }
-  // Starts fetching a box a walk has just pushed: both children's reads overlap instead of waiting on
-  // each other, which is most of a query's time when the tree is not in the cache.
-  void prefetchBox(Ref r) const { simd::prefetch(&boxOf(r)); }
   int heightOf(Ref r) const { return isLeaf(r) ? 0 : nodes_[r].height; }
   std::uint32_t parentOf(Ref r) const { return isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent; }
   void setParent(Ref r, std::uint32_t parent) { (isLeaf(r) ? up_[itemOf(r)] : nodes_[r].parent) = parent; }
@@ -398,14 +395,16 @@ class AabbTree final : public SpatialIndex {
     return info;
   }
 
-  // How tree_walk walks the tree: a leaf is its item, and its fat box is the test that examines it.
+  // How tree_walk walks the tree: a leaf is its item, and its circle's own box is the test that examines
+  // it. The fat box is the update's test only: a query reads the circle for the exact test anyway, so
+  // testing the circle's box costs a leaf one fetch, where the fat box and then the circle cost two.
   class Walkable {
    public:
     using Ref = aabb_tree::Ref;
     explicit Walkable(const AabbTree& tree) : tree_(tree) {}
     bool empty() const { return tree_.root_ == kNoIndex; }
     Ref root() const { return tree_.root_; }
-    const Box& bounds(Ref r) const { return tree_.boxOf(r); }
+    Box bounds(Ref r) const { return isLeaf(r) ? tightBox(tree_.circle(itemOf(r))) : tree_.nodes_[r].box; }
     std::uint32_t examinedByBounds(Ref r) const { return isLeaf(r) ? 1 : 0; }
     template <class F>
     bool forEachItem(Ref r, F&& f) const {
@@ -415,14 +414,24 @@ class AabbTree final : public SpatialIndex {
     void forEachChild(Ref r, F&& f) const {
       if (isLeaf(r)) return;
       const AabbNode& node = tree_.nodes_[r];
-      tree_.prefetchBox(node.child[1]);
-      tree_.prefetchBox(node.child[0]);
+      prefetchBounds(node.child[1]);
+      prefetchBounds(node.child[0]);
       f(node.child[1]);
       f(node.child[0]);
     }
-    NodeInfo info(Ref r, int depth) const { return tree_.nodeInfo(r, depth); }
+    // Step through shows a leaf as the box the walk tested.
+    NodeInfo info(Ref r, int depth) const {
+      NodeInfo info = tree_.nodeInfo(r, depth);
+      if (isLeaf(r)) info.box = boundsOf(tree_.circle(itemOf(r)));
+      return info;
+    }
 
    private:
+    // Starts fetching what bounds(r) reads: both children's reads overlap instead of waiting on each
+    // other, which is most of a query's time when the tree is not in the cache.
+    void prefetchBounds(Ref r) const {
+      simd::prefetch(isLeaf(r) ? static_cast<const void*>(&tree_.circle(itemOf(r))) : &tree_.nodes_[r].box);
+    }
     const AabbTree& tree_;
   };
 
