@@ -177,7 +177,7 @@ struct TopLevel {
   std::size_t near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
                    std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out) const;
   /// Entries from which the grid is used: below, a scan in vector lanes is as fast.
-  static constexpr std::size_t kIndexFrom = 512;
+  static constexpr std::size_t kIndexFrom = 64;
 };
 
 /// The sphere tree.
