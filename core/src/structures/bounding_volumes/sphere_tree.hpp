@@ -176,7 +176,7 @@ struct TopLevel {
   /// sphere to its entry (kNoIndex off the top level). Returns how many entries were tested.
   std::size_t near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
                    std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out) const;
-  /// Entries from which the grid is used: below, a scan in vector lanes is as fast.
+  /// Entries from which the grid is used: below, one scan of them all costs a query little.
   static constexpr std::size_t kIndexFrom = 64;
 };
 

@@ -433,22 +433,17 @@ class BandedTree : public SpatialIndex {
   bool walkRange(QueryContext& ctx, std::uint32_t begin, std::uint32_t end, Reaches& reaches, QueryShape kind,
                  Visit& visit) const {
     using Cell = decltype(self().cell(Codec::root()));
-    // The cells of the open path, each written before it is read: left uninitialised, so that a query
-    // does not start by clearing a few kilobytes of stack.
-    union OpenCell {
-      OpenCell() {}
-      Cell cell;
-    };
-    OpenCell cells[linear::Directory::kMaxWalkDepth];
+    // The cells of the open path, each written before it is read (Cell has no member initialisers, so that
+    // a query does not start by clearing a few kilobytes of stack).
+    Cell cells[linear::Directory::kMaxWalkDepth];
     for (std::uint32_t i = begin; i < end;) {
       const std::uint64_t key = dir_[i].key;
       // The node after this one's subtree is the next one read whenever this one is pruned, and it lies
       // beyond the subtree, out of the cache: its fetch overlaps this node's test.
       if (dir_[i].next < end) simd::prefetch(&dir_[dir_[i].next]);
       const int depth = Codec::depth(key);
-      cells[depth].cell =
-          i == begin ? self().cell(key) : self().child(cells[depth - 1].cell, Codec::slot(key));
-      const Cell& cell = cells[depth].cell;
+      cells[depth] = i == begin ? self().cell(key) : self().child(cells[depth - 1], Codec::slot(key));
+      const Cell& cell = cells[depth];
       ++ctx.counters.nodesVisited;
       if (!reaches(self().reach(cell))) {
         if (ctx.tracing()) ctx.prune(info(i, cell), self().pruneText(kind));

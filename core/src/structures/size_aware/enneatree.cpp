@@ -41,15 +41,17 @@ constexpr unsigned kCentreSlot = (1u << 2) | 1u;
 
 // A node: the closed square [x0, x1] x [y0, y1] of side `width`, whose corner lies `column` and `row` halves
 // of its width from the root's.
+// No member initialisers: a walk keeps its path of cells on the stack without clearing it first, and
+// every cell is made whole where it is made (at()).
 struct Cell {
-  double x0 = 0.0;
-  double y0 = 0.0;
-  double x1 = 0.0;
-  double y1 = 0.0;
-  double width = 0.0;
-  std::uint64_t column = 0;
-  std::uint64_t row = 0;
-  int depth = 0;
+  double x0;
+  double y0;
+  double x1;
+  double y1;
+  double width;
+  std::uint64_t column;
+  std::uint64_t row;
+  int depth;
 };
 
 bool fits(const Cell& n, const Circle& c) {

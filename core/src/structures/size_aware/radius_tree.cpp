@@ -30,15 +30,17 @@ using KeyCodec = linear::KeyCodec<2>;
 // A node's cell: the half-open square of centres [x0, x1) x [y0, y1), of side `size` (up to rounding). It
 // keeps the circles centred in it whose radius lies in [size / 4, size / 2] (smaller ones only at the depth
 // floor). Child q covers one quadrant: bit 0 of q is the right half, bit 1 the upper half.
+// No member initialisers: a walk keeps its path of cells on the stack without clearing it first, and
+// every cell is made whole where it is made (at()).
 struct Cell {
-  double x0 = 0.0;
-  double y0 = 0.0;
-  double x1 = 0.0;
-  double y1 = 0.0;
-  double size = 0.0;
-  std::uint32_t column = 0;  // cells of this size from the root's left edge
-  std::uint32_t row = 0;     // and from its lower edge
-  int depth = 0;
+  double x0;
+  double y0;
+  double x1;
+  double y1;
+  double size;
+  std::uint32_t column;  // cells of this size from the root's left edge
+  std::uint32_t row;     // and from its lower edge
+  int depth;
 };
 
 // Whether the cell holds the centre and its band allows the radius (it may still send it down).
