@@ -618,6 +618,37 @@ TEST_P(QuadtreeFamily, QueriesAfterAPairSearchReadItsCopyAndAnswerAsTheListsDo) 
   expectSameAnswers(*tree, items, probes, 20.0f);
 }
 
+// Read from the pair search's copy, a node's circles are pre-tested in float: every one still counts as
+// examined, traced or not, but only those the pre-test keeps are tested exactly, and the answers stay brute
+// force's. The fit-entirely quadtree keeps circles across the world's centre line in its root, so every
+// query examines all of them.
+TEST(FitQuadtree, ACopiedNodeIsPreTestedAndOnlyTheKeptCirclesAreTestedExactly) {
+  std::vector<Item> items = uniformScatter(2000, 41);
+  Rng rng(9);
+  for (std::size_t i = 0; i < items.size(); i += 4)
+    items[i].circle = {{rng.uniform(507.0f, 517.0f), rng.uniform(10.0f, 1014.0f)}, rng.uniform(6.0f, 9.0f)};
+  auto tree = makeFitQuadtree();
+  tree->setWorldHint(kWorld);
+  tree->build(items);
+  std::vector<Pair> pairs;
+  tree->findPairs(pairs);
+  const std::vector<Vec2> probes{{512, 300}, {100, 100}, {515, 700}};
+  for (Vec2 p : probes) {
+    std::vector<ItemId> ids;
+    QueryContext plain;
+    tree->queryPoint(p, ids, &plain);
+    EXPECT_GE(plain.counters.candidates, items.size() / 4) << p.x << "," << p.y;
+    EXPECT_LT(plain.counters.exactTests, plain.counters.candidates / 4) << p.x << "," << p.y;
+    QueryTrace trace;
+    QueryContext traced;
+    traced.trace = &trace;
+    tree->queryPoint(p, ids, &traced);
+    EXPECT_EQ(traced.counters.candidates, plain.counters.candidates);
+    EXPECT_EQ(traced.counters.exactTests, plain.counters.exactTests);
+  }
+  expectSameAnswers(*tree, items, probes, 20.0f);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,
                          ::testing::Values("quadtree", "fit-quadtree", "loose-quadtree"), structureTestName);
 

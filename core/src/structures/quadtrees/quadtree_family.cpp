@@ -313,6 +313,12 @@ class QuadtreeFamily::Walkable {
       if (!f(id, circles_[id])) return false;
     return true;
   }
+  // While the pair search's copy is current, a node's own circles lie side by side in it.
+  tree_walk::ItemRun itemRun(Ref node) const {
+    if (!ownEnd_) return {};
+    const std::uint32_t end = ownEnd_[node], begin = end - nodes_[node].directCount;
+    return {copy_.x + begin, copy_.y + begin, copy_.r + begin, copy_.id + begin, end - begin};
+  }
   template <class F>
   void forEachChild(Ref node, F&& f) const {
     const std::uint32_t first = nodes_[node].firstChild;

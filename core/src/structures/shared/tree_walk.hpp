@@ -27,6 +27,10 @@
 //   template <class F> bool forEachUnplaced(F&& f) const
 //                                      circles in no node, which every query tests before the walk
 //                                      (f and the result as forEachItem's)
+//   ItemRun itemRun(Ref) const         the node's own circles as arrays side by side, when the tree has
+//                                      them so (a run with no arrays otherwise): the point and circle
+//                                      shapes then pre-test them in float, as the pair search does, and
+//                                      test exactly only those the pre-test keeps
 //   bool holdsNothing(Ref) const       a subtree known to be empty: never entered, traced as pruned
 //   static constexpr bool kTestChildrenAtParent
 //                                      test a node's bounds when its parent is entered rather than when
@@ -51,6 +55,7 @@
 #include <vector>
 
 #include "bvh_pruning.hpp"
+#include "pair_output.hpp"
 #include "spheretest/spatial_index.hpp"
 #include "walk_stack.hpp"
 
@@ -63,11 +68,23 @@ struct CircleBound {
   double r = 0;  ///< radius: every circle at or below the node lies inside
 };
 
+/// A node's own circles as arrays side by side (see itemRun above); no arrays when the tree keeps them
+/// otherwise.
+struct ItemRun {
+  const float* x = nullptr;    ///< centres, x
+  const float* y = nullptr;    ///< centres, y
+  const float* r = nullptr;    ///< radii
+  const ItemId* id = nullptr;  ///< ids
+  std::uint32_t count = 0;     ///< circles in the run
+};
+
 /// Circles containing a point.
 struct PointShape {
   Vec2 p;  ///< the point
   /// Whether the node's box may hold a circle containing p.
   bool enters(const Box& b) const { return boxContainsPoint(b, p); }
+  /// The float pre-test: false only when the exact test surely fails.
+  bool mayHit(float x, float y, float r) const { return pairs::mayOverlap({{x, y}, r}, {p, 0.0f}); }
   /// Where a bounding circle lies (never wholly inside a point).
   bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsPoint(b.x, b.y, b.r, p); }
   /// The exact test.
@@ -84,6 +101,8 @@ struct CircleShape {
   Circle grown;  ///< the query circle as the box test sees it
   /// Whether the node's box may hold a circle overlapping the query.
   bool enters(const Box& b) const { return circleOverlapsBox(grown, b); }
+  /// The float pre-test: false only when the exact test surely fails.
+  bool mayHit(float x, float y, float r) const { return pairs::mayOverlap({{x, y}, r}, query); }
   /// Where a bounding circle lies: outside the query, inside it, or across its edge.
   bvh::Side classify(const CircleBound& b) const { return bvh::circleBoundVsCircle(b.x, b.y, b.r, query); }
   /// The exact test.
@@ -208,9 +227,54 @@ bool examineUnplaced(const Tree& tree, QueryContext& ctx, const auto& shape, Tak
     return true;
 }
 
+// Tests a run of circles side by side: a float pre-test over each block of up to 64 (one loop the compiler
+// can run in vector lanes), then the exact test of those it keeps. Every circle up to where the walk stops
+// counts as examined, as testEach counts it; only the kept ones are exact tests, and a trace sees every
+// outcome.
+template <class Take>
+bool testRun(const ItemRun& run, QueryContext& ctx, const auto& shape, Take& take) {
+  constexpr std::uint32_t kBlock = 64;
+  std::uint64_t exact = 0;
+  std::uint32_t examined = 0;
+  bool going = true;
+  for (std::uint32_t block = 0; block < run.count && going; block += kBlock) {
+    const std::uint32_t n = std::min(kBlock, run.count - block);
+    const float* x = run.x + block;
+    const float* y = run.y + block;
+    const float* r = run.r + block;
+    std::uint8_t kept[kBlock];
+    for (std::uint32_t k = 0; k < n; ++k) kept[k] = shape.mayHit(x[k], y[k], r[k]) ? 1 : 0;
+    std::uint32_t k = 0;
+    for (; k < n; ++k) {
+      const ItemId id = run.id[block + k];
+      if (!kept[k]) {
+        ctx.traceOutcome(id, false);
+        continue;
+      }
+      ++exact;
+      const Circle c{{x[k], y[k]}, r[k]};
+      const bool hit = shape.test(c);
+      ctx.traceOutcome(id, hit);
+      if (hit && !take(id, c)) {
+        going = false;
+        ++k;
+        break;
+      }
+    }
+    examined += k;
+  }
+  ctx.counters.candidates += examined;
+  ctx.counters.exactTests += exact;
+  return going;
+}
+
 // The circles a node stores itself.
 template <class Tree, class Take>
 bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
+  if constexpr (
+      requires { tree.itemRun(ref); } && requires { shape.mayHit(0.0f, 0.0f, 0.0f); }) {
+    if (const ItemRun run = tree.itemRun(ref); run.x) return testRun(run, ctx, shape, take);
+  }
   return testEach([&](auto&& f) { return tree.forEachItem(ref, f); }, ctx, shape, take);
 }
 
