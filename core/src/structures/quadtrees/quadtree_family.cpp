@@ -303,10 +303,10 @@ class QuadtreeFamily::Walkable {
   const char* pruneReason() const { return tree_.style_.pruneTest; }
   template <class F>
   bool forEachItem(Ref node, F&& f) const {
-    if (ownEnd_) {
-      const std::uint32_t end = ownEnd_[node];
-      for (std::uint32_t i = end - nodes_[node].directCount; i < end; ++i)
-        if (!f(copy_.id[i], Circle{{copy_.x[i], copy_.y[i]}, copy_.r[i]})) return false;
+    if (const tree_walk::ItemRun run = itemRun(node); run.items.x) {
+      const pair_view::ItemArrays& a = run.items;
+      for (std::uint32_t i = 0; i < run.count; ++i)
+        if (!f(a.id[i], Circle{{a.x[i], a.y[i]}, a.r[i]})) return false;
       return true;
     }
     for (std::uint32_t id = nodes_[node].firstItem; id != kNoIndex; id = next_[id])
@@ -317,7 +317,7 @@ class QuadtreeFamily::Walkable {
   tree_walk::ItemRun itemRun(Ref node) const {
     if (!ownEnd_) return {};
     const std::uint32_t end = ownEnd_[node], begin = end - nodes_[node].directCount;
-    return {copy_.x + begin, copy_.y + begin, copy_.r + begin, copy_.id + begin, end - begin};
+    return {{copy_.x + begin, copy_.y + begin, copy_.r + begin, copy_.id + begin}, end - begin};
   }
   template <class F>
   void forEachChild(Ref node, F&& f) const {

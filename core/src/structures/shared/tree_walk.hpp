@@ -56,6 +56,7 @@
 
 #include "bvh_pruning.hpp"
 #include "pair_output.hpp"
+#include "pair_view.hpp"
 #include "spheretest/spatial_index.hpp"
 #include "walk_stack.hpp"
 
@@ -71,11 +72,8 @@ struct CircleBound {
 /// A node's own circles as arrays side by side (see itemRun above); no arrays when the tree keeps them
 /// otherwise.
 struct ItemRun {
-  const float* x = nullptr;    ///< centres, x
-  const float* y = nullptr;    ///< centres, y
-  const float* r = nullptr;    ///< radii
-  const ItemId* id = nullptr;  ///< ids
-  std::uint32_t count = 0;     ///< circles in the run
+  pair_view::ItemArrays items;  ///< the arrays, from the node's first circle on
+  std::uint32_t count = 0;      ///< circles in the run
 };
 
 /// Circles containing a point.
@@ -239,14 +237,14 @@ bool testRun(const ItemRun& run, QueryContext& ctx, const auto& shape, Take& tak
   bool going = true;
   for (std::uint32_t block = 0; block < run.count && going; block += kBlock) {
     const std::uint32_t n = std::min(kBlock, run.count - block);
-    const float* x = run.x + block;
-    const float* y = run.y + block;
-    const float* r = run.r + block;
+    const float* x = run.items.x + block;
+    const float* y = run.items.y + block;
+    const float* r = run.items.r + block;
     std::uint8_t kept[kBlock];
     for (std::uint32_t k = 0; k < n; ++k) kept[k] = shape.mayHit(x[k], y[k], r[k]) ? 1 : 0;
     std::uint32_t k = 0;
     for (; k < n; ++k) {
-      const ItemId id = run.id[block + k];
+      const ItemId id = run.items.id[block + k];
       if (!kept[k]) {
         ctx.traceOutcome(id, false);
         continue;
@@ -273,7 +271,7 @@ template <class Tree, class Take>
 bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
   if constexpr (
       requires { tree.itemRun(ref); } && requires { shape.mayHit(0.0f, 0.0f, 0.0f); }) {
-    if (const ItemRun run = tree.itemRun(ref); run.x) return testRun(run, ctx, shape, take);
+    if (const ItemRun run = tree.itemRun(ref); run.items.x) return testRun(run, ctx, shape, take);
   }
   return testEach([&](auto&& f) { return tree.forEachItem(ref, f); }, ctx, shape, take);
 }
