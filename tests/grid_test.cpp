@@ -191,6 +191,84 @@ TEST(GridFamily, SwitchingBetweenLinkedAndSortedLayoutsKeepsEverything) {
   }
 }
 
+// What a query found and counted: its answers (sorted) and its counters.
+struct QueryRecord {
+  std::vector<ItemId> ids;
+  std::uint64_t nodesVisited = 0;
+  std::uint64_t candidates = 0;
+  std::uint64_t occupiedCells = 0;
+};
+
+// Point, circle and ray queries around each probe, plain and with the teaching detail.
+std::vector<QueryRecord> recordQueries(const SpatialIndex& subject, const std::vector<Vec2>& probes) {
+  std::vector<QueryRecord> records;
+  for (Vec2 p : probes) {
+    for (int shape = 0; shape < 3; ++shape) {
+      for (const bool detailed : {false, true}) {
+        QueryDetail detail;
+        QueryContext ctx;
+        if (detailed) ctx.detail = &detail;
+        QueryRecord record;
+        if (shape == 0) {
+          subject.queryPoint(p, record.ids, &ctx);
+        } else if (shape == 1) {
+          subject.queryCircle({p, 9.0f}, record.ids, &ctx);
+        } else {
+          std::vector<RayHit> hits;
+          subject.rayCast({p, {p.x + 40.0f, p.y - 25.0f}}, hits, &ctx);
+          for (const RayHit& hit : hits) record.ids.push_back(hit.id);
+        }
+        std::sort(record.ids.begin(), record.ids.end());
+        record.nodesVisited = ctx.counters.nodesVisited;
+        record.candidates = ctx.counters.candidates;
+        record.occupiedCells = detail.occupiedCells;
+        records.push_back(std::move(record));
+      }
+    }
+  }
+  return records;
+}
+
+// Sorted, with every cell at its home in the hash window, a grid reads a row of cells as one run of nodes
+// instead of looking each cell up. A single edit switches it to the linked layout (the hierarchical grid:
+// the level the edited circle belongs to), where queries look cells up one by one: with the same circles
+// stored, both ways find the same circles and count the same cells and circles, plain or with the teaching
+// detail.
+TEST(GridFamily, ReadingRowsAsRunsCountsWhatLookingCellsUpCounts) {
+  for (const char* name : {"grid", "hgrid"}) {
+    SCOPED_TRACE(name);
+    Simulation sim("spheretest", SceneConfig{}, 6000, 21);
+    auto subject = make(name);
+    subject->setWorldHint(sim.world());
+    subject->build(sim.items());
+    const Box inner{{sim.world().min.x + 50, sim.world().min.y + 50},
+                    {sim.world().max.x - 50, sim.world().max.y - 50}};
+    const std::vector<Vec2> probes = probesIn(inner, 300, 8);
+    const bool grid = std::string(name) == "grid";
+    if (grid) {
+      ASSERT_EQ(extraValue(*subject, "sorted_layout"), 1.0);
+    }
+    const std::vector<QueryRecord> byRows = recordQueries(*subject, probes);
+    // A new circle and its removal: the same circles again, now in the linked layout.
+    subject->insert(ItemId(sim.items().size()), {sim.items()[0].circle.center, 1.0f});
+    subject->remove(ItemId(sim.items().size()));
+    if (grid) {
+      ASSERT_EQ(extraValue(*subject, "sorted_layout"), 0.0);
+    }
+    const std::vector<QueryRecord> byLookups = recordQueries(*subject, probes);
+    ASSERT_EQ(byRows.size(), byLookups.size());
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < byRows.size(); ++i) {
+      EXPECT_EQ(byRows[i].ids, byLookups[i].ids) << "query " << i;
+      EXPECT_EQ(byRows[i].nodesVisited, byLookups[i].nodesVisited) << "query " << i;
+      EXPECT_EQ(byRows[i].candidates, byLookups[i].candidates) << "query " << i;
+      EXPECT_EQ(byRows[i].occupiedCells, byLookups[i].occupiedCells) << "query " << i;
+      found += byRows[i].ids.size();
+    }
+    EXPECT_GT(found, byRows.size());
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // grid
 // ---------------------------------------------------------------------------------------------------------

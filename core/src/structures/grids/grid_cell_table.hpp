@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "spheretest/hash.hpp"
 #include "large_pages.hpp"
+#include "spheretest/hash.hpp"
 
 #include "grid_cell_mapping.hpp"
 #include "structures/shared/no_index.hpp"
@@ -242,6 +242,19 @@ class CellTable {
                         uy = static_cast<std::uint32_t>(y) - originY_;
     if (ux < width_ && uy < height_) return uy * width_ + ux;
     return static_cast<std::uint32_t>(mix64((std::uint64_t(uy) << 32) | ux) >> 20) & mask_;
+  }
+
+  /// Narrows `range` to the window's cells; false when none is left. Where windowOnly() holds, the cells
+  /// cut off are empty.
+  bool clampToWindow(CellRange& range) const {
+    const std::int64_t left = std::int32_t(originX_), bottom = std::int32_t(originY_);
+    const std::int64_t x0 = std::max<std::int64_t>(range.x0, left),
+                       x1 = std::min<std::int64_t>(range.x1, left + std::int64_t(width_) - 1);
+    const std::int64_t y0 = std::max<std::int64_t>(range.y0, bottom),
+                       y1 = std::min<std::int64_t>(range.y1, bottom + std::int64_t(height_) - 1);
+    if (x0 > x1 || y0 > y1) return false;
+    range = {std::int32_t(x0), std::int32_t(y0), std::int32_t(x1), std::int32_t(y1)};
+    return true;
   }
 
   /// Home of the first of `width` cells (x .. x + width - 1, y) and whether their homes are consecutive

@@ -3,7 +3,8 @@
 // and the hierarchical grid (a level per size class). A circle is stored in the cell of its centre, so a
 // query looks up the cells whose centres lie within its reach plus the largest radius stored in the level,
 // tests each cell's region against that reach (a range's corners hold cells no circle of it can touch) and
-// then the circles of the cells it keeps.
+// then the circles of the cells it keeps. Where the level is sorted and its cells sit in the hash window,
+// a row's cells are consecutive slots whose circles lie side by side, and a row is read as one run.
 
 #include <algorithm>
 #include <cstdint>
@@ -12,12 +13,51 @@
 #include "spheretest/spatial_index.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/result_taker.hpp"
+#include "structures/shared/simd_support.hpp"
 
 #include "grid_cell_mapping.hpp"
 #include "grid_level.hpp"
 #include "grid_walk.hpp"
 
 namespace st::grid_detail {
+
+/// Runs of nodes (the circles of consecutive cells of one row) gathered a few at a time and scanned
+/// together, each run's first and last node fetched as it is added: the rows' cache misses then overlap
+/// rather than follow one another.
+class RunBatch {
+ public:
+  /// A batch over `nodes`.
+  explicit RunBatch(const NodeArray& nodes) : nodes_(nodes) {}
+  /// Adds the run of nodes [begin, end), scanning the batch with `scan` once it is full; false when `scan`
+  /// returned false for a node (the query stops).
+  template <class Scan>
+  bool add(std::uint32_t begin, std::uint32_t end, Scan&& scan) {
+    if (begin == end) return true;
+    simd::prefetch(&nodes_[begin]);
+    simd::prefetch(&nodes_[end - 1]);
+    begins_[count_] = begin;
+    ends_[count_++] = end;
+    return count_ < kRuns || flush(scan);
+  }
+  /// Calls scan(node) for every node of the gathered runs, in order, until it returns false; empties the
+  /// batch. False when `scan` did.
+  template <class Scan>
+  bool flush(Scan&& scan) {
+    const int count = count_;
+    count_ = 0;
+    for (int r = 0; r < count; ++r)
+      for (std::uint32_t n = begins_[r]; n < ends_[r]; ++n)
+        if (!scan(n)) return false;
+    return true;
+  }
+
+ private:
+  static constexpr int kRuns = 8;
+  const NodeArray& nodes_;
+  std::uint32_t begins_[kRuns];
+  std::uint32_t ends_[kRuns];
+  int count_ = 0;
+};
 
 /// One level of hashed grid as its queries read it.
 struct LevelQuery {
@@ -64,6 +104,8 @@ struct LevelQuery {
     const double reach = radius + maxRadius;
     const CellRange range = centreRange(map, centre.x, centre.y, centre.x, centre.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+    if (lists.sorted() && lists.table().windowOnly())
+      return queryAroundByRows(ctx, centre, range, limit, test, take);
     bool done = true;
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
       const CellBounds cell = slotBounds(slot);
@@ -75,6 +117,62 @@ struct LevelQuery {
       return done = scanCell(ctx, slot, test, take);
     });
     return done;
+  }
+
+  /// queryAround where the layout is sorted and every cell sits at its home in the window: the cells of a
+  /// row are then consecutive slots and their circles one run of nodes, so a row of the range is read as
+  /// one run with no lookup (and no read of the keys), and the cells outside the window are known empty.
+  /// The cells at a row's ends farther than `limit` from the centre are left out first, by the same test
+  /// of their regions as the lookup path's, so the same circles are examined. Counts every cell of the
+  /// range in the window as visited; traced, it reports each occupied cell it searched or left out.
+  template <class Test, class Take>
+  bool queryAroundByRows(QueryContext& ctx, Vec2 centre, CellRange range, double limit, Test&& test,
+                         Take&& take) const {
+    const CellTable& table = lists.table();
+    if (!table.clampToWindow(range)) return true;
+    ctx.counters.nodesVisited += static_cast<std::uint64_t>(range.count());
+    const NodeArray& nodes = lists.nodes();
+    const auto far = [&](std::int32_t x, std::int32_t y) {
+      const CellBounds cell = cellBounds(map, x, y);
+      return distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit;
+    };
+    const bool perCell = ctx.tracing() || ctx.detail != nullptr;
+    // A cell's distance to the centre falls and then rises along a row: the kept cells are consecutive.
+    const auto keptColumns = [&](std::int32_t y, std::int32_t& first, std::int32_t& last) {
+      first = range.x0;
+      last = range.x1;
+      while (first <= last && far(first, y)) ++first;
+      while (last > first && far(last, y)) --last;
+      return first <= last;
+    };
+    if (perCell) {
+      for (std::int32_t y = range.y0; y <= range.y1; ++y) {
+        std::int32_t first = 0, last = -1;
+        keptColumns(y, first, last);
+        for (std::int32_t x = range.x0; x <= range.x1; ++x) {
+          const std::uint32_t slot = table.home(x, y);
+          if (!table.occupied(slot)) continue;
+          if (x < first || x > last) {
+            if (ctx.tracing())
+              ctx.prune(slotInfo(slot), "cell farther than query radius + its level's largest radius");
+          } else if (!scanCell(ctx, slot, test, take)) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    const auto scanNode = [&](std::uint32_t n) {
+      return !ctx.examine(nodes[n].id, test(nodes[n].circle)) || take(nodes[n].id);
+    };
+    RunBatch batch(nodes);
+    for (std::int32_t y = range.y0; y <= range.y1; ++y) {
+      std::int32_t first = 0, last = -1;
+      if (keptColumns(y, first, last) &&
+          !batch.add(table.head(table.home(first, y)), table.head(table.home(last, y) + 1), scanNode))
+        return false;
+    }
+    return batch.flush(scanNode);
   }
 
   /// Circles overlapping `box`: the cells within the level's largest radius of it. Hands each hit to
@@ -105,6 +203,7 @@ struct LevelQuery {
     // The lists by a local reference: the loops below read them through one pointer, not through `this`.
     const CellLists& cells = lists;
     const NodeArray& nodes = cells.nodes();
+    if (cells.sorted() && cells.table().windowOnly()) return rayCastByRows(ctx, segment, out);
     ctx.counters.nodesVisited += visitSegmentCells(
         cells.table(), map, segment, maxRadius, segmentRowScratch(),
         [&](std::uint32_t slot) {
@@ -120,6 +219,48 @@ struct LevelQuery {
           if (ctx.tracing())
             ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the ray");
         });
+  }
+
+  /// rayCast where the layout is sorted and every cell sits at its home in the window (see
+  /// queryAroundByRows): each row the thick segment crosses is read as one run of nodes over the columns
+  /// it can touch there, the same cells the lookup path visits. Counts those cells as visited.
+  void rayCastByRows(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) const {
+    const CellTable& table = lists.table();
+    const NodeArray& nodes = lists.nodes();
+    const double loX = std::min(segment.start.x, segment.end.x),
+                 hiX = std::max(segment.start.x, segment.end.x);
+    const double loY = std::min(segment.start.y, segment.end.y),
+                 hiY = std::max(segment.start.y, segment.end.y);
+    CellRange range = centreRange(map, loX, loY, hiX, hiY, maxRadius);
+    if (!table.clampToWindow(range)) return;
+    const auto testNode = [&](std::uint32_t n) {
+      float t = 0.0f;
+      if (ctx.examine(nodes[n].id, segmentHitsCircle(segment, nodes[n].circle, t)))
+        out.push_back(rayHitAt(segment, nodes[n].id, t));
+      return true;
+    };
+    RunBatch batch(nodes);
+    const bool perCell = ctx.tracing() || ctx.detail != nullptr;
+    forEachRowOfSegment(map, segment, maxRadius, range.y0, range.y1,
+                        [&](std::int32_t row, std::int32_t first, std::int32_t last) {
+                          first = std::max(first, range.x0);
+                          last = std::min(last, range.x1);
+                          if (first > last) return;
+                          ctx.counters.nodesVisited += static_cast<std::uint64_t>(last - first + 1);
+                          if (perCell) {
+                            for (std::int32_t x = first; x <= last; ++x) {
+                              const std::uint32_t slot = table.home(x, row);
+                              if (!table.occupied(slot)) continue;
+                              if (ctx.detail) ++ctx.detail->occupiedCells;
+                              if (ctx.tracing()) ctx.visit(slotInfo(slot));
+                              lists.forEachInCell(slot, testNode);
+                            }
+                            return;
+                          }
+                          batch.add(table.head(table.home(first, row)), table.head(table.home(last, row) + 1),
+                                    testNode);
+                        });
+    batch.flush(testNode);
   }
 
   /// Circles overlapping the view cone: the cells within reach of its disc, each skipped when its region
