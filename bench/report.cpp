@@ -764,7 +764,8 @@ std::string writePlot(const std::string& dir, const std::vector<RunResult>& resu
         << ",620 font 'Sans,10'\n"
         << "set output 'frame_ms.png'\n"
         << "set multiplot layout 1," << std::max<std::size_t>(1, scenes.size())
-        << " title 'ms per frame (update of moved circles + all pairs; CPU time, median); dashed: peers'\n"
+        // Two lines: one would run past the edges of a single scene's panel.
+        << " title \"ms per frame: update of the moved circles + all pairs\\nCPU time, median; dashed: peers\"\n"
         << "set logscale xy\nset grid\nset xlabel 'circles'\nset ylabel 'CPU ms per frame'\n"
         << "set format x '%.0s%c'\nset key top left font ',8'\nset xrange [*:*]\n";
     for (std::size_t s = 0; s < scenes.size(); ++s) {
