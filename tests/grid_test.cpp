@@ -199,11 +199,11 @@ struct QueryRecord {
   std::uint64_t occupiedCells = 0;
 };
 
-// Point, circle and ray queries around each probe, plain and with the teaching detail.
+// Point, circle, box and ray queries around each probe, plain and with the teaching detail.
 std::vector<QueryRecord> recordQueries(const SpatialIndex& subject, const std::vector<Vec2>& probes) {
   std::vector<QueryRecord> records;
   for (Vec2 p : probes) {
-    for (int shape = 0; shape < 3; ++shape) {
+    for (int shape = 0; shape < 4; ++shape) {
       for (const bool detailed : {false, true}) {
         QueryDetail detail;
         QueryContext ctx;
@@ -213,6 +213,8 @@ std::vector<QueryRecord> recordQueries(const SpatialIndex& subject, const std::v
           subject.queryPoint(p, record.ids, &ctx);
         } else if (shape == 1) {
           subject.queryCircle({p, 9.0f}, record.ids, &ctx);
+        } else if (shape == 2) {
+          subject.queryBox(boxFromCenter(p, 12.0f, 5.0f), record.ids, &ctx);
         } else {
           std::vector<RayHit> hits;
           subject.rayCast({p, {p.x + 40.0f, p.y - 25.0f}}, hits, &ctx);

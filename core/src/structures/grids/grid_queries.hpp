@@ -104,14 +104,25 @@ struct LevelQuery {
     const double reach = radius + maxRadius;
     const CellRange range = centreRange(map, centre.x, centre.y, centre.x, centre.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
+    const auto far = [&](const CellBounds& cell) {
+      return distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit;
+    };
+    return queryCells(ctx, range, far, "cell farther than query radius + its level's largest radius", test,
+                      take);
+  }
+
+  /// The cells of `range` that `far` (of a cell's region) does not rule out, each searched with `test`,
+  /// every hit handed to `take`; false when it stopped the query. Along a row, `far` must rule out cells
+  /// only at its two ends (the cells a convex region can reach are consecutive).
+  template <class Far, class Test, class Take>
+  bool queryCells(QueryContext& ctx, const CellRange& range, Far&& far, const char* pruneReason, Test&& test,
+                  Take&& take) const {
     if (lists.sorted() && lists.table().windowOnly())
-      return queryAroundByRows(ctx, centre, range, limit, test, take);
+      return queryCellsByRows(ctx, range, far, pruneReason, test, take);
     bool done = true;
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
-      const CellBounds cell = slotBounds(slot);
-      if (distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit) {
-        if (ctx.tracing())
-          ctx.prune(slotInfo(slot), "cell farther than query radius + its level's largest radius");
+      if (far(slotBounds(slot))) {
+        if (ctx.tracing()) ctx.prune(slotInfo(slot), pruneReason);
         return true;
       }
       return done = scanCell(ctx, slot, test, take);
@@ -119,30 +130,25 @@ struct LevelQuery {
     return done;
   }
 
-  /// queryAround where the layout is sorted and every cell sits at its home in the window: the cells of a
+  /// queryCells where the layout is sorted and every cell sits at its home in the window: the cells of a
   /// row are then consecutive slots and their circles one run of nodes, so a row of the range is read as
   /// one run with no lookup (and no read of the keys), and the cells outside the window are known empty.
-  /// The cells at a row's ends farther than `limit` from the centre are left out first, by the same test
-  /// of their regions as the lookup path's, so the same circles are examined. Counts every cell of the
-  /// range in the window as visited; traced, it reports each occupied cell it searched or left out.
-  template <class Test, class Take>
-  bool queryAroundByRows(QueryContext& ctx, Vec2 centre, CellRange range, double limit, Test&& test,
-                         Take&& take) const {
+  /// The cells at a row's ends that `far` rules out are left out first, by the same test of their regions
+  /// as the lookup path's, so the same circles are examined. Counts every cell of the range in the window
+  /// as visited; traced, it reports each occupied cell it searched or left out.
+  template <class Far, class Test, class Take>
+  bool queryCellsByRows(QueryContext& ctx, CellRange range, Far&& far, const char* pruneReason, Test&& test,
+                        Take&& take) const {
     const CellTable& table = lists.table();
     if (!table.clampToWindow(range)) return true;
     ctx.counters.nodesVisited += static_cast<std::uint64_t>(range.count());
     const NodeArray& nodes = lists.nodes();
-    const auto far = [&](std::int32_t x, std::int32_t y) {
-      const CellBounds cell = cellBounds(map, x, y);
-      return distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit;
-    };
     const bool perCell = ctx.tracing() || ctx.detail != nullptr;
-    // A cell's distance to the centre falls and then rises along a row: the kept cells are consecutive.
     const auto keptColumns = [&](std::int32_t y, std::int32_t& first, std::int32_t& last) {
       first = range.x0;
       last = range.x1;
-      while (first <= last && far(first, y)) ++first;
-      while (last > first && far(last, y)) --last;
+      while (first <= last && far(cellBounds(map, first, y))) ++first;
+      while (last > first && far(cellBounds(map, last, y))) --last;
       return first <= last;
     };
     if (perCell) {
@@ -153,8 +159,7 @@ struct LevelQuery {
           const std::uint32_t slot = table.home(x, y);
           if (!table.occupied(slot)) continue;
           if (x < first || x > last) {
-            if (ctx.tracing())
-              ctx.prune(slotInfo(slot), "cell farther than query radius + its level's largest radius");
+            if (ctx.tracing()) ctx.prune(slotInfo(slot), pruneReason);
           } else if (!scanCell(ctx, slot, test, take)) {
             return false;
           }
@@ -181,21 +186,15 @@ struct LevelQuery {
   bool queryBox(QueryContext& ctx, const Box& box, Take&& take) const {
     const double limit = maxRadius * (1.0 + kRangeSlack) + 1e-30;
     const CellRange range = centreRange(map, box.min.x, box.min.y, box.max.x, box.max.y, maxRadius);
-    bool done = true;
-    ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
-      // The range is the box widened by the largest radius; its rounded corners leave some cells out.
-      const CellBounds cell = slotBounds(slot);
+    // The range is the box widened by the largest radius; its rounded corners leave some cells out.
+    const auto far = [&](const CellBounds& cell) {
       const double gapX = std::max({0.0, double(box.min.x) - cell.x1, cell.x0 - double(box.max.x)});
       const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
-      if (gapX * gapX + gapY * gapY > limit * limit) {
-        if (ctx.tracing())
-          ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the box");
-        return true;
-      }
-      return done = scanCell(
-                 ctx, slot, [&](const Circle& c) { return circleOverlapsBox(c, box); }, take);
-    });
-    return done;
+      return gapX * gapX + gapY * gapY > limit * limit;
+    };
+    return queryCells(
+        ctx, range, far, "cell farther than its level's largest radius from the box",
+        [&](const Circle& c) { return circleOverlapsBox(c, box); }, take);
   }
 
   /// Every circle the segment meets: the cells within the level's largest radius of it.
@@ -222,7 +221,7 @@ struct LevelQuery {
   }
 
   /// rayCast where the layout is sorted and every cell sits at its home in the window (see
-  /// queryAroundByRows): each row the thick segment crosses is read as one run of nodes over the columns
+  /// queryCellsByRows): each row the thick segment crosses is read as one run of nodes over the columns
   /// it can touch there, the same cells the lookup path visits. Counts those cells as visited.
   void rayCastByRows(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) const {
     const CellTable& table = lists.table();
