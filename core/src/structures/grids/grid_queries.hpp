@@ -23,18 +23,16 @@ namespace st::grid_detail {
 
 /// Runs of nodes (the circles of consecutive cells of one row) gathered a few at a time and scanned
 /// together, each run's first and last node fetched as it is added: the rows' cache misses then overlap
-/// rather than follow one another.
+/// rather than follow one another. A hierarchical grid gathers the runs of all its levels in one batch.
 class RunBatch {
  public:
-  /// A batch over `nodes`.
-  explicit RunBatch(const NodeArray& nodes) : nodes_(nodes) {}
-  /// Adds the run of nodes [begin, end), scanning the batch with `scan` once it is full; false when `scan`
-  /// returned false for a node (the query stops).
+  /// Adds the run of nodes [begin, end), scanning the batch with `scan` (of a node, false to stop) once it
+  /// is full; false when `scan` stopped the query.
   template <class Scan>
-  bool add(std::uint32_t begin, std::uint32_t end, Scan&& scan) {
+  bool add(const Node* begin, const Node* end, Scan&& scan) {
     if (begin == end) return true;
-    simd::prefetch(&nodes_[begin]);
-    simd::prefetch(&nodes_[end - 1]);
+    simd::prefetch(begin);
+    simd::prefetch(end - 1);
     begins_[count_] = begin;
     ends_[count_++] = end;
     return count_ < kRuns || flush(scan);
@@ -46,17 +44,46 @@ class RunBatch {
     const int count = count_;
     count_ = 0;
     for (int r = 0; r < count; ++r)
-      for (std::uint32_t n = begins_[r]; n < ends_[r]; ++n)
-        if (!scan(n)) return false;
+      for (const Node* node = begins_[r]; node != ends_[r]; ++node)
+        if (!scan(*node)) return false;
     return true;
   }
 
  private:
   static constexpr int kRuns = 8;
-  const NodeArray& nodes_;
-  std::uint32_t begins_[kRuns];
-  std::uint32_t ends_[kRuns];
+  const Node* begins_[kRuns];
+  const Node* ends_[kRuns];
   int count_ = 0;
+};
+
+/// The scan of a node for a query that tests circles with `test` and hands each hit to `take`: false when
+/// `take` stops the query.
+template <class Test, class Take>
+auto nodeScan(QueryContext& ctx, Test& test, Take& take) {
+  return [&ctx, &test, &take](const Node& node) {
+    return !ctx.examine(node.id, test(node.circle)) || take(node.id);
+  };
+}
+
+/// The box query's exact test of a circle.
+struct BoxTest {
+  const Box& box;  ///< the query box
+  /// Whether the circle overlaps the box.
+  bool operator()(const Circle& c) const { return circleOverlapsBox(c, box); }
+};
+
+/// The scan of a node for a ray cast: every circle the segment meets goes to `out`, and the cast goes on.
+struct RayScan {
+  QueryContext& ctx;         ///< the query's counters
+  const Segment& segment;    ///< the ray
+  std::vector<RayHit>& out;  ///< the hits
+  /// Tests one node's circle; always true.
+  bool operator()(const Node& node) const {
+    float t = 0.0f;
+    if (ctx.examine(node.id, segmentHitsCircle(segment, node.circle, t)))
+      out.push_back(rayHitAt(segment, node.id, t));
+    return true;
+  }
 };
 
 /// One level of hashed grid as its queries read it.
@@ -100,7 +127,8 @@ struct LevelQuery {
   /// Point (radius 0) and circle queries: the cells within radius + the level's largest radius of the
   /// centre. Hands each hit to `take`; false when it stopped the query.
   template <class Test, class Take>
-  bool queryAround(QueryContext& ctx, Vec2 centre, double radius, Test&& test, Take&& take) const {
+  bool queryAround(QueryContext& ctx, Vec2 centre, double radius, Test&& test, Take&& take,
+                   RunBatch* shared = nullptr) const {
     const double reach = radius + maxRadius;
     const CellRange range = centreRange(map, centre.x, centre.y, centre.x, centre.y, reach);
     const double limit = reach * (1.0 + kRangeSlack) + 1e-30;
@@ -108,17 +136,18 @@ struct LevelQuery {
       return distanceSquaredToBox(centre.x, centre.y, cell.x0, cell.y0, cell.x1, cell.y1) > limit * limit;
     };
     return queryCells(ctx, range, far, "cell farther than query radius + its level's largest radius", test,
-                      take);
+                      take, shared);
   }
 
   /// The cells of `range` that `far` (of a cell's region) does not rule out, each searched with `test`,
   /// every hit handed to `take`; false when it stopped the query. Along a row, `far` must rule out cells
-  /// only at its two ends (the cells a convex region can reach are consecutive).
+  /// only at its two ends (the cells a convex region can reach are consecutive). With a `shared` batch,
+  /// runs of circles may be left in it for the caller to flush (with nodeScan of the same test and take).
   template <class Far, class Test, class Take>
   bool queryCells(QueryContext& ctx, const CellRange& range, Far&& far, const char* pruneReason, Test&& test,
-                  Take&& take) const {
+                  Take&& take, RunBatch* shared) const {
     if (lists.sorted() && lists.table().windowOnly())
-      return queryCellsByRows(ctx, range, far, pruneReason, test, take);
+      return queryCellsByRows(ctx, range, far, pruneReason, test, take, shared);
     bool done = true;
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
       if (far(slotBounds(slot))) {
@@ -138,7 +167,7 @@ struct LevelQuery {
   /// as visited; traced, it reports each occupied cell it searched or left out.
   template <class Far, class Test, class Take>
   bool queryCellsByRows(QueryContext& ctx, CellRange range, Far&& far, const char* pruneReason, Test&& test,
-                        Take&& take) const {
+                        Take&& take, RunBatch* shared) const {
     const CellTable& table = lists.table();
     if (!table.clampToWindow(range)) return true;
     ctx.counters.nodesVisited += static_cast<std::uint64_t>(range.count());
@@ -167,23 +196,23 @@ struct LevelQuery {
       }
       return true;
     }
-    const auto scanNode = [&](std::uint32_t n) {
-      return !ctx.examine(nodes[n].id, test(nodes[n].circle)) || take(nodes[n].id);
-    };
-    RunBatch batch(nodes);
+    const auto scan = nodeScan(ctx, test, take);
+    RunBatch own;
+    RunBatch& batch = shared != nullptr ? *shared : own;
+    const Node* base = nodes.data();
     for (std::int32_t y = range.y0; y <= range.y1; ++y) {
       std::int32_t first = 0, last = -1;
-      if (keptColumns(y, first, last) &&
-          !batch.add(table.head(table.home(first, y)), table.head(table.home(last, y) + 1), scanNode))
+      if (keptColumns(y, first, last) && !batch.add(base + table.head(table.home(first, y)),
+                                                    base + table.head(table.home(last, y) + 1), scan))
         return false;
     }
-    return batch.flush(scanNode);
+    return shared != nullptr || own.flush(scan);
   }
 
   /// Circles overlapping `box`: the cells within the level's largest radius of it. Hands each hit to
   /// `take`; false when it stopped the query.
   template <class Take>
-  bool queryBox(QueryContext& ctx, const Box& box, Take&& take) const {
+  bool queryBox(QueryContext& ctx, const Box& box, Take&& take, RunBatch* shared = nullptr) const {
     const double limit = maxRadius * (1.0 + kRangeSlack) + 1e-30;
     const CellRange range = centreRange(map, box.min.x, box.min.y, box.max.x, box.max.y, maxRadius);
     // The range is the box widened by the largest radius; its rounded corners leave some cells out.
@@ -192,17 +221,18 @@ struct LevelQuery {
       const double gapY = std::max({0.0, double(box.min.y) - cell.y1, cell.y0 - double(box.max.y)});
       return gapX * gapX + gapY * gapY > limit * limit;
     };
-    return queryCells(
-        ctx, range, far, "cell farther than its level's largest radius from the box",
-        [&](const Circle& c) { return circleOverlapsBox(c, box); }, take);
+    return queryCells(ctx, range, far, "cell farther than its level's largest radius from the box",
+                      BoxTest{box}, take, shared);
   }
 
   /// Every circle the segment meets: the cells within the level's largest radius of it.
-  void rayCast(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) const {
+  /// With a `shared` batch, runs of circles may be left in it for the caller to flush (with a RayScan).
+  void rayCast(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out,
+               RunBatch* shared = nullptr) const {
     // The lists by a local reference: the loops below read them through one pointer, not through `this`.
     const CellLists& cells = lists;
     const NodeArray& nodes = cells.nodes();
-    if (cells.sorted() && cells.table().windowOnly()) return rayCastByRows(ctx, segment, out);
+    if (cells.sorted() && cells.table().windowOnly()) return rayCastByRows(ctx, segment, out, shared);
     ctx.counters.nodesVisited += visitSegmentCells(
         cells.table(), map, segment, maxRadius, segmentRowScratch(),
         [&](std::uint32_t slot) {
@@ -223,7 +253,8 @@ struct LevelQuery {
   /// rayCast where the layout is sorted and every cell sits at its home in the window (see
   /// queryCellsByRows): each row the thick segment crosses is read as one run of nodes over the columns
   /// it can touch there, the same cells the lookup path visits. Counts those cells as visited.
-  void rayCastByRows(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) const {
+  void rayCastByRows(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out,
+                     RunBatch* shared) const {
     const CellTable& table = lists.table();
     const NodeArray& nodes = lists.nodes();
     const double loX = std::min(segment.start.x, segment.end.x),
@@ -232,13 +263,9 @@ struct LevelQuery {
                  hiY = std::max(segment.start.y, segment.end.y);
     CellRange range = centreRange(map, loX, loY, hiX, hiY, maxRadius);
     if (!table.clampToWindow(range)) return;
-    const auto testNode = [&](std::uint32_t n) {
-      float t = 0.0f;
-      if (ctx.examine(nodes[n].id, segmentHitsCircle(segment, nodes[n].circle, t)))
-        out.push_back(rayHitAt(segment, nodes[n].id, t));
-      return true;
-    };
-    RunBatch batch(nodes);
+    const RayScan scan{ctx, segment, out};
+    RunBatch own;
+    RunBatch& batch = shared != nullptr ? *shared : own;
     const bool perCell = ctx.tracing() || ctx.detail != nullptr;
     forEachRowOfSegment(map, segment, maxRadius, range.y0, range.y1,
                         [&](std::int32_t row, std::int32_t first, std::int32_t last) {
@@ -252,14 +279,14 @@ struct LevelQuery {
                               if (!table.occupied(slot)) continue;
                               if (ctx.detail) ++ctx.detail->occupiedCells;
                               if (ctx.tracing()) ctx.visit(slotInfo(slot));
-                              lists.forEachInCell(slot, testNode);
+                              lists.forEachInCell(slot, [&](std::uint32_t n) { scan(nodes[n]); });
                             }
                             return;
                           }
-                          batch.add(table.head(table.home(first, row)), table.head(table.home(last, row) + 1),
-                                    testNode);
+                          batch.add(nodes.data() + table.head(table.home(first, row)),
+                                    nodes.data() + table.head(table.home(last, row) + 1), scan);
                         });
-    batch.flush(testNode);
+    if (shared == nullptr) own.flush(scan);
   }
 
   /// Circles overlapping the view cone: the cells within reach of its disc, each skipped when its region

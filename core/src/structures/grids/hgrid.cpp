@@ -180,7 +180,10 @@ class HierarchicalGrid final : public TakerQueries<HierarchicalGrid> {
   // -- queries ------------------------------------------------------------------------------------------
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    for (const Level& level : levels_) query(level).rayCast(ctx, segment, out);
+    // One batch for every level: their rows' cache misses overlap as well.
+    RunBatch batch;
+    for (const Level& level : levels_) query(level).rayCast(ctx, segment, out, &batch);
+    batch.flush(RayScan{ctx, segment, out});
   }
 
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override {
@@ -436,23 +439,30 @@ class HierarchicalGrid final : public TakerQueries<HierarchicalGrid> {
   // -- scanning ---------------------------------------------------------------------------------------------
 
   // The point, circle and box queries: every level in turn, each hit handed to `take` until it returns
-  // false.
+  // false. One batch of runs serves every level, so that their rows' cache misses overlap as well.
   template <class Take>
   void pointQuery(Vec2 p, QueryContext& ctx, Take&& take) const {
     const auto contains = [&](const Circle& c) { return circleContainsPoint(c, p); };
+    RunBatch batch;
     for (const Level& level : levels_)
-      if (!query(level).queryAround(ctx, p, 0.0, contains, take)) return;
+      if (!query(level).queryAround(ctx, p, 0.0, contains, take, &batch)) return;
+    batch.flush(nodeScan(ctx, contains, take));
   }
   template <class Take>
   void circleQuery(const Circle& around, QueryContext& ctx, Take&& take) const {
     const auto overlaps = [&](const Circle& c) { return circlesOverlap(c, around); };
+    RunBatch batch;
     for (const Level& level : levels_)
-      if (!query(level).queryAround(ctx, around.center, around.radius, overlaps, take)) return;
+      if (!query(level).queryAround(ctx, around.center, around.radius, overlaps, take, &batch)) return;
+    batch.flush(nodeScan(ctx, overlaps, take));
   }
   template <class Take>
   void boxQuery(const Box& box, QueryContext& ctx, Take&& take) const {
+    RunBatch batch;
     for (const Level& level : levels_)
-      if (!query(level).queryBox(ctx, box, take)) return;
+      if (!query(level).queryBox(ctx, box, take, &batch)) return;
+    const BoxTest test{box};
+    batch.flush(nodeScan(ctx, test, take));
   }
 
   // A level as the shared grid queries read it (grid_queries.hpp); the coarsest is drawn at depth 0.
