@@ -395,9 +395,11 @@ class AabbTree final : public SpatialIndex {
     return info;
   }
 
-  // How tree_walk walks the tree: a leaf is its item, and its circle's own box is the test that examines
-  // it. The fat box is the update's test only: a query reads the circle for the exact test anyway, so
-  // testing the circle's box costs a leaf one fetch, where the fat box and then the circle cost two.
+  // How tree_walk walks the tree: a leaf is its item, entered without a box test and examined by the exact
+  // test of its circle, which costs no more than a test of the circle's box and reads the same memory. The
+  // fat box is the update's test only. The walks that order nodes by their bounds (a ray's first hit, the
+  // nearest circles) see a leaf as its circle's own box: one fetch, where the fat box and then the circle
+  // would cost two.
   class Walkable {
    public:
     using Ref = aabb_tree::Ref;
@@ -406,6 +408,7 @@ class AabbTree final : public SpatialIndex {
     Ref root() const { return tree_.root_; }
     Box bounds(Ref r) const { return isLeaf(r) ? tightBox(tree_.circle(itemOf(r))) : tree_.nodes_[r].box; }
     std::uint32_t examinedByBounds(Ref r) const { return isLeaf(r) ? 1 : 0; }
+    bool testedByItem(Ref r) const { return isLeaf(r); }
     template <class F>
     bool forEachItem(Ref r, F&& f) const {
       return !isLeaf(r) || f(itemOf(r), tree_.circle(itemOf(r)));
@@ -419,7 +422,7 @@ class AabbTree final : public SpatialIndex {
       f(node.child[1]);
       f(node.child[0]);
     }
-    // Step through shows a leaf as the box the walk tested.
+    // Step through shows a leaf as its circle's own box.
     NodeInfo info(Ref r, int depth) const {
       NodeInfo info = tree_.nodeInfo(r, depth);
       if (isLeaf(r)) info.box = boundsOf(tree_.circle(itemOf(r)));

@@ -32,6 +32,9 @@
 //                                      shapes then pre-test them in float, as the pair search does, and
 //                                      test exactly only those the pre-test keeps
 //   bool holdsNothing(Ref) const       a subtree known to be empty: never entered, traced as pruned
+//   bool testedByItem(Ref) const       a node that is one circle (the AABB tree's leaf): the walk enters
+//                                      it without a test of its bounds, and the exact test of its circle,
+//                                      which costs no more, examines it
 //   static constexpr bool kTestChildrenAtParent
 //                                      test a node's bounds when its parent is entered rather than when
 //                                      it is popped (a tree with many children a query prunes)
@@ -333,6 +336,9 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
   const auto admit = [&](Ref node, std::uint32_t depth, bool& inside) {
     ++ctx.counters.nodesVisited;
     if (inside) return true;
+    if constexpr (requires { tree.testedByItem(node); }) {
+      if (tree.testedByItem(node)) return true;
+    }
     if constexpr (kClassifies) {
       const bvh::Side side = shape.classify(tree.bounds(node));
       inside = side == bvh::Side::Inside;
