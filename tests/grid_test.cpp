@@ -237,7 +237,7 @@ std::vector<QueryRecord> recordQueries(const SpatialIndex& subject, const std::v
 // stored, both ways find the same circles and count the same cells and circles, plain or with the teaching
 // detail.
 TEST(GridFamily, ReadingRowsAsRunsCountsWhatLookingCellsUpCounts) {
-  for (const char* name : {"grid", "hgrid"}) {
+  for (const char* name : kGridFamily) {
     SCOPED_TRACE(name);
     Simulation sim("spheretest", SceneConfig{}, 6000, 21);
     auto subject = make(name);
