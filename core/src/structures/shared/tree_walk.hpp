@@ -148,12 +148,39 @@ struct ConeShape {
 
 /// Circles a segment meets; `t` is the last hit's parameter.
 struct SegmentShape {
+  /// Prepares the segment's direction once per query: the box test then multiplies where it would divide.
+  explicit SegmentShape(const Segment& s)
+      : segment(s),
+        start{s.start.x, s.start.y},
+        delta{double(s.end.x) - double(s.start.x), double(s.end.y) - double(s.start.y)},
+        inverse{delta[0] != 0.0 ? 1.0 / delta[0] : 0.0, delta[1] != 0.0 ? 1.0 / delta[1] : 0.0},
+        magnitudes(bvh::magnitude(s.start) + bvh::magnitude(s.end)) {}
   Segment segment;         ///< the query segment
+  double start[2];         ///< its start, per axis
+  double delta[2];         ///< end - start, per axis
+  double inverse[2];       ///< 1 / delta, per axis (0 where delta is 0)
+  double magnitudes;       ///< |start| + |end|, which the box test's rounding margin grows with
   mutable float t = 0.0f;  ///< the parameter of the last circle test that hit
-  /// Whether the segment enters the node's box.
+  /// Whether the segment enters the node's box: bvh::segmentEntersBox's slab test, with its margin and
+  /// tolerance, by the prepared inverse direction (its rounding is far inside the margin).
   bool enters(const Box& b) const {
-    double entry = 0.0;
-    return bvh::segmentEntersBox(segment, b, entry);
+    const double m = bvh::pruneMargin(bvh::magnitude(b.min) + bvh::magnitude(b.max) + magnitudes);
+    const double lo[2] = {double(b.min.x) - m, double(b.min.y) - m};
+    const double hi[2] = {double(b.max.x) + m, double(b.max.y) + m};
+    double enter = 0.0, leave = 1.0;
+    for (int axis = 0; axis < 2; ++axis) {
+      if (delta[axis] == 0.0) {
+        if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
+        continue;
+      }
+      double t0 = (lo[axis] - start[axis]) * inverse[axis];
+      double t1 = (hi[axis] - start[axis]) * inverse[axis];
+      if (t0 > t1) std::swap(t0, t1);
+      enter = std::max(enter, t0);
+      leave = std::min(leave, t1);
+      if (enter > leave + 1e-9) return false;
+    }
+    return true;
   }
   /// Whether the segment enters a bounding circle.
   bool enters(const CircleBound& b) const {
