@@ -112,16 +112,20 @@ struct LevelQuery {
       if (table.occupied(slot)) visitor(slotInfo(slot));
   }
 
-  /// Tests the circles of one occupied cell with `test`, handing each hit to `take`; false when `take`
-  /// stopped the query.
-  template <class Test, class Take>
-  bool scanCell(QueryContext& ctx, std::uint32_t slot, Test&& test, Take&& take) const {
-    const NodeArray& nodes = lists.nodes();
-    if (ctx.detail) ++ctx.detail->occupiedCells;  // nodesVisited counts the lookup, in visitRange
+  /// Counts an occupied cell the query searches and traces it (nodesVisited counts the cell where the
+  /// walk looks it up or reads its row).
+  void enterCell(QueryContext& ctx, std::uint32_t slot) const {
+    if (ctx.detail) ++ctx.detail->occupiedCells;
     if (ctx.tracing()) ctx.visit(slotInfo(slot));
-    return lists.forEachInCellUntil(slot, [&](std::uint32_t n) {
-      return !ctx.examine(nodes[n].id, test(nodes[n].circle)) || take(nodes[n].id);
-    });
+  }
+
+  /// Enters one occupied cell and hands its nodes to `scan` (of a node, false to stop; nodeScan or
+  /// RayScan); false when it stopped the query.
+  template <class Scan>
+  bool scanCell(QueryContext& ctx, std::uint32_t slot, Scan&& scan) const {
+    const NodeArray& nodes = lists.nodes();
+    enterCell(ctx, slot);
+    return lists.forEachInCellUntil(slot, [&](std::uint32_t n) { return scan(nodes[n]); });
   }
 
   /// Point (radius 0) and circle queries: the cells within radius + the level's largest radius of the
@@ -154,7 +158,7 @@ struct LevelQuery {
         if (ctx.tracing()) ctx.prune(slotInfo(slot), pruneReason);
         return true;
       }
-      return done = scanCell(ctx, slot, test, take);
+      return done = scanCell(ctx, slot, nodeScan(ctx, test, take));
     });
     return done;
   }
@@ -189,7 +193,7 @@ struct LevelQuery {
           if (!table.occupied(slot)) continue;
           if (x < first || x > last) {
             if (ctx.tracing()) ctx.prune(slotInfo(slot), pruneReason);
-          } else if (!scanCell(ctx, slot, test, take)) {
+          } else if (!scanCell(ctx, slot, nodeScan(ctx, test, take))) {
             return false;
           }
         }
@@ -229,21 +233,11 @@ struct LevelQuery {
   /// With a `shared` batch, runs of circles may be left in it for the caller to flush (with a RayScan).
   void rayCast(QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out,
                RunBatch* shared = nullptr) const {
-    // The lists by a local reference: the loops below read them through one pointer, not through `this`.
-    const CellLists& cells = lists;
-    const NodeArray& nodes = cells.nodes();
-    if (cells.sorted() && cells.table().windowOnly()) return rayCastByRows(ctx, segment, out, shared);
+    if (lists.sorted() && lists.table().windowOnly()) return rayCastByRows(ctx, segment, out, shared);
+    const RayScan scan{ctx, segment, out};
     ctx.counters.nodesVisited += visitSegmentCells(
-        cells.table(), map, segment, maxRadius, segmentRowScratch(),
-        [&](std::uint32_t slot) {
-          if (ctx.detail) ++ctx.detail->occupiedCells;
-          if (ctx.tracing()) ctx.visit(slotInfo(slot));
-          cells.forEachInCell(slot, [&](std::uint32_t n) {
-            float t = 0.0f;
-            if (ctx.examine(nodes[n].id, segmentHitsCircle(segment, nodes[n].circle, t)))
-              out.push_back(rayHitAt(segment, nodes[n].id, t));
-          });
-        },
+        lists.table(), map, segment, maxRadius, segmentRowScratch(),
+        [&](std::uint32_t slot) { scanCell(ctx, slot, scan); },
         [&](std::uint32_t slot) {
           if (ctx.tracing())
             ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the ray");
@@ -276,10 +270,7 @@ struct LevelQuery {
                           if (perCell) {
                             for (std::int32_t x = first; x <= last; ++x) {
                               const std::uint32_t slot = table.home(x, row);
-                              if (!table.occupied(slot)) continue;
-                              if (ctx.detail) ++ctx.detail->occupiedCells;
-                              if (ctx.tracing()) ctx.visit(slotInfo(slot));
-                              lists.forEachInCell(slot, [&](std::uint32_t n) { scan(nodes[n]); });
+                              if (table.occupied(slot)) scanCell(ctx, slot, scan);
                             }
                             return;
                           }
@@ -296,14 +287,16 @@ struct LevelQuery {
     const double reach = double(cone.farDistance) + maxRadius;
     const CellRange range =
         centreRange(map, cone.origin.x, cone.origin.y, cone.origin.x, cone.origin.y, reach);
+    const auto overlaps = [&cone](const Circle& c) { return circleOverlapsCone(c, cone); };
+    auto take = takerFor(out);
+    const auto scan = nodeScan(ctx, overlaps, take);
     ctx.counters.nodesVisited += visitRange(lists.table(), range, [&](std::uint32_t slot) {
       if (cellOutsideCone(classifier, slotBounds(slot), maxRadius)) {
         if (ctx.tracing())
           ctx.prune(slotInfo(slot), "cell farther than its level's largest radius from the cone");
         return;
       }
-      scanCell(
-          ctx, slot, [&cone](const Circle& c) { return circleOverlapsCone(c, cone); }, takerFor(out));
+      scanCell(ctx, slot, scan);
     });
   }
 };

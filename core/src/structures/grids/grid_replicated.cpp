@@ -158,8 +158,7 @@ class ReplicatedGrid final : public TakerQueries<ReplicatedGrid> {
     std::vector<ItemId>& found = rayCandidateScratch();
     found.clear();
     auto gather = [&](std::uint32_t slot) {
-      if (ctx.detail) ++ctx.detail->occupiedCells;
-      if (ctx.tracing()) ctx.visit(slotInfo(slot));
+      cells().enterCell(ctx, slot);
       lists_.forEachInCell(slot, [&](std::uint32_t n) { found.push_back(nodes[n].id); });
     };
     const Box bounds = inflateForPruning(
@@ -352,17 +351,10 @@ class ReplicatedGrid final : public TakerQueries<ReplicatedGrid> {
   void pointQuery(Vec2 p, QueryContext& ctx, Take&& take) const {
     const std::uint32_t slot = lists_.table().find(map_.cellOf(p.x), map_.cellOf(p.y));
     ++ctx.counters.nodesVisited;
-    if (slot != kNoIndex) {
-      if (ctx.detail) ++ctx.detail->occupiedCells;
-      if (ctx.tracing()) ctx.visit(slotInfo(slot));
-      const NodeArray& nodes = lists_.nodes();
-      const bool done = lists_.forEachInCellUntil(slot, [&](std::uint32_t n) {
-        return !ctx.examine(nodes[n].id, circleContainsPoint(nodes[n].circle, p)) || take(nodes[n].id);
-      });
-      if (!done) return;
-    }
+    const auto contains = [p](const Circle& c) { return circleContainsPoint(c, p); };
+    if (slot != kNoIndex && !cells().scanCell(ctx, slot, nodeScan(ctx, contains, take))) return;
     for (ItemId id : oversize_)
-      if (ctx.examine(id, circleContainsPoint(circle(id), p)) && !take(id)) return;
+      if (ctx.examine(id, contains(circle(id))) && !take(id)) return;
   }
 
   template <class Take>
@@ -382,6 +374,27 @@ class ReplicatedGrid final : public TakerQueries<ReplicatedGrid> {
         [](std::uint32_t) { return false; });
   }
 
+  /// queryCovered's search of a sorted grid whose cells all sit at their home in the hash window: the cells
+  /// of a row are consecutive slots, read with no lookup (cells outside the window are empty), each
+  /// occupied one that `skip` keeps handed copy by copy to testCopy(node, column, row). False when that
+  /// stopped the query.
+  template <class TestCopy, class Skip>
+  bool searchRows(CellRange range, TestCopy&& testCopy, Skip&& skip) const {
+    const CellTable& table = lists_.table();
+    if (!table.clampToWindow(range)) return true;
+    for (std::int32_t y = range.y0; y <= range.y1; ++y) {
+      const std::uint32_t rowSlot = table.home(range.x0, y);
+      for (std::int32_t x = range.x0; x <= range.x1; ++x) {
+        const std::uint32_t slot = rowSlot + static_cast<std::uint32_t>(x - range.x0);
+        const std::uint32_t begin = table.head(slot), end = table.head(slot + 1);
+        if (begin == end || skip(slot)) continue;
+        for (std::uint32_t n = begin; n < end; ++n)
+          if (!testCopy(n, x, y)) return false;
+      }
+    }
+    return true;
+  }
+
   /// Circle, box and cone queries: every cell of the query's own range but those `skip` rules out, each
   /// copy tested only in the first cell its item's range shares with the query's, each hit handed to
   /// `take` until it returns false. Only a cell that no visible circle overlaps may be skipped: a copy
@@ -391,46 +404,29 @@ class ReplicatedGrid final : public TakerQueries<ReplicatedGrid> {
                     Skip&& skip) const {
     const CellTable& table = lists_.table();
     const NodeArray& nodes = lists_.nodes();
+    // A copy is tested only in the first cell its item's range shares with the query's: the first column
+    // of either range, and the first row of either. False when `take` stopped the query.
+    const auto testCopy = [&](std::uint32_t n, std::int32_t cx, std::int32_t cy) {
+      const std::uint32_t queryEdges = (cx == range.x0 ? 1u : 0u) | (cy == range.y0 ? 2u : 0u);
+      if ((edgesOf(n, cx, cy) | queryEdges) != 3) return true;  // seen in another cell
+      return !ctx.examine(nodes[n].id, predicate(nodes[n].circle)) || take(nodes[n].id);
+    };
     bool done = true;
-    // Sorted, with every cell at its home in the hash window, the cells of a row are consecutive slots: the
-    // range is read row by row with no lookup (cells outside the window are empty), counting what the
-    // lookups below count. The trace and the teaching detail take the lookups' path.
+    // The trace and the teaching detail take the lookups' path; a range larger than the table is walked
+    // through the table (visitRange), which the rows would not count alike.
     if (lists_.sorted() && table.windowOnly() && !ctx.tracing() && ctx.detail == nullptr &&
         range.count() <= 2.0 * double(table.used()) + 16.0) {
       ctx.counters.nodesVisited += static_cast<std::uint64_t>(range.count());
-      CellRange inWindow = range;
-      if (table.clampToWindow(inWindow)) {
-        for (std::int32_t y = inWindow.y0; y <= inWindow.y1 && done; ++y) {
-          const std::uint32_t rowSlot = table.home(inWindow.x0, y);
-          for (std::int32_t x = inWindow.x0; x <= inWindow.x1; ++x) {
-            const std::uint32_t slot = rowSlot + static_cast<std::uint32_t>(x - inWindow.x0);
-            const std::uint32_t begin = table.head(slot), end = table.head(slot + 1);
-            if (begin == end || skip(slot)) continue;
-            const std::uint32_t queryEdges = (x == range.x0 ? 1u : 0u) | (y == range.y0 ? 2u : 0u);
-            for (std::uint32_t n = begin; n < end && done; ++n) {
-              if ((edgesOf(n, x, y) | queryEdges) != 3) continue;  // seen in another cell
-              done = !ctx.examine(nodes[n].id, predicate(nodes[n].circle)) || take(nodes[n].id);
-            }
-            if (!done) break;
-          }
-        }
-      }
+      done = searchRows(range, testCopy, skip);
     } else {
       ctx.counters.nodesVisited += visitRange(range, [&](std::uint32_t slot) {
         if (skip(slot)) {
           if (ctx.tracing()) ctx.prune(slotInfo(slot), "no circle in the cell can reach the cone");
           return true;
         }
-        if (ctx.detail) ++ctx.detail->occupiedCells;
-        if (ctx.tracing()) ctx.visit(slotInfo(slot));
+        cells().enterCell(ctx, slot);
         const std::int32_t cx = table[slot].x, cy = table[slot].y;
-        // A copy is tested only in the first cell its item's range shares with the query's: the first column
-        // of either range, and the first row of either.
-        const std::uint32_t queryEdges = (cx == range.x0 ? 1u : 0u) | (cy == range.y0 ? 2u : 0u);
-        return done = lists_.forEachInCellUntil(slot, [&](std::uint32_t n) {
-          if ((edgesOf(n, cx, cy) | queryEdges) != 3) return true;  // seen in another cell
-          return !ctx.examine(nodes[n].id, predicate(nodes[n].circle)) || take(nodes[n].id);
-        });
+        return done = lists_.forEachInCellUntil(slot, [&](std::uint32_t n) { return testCopy(n, cx, cy); });
       });
     }
     if (!done) return;

@@ -107,13 +107,22 @@ inline bool segmentEntersCircleBound(const Segment& s, double cx, double cy, dou
 // Box bounds
 // ---------------------------------------------------------------------------------------------------------
 
+/// A segment prepared once for the box tests of a walk: its slabs, and the magnitude of its ends that the
+/// tests' margin grows with.
+struct PreparedSegment {
+  /// Prepares `s`.
+  explicit PreparedSegment(const Segment& s) : slabs(s), magnitudes(magnitude(s.start) + magnitude(s.end)) {}
+  SegmentSlabs slabs;  ///< for clipping
+  double magnitudes;   ///< |start| + |end|
+};
+
 /// Where a segment first meets a (slightly grown) box: false when it misses, else `entry` is a lower bound
 /// of the entry parameter of every circle inside the box.
-inline bool segmentEntersBox(const Segment& s, const Box& b, double& entry) {
-  const double m = pruneMargin(magnitude(b.min) + magnitude(b.max) + magnitude(s.start) + magnitude(s.end));
+inline bool segmentEntersBox(const PreparedSegment& s, const Box& b, double& entry) {
+  const double m = pruneMargin(magnitude(b.min) + magnitude(b.max) + s.magnitudes);
   double enter = 0.0, leave = 0.0;
-  if (!clipSegmentToBox(s, double(b.min.x) - m, double(b.min.y) - m, double(b.max.x) + m, double(b.max.y) + m,
-                        1e-9, enter, leave))
+  if (!s.slabs.clip(double(b.min.x) - m, double(b.min.y) - m, double(b.max.x) + m, double(b.max.y) + m, 1e-9,
+                    enter, leave))
     return false;
   entry = enter - 1e-9;
   if (entry < 0.0) entry = 0.0;

@@ -148,44 +148,22 @@ struct ConeShape {
 
 /// Circles a segment meets; `t` is the last hit's parameter.
 struct SegmentShape {
-  /// Prepares the segment's direction once per query: the box test then multiplies where it would divide.
-  explicit SegmentShape(const Segment& s)
-      : segment(s),
-        start{s.start.x, s.start.y},
-        delta{double(s.end.x) - double(s.start.x), double(s.end.y) - double(s.start.y)},
-        inverse{delta[0] != 0.0 ? 1.0 / delta[0] : 0.0, delta[1] != 0.0 ? 1.0 / delta[1] : 0.0},
-        magnitudes(bvh::magnitude(s.start) + bvh::magnitude(s.end)) {}
-  Segment segment;         ///< the query segment
-  double start[2];         ///< its start, per axis
-  double delta[2];         ///< end - start, per axis
-  double inverse[2];       ///< 1 / delta, per axis (0 where delta is 0)
-  double magnitudes;       ///< |start| + |end|, which the box test's rounding margin grows with
-  mutable float t = 0.0f;  ///< the parameter of the last circle test that hit
-  /// Whether the segment enters the node's box: bvh::segmentEntersBox's slab test, with its margin and
-  /// tolerance, by the prepared inverse direction (its rounding is far inside the margin).
-  bool enters(const Box& b) const {
-    const double m = bvh::pruneMargin(bvh::magnitude(b.min) + bvh::magnitude(b.max) + magnitudes);
-    const double lo[2] = {double(b.min.x) - m, double(b.min.y) - m};
-    const double hi[2] = {double(b.max.x) + m, double(b.max.y) + m};
-    double enter = 0.0, leave = 1.0;
-    for (int axis = 0; axis < 2; ++axis) {
-      if (delta[axis] == 0.0) {
-        if (start[axis] < lo[axis] || start[axis] > hi[axis]) return false;
-        continue;
-      }
-      double t0 = (lo[axis] - start[axis]) * inverse[axis];
-      double t1 = (hi[axis] - start[axis]) * inverse[axis];
-      if (t0 > t1) std::swap(t0, t1);
-      enter = std::max(enter, t0);
-      leave = std::min(leave, t1);
-      if (enter > leave + 1e-9) return false;
-    }
-    return true;
-  }
-  /// Whether the segment enters a bounding circle.
-  bool enters(const CircleBound& b) const {
-    double entry = 0.0;
+  /// Prepares the segment once for the walk's box tests.
+  explicit SegmentShape(const Segment& s) : segment(s), prepared(s) {}
+  Segment segment;                ///< the query segment
+  bvh::PreparedSegment prepared;  ///< the segment as the box tests read it
+  mutable float t = 0.0f;         ///< the parameter of the last circle test that hit
+  /// Whether the segment enters the node's box; `entry` then bounds every circle's entry inside it.
+  bool enters(const Box& b, double& entry) const { return bvh::segmentEntersBox(prepared, b, entry); }
+  /// Whether the segment enters a bounding circle; `entry` as for a box.
+  bool enters(const CircleBound& b, double& entry) const {
     return bvh::segmentEntersCircleBound(segment, b.x, b.y, b.r, entry);
+  }
+  /// Whether the segment enters the node's bounds.
+  template <class Bounds>
+  bool enters(const Bounds& b) const {
+    double entry = 0.0;
+    return enters(b, entry);
   }
   /// The exact test; keeps the hit's parameter in `t`.
   bool test(const Circle& c) const { return segmentHitsCircle(segment, c, t); }
@@ -210,15 +188,6 @@ struct OrderedEntry {
   std::uint32_t depth;
   double entry;  // the segment's entry into the node's box, a lower bound of its circles' hit parameters
 };
-
-// Where a segment first meets a node's bounds (false when it misses); a lower bound of every circle's
-// entry parameter inside them.
-inline bool segmentEnters(const Segment& s, const Box& b, double& entry) {
-  return bvh::segmentEntersBox(s, b, entry);
-}
-inline bool segmentEnters(const Segment& s, const CircleBound& b, double& entry) {
-  return bvh::segmentEntersCircleBound(s, b.x, b.y, b.r, entry);
-}
 
 // Hands each root to push(root): the tree's several, or its one.
 template <class Tree, class Push>
@@ -450,7 +419,7 @@ std::optional<RayHit> rayCastFirst(const Tree& tree, QueryContext& ctx, const Se
     const std::size_t before = stack.size();
     forEach([&](Ref node) {
       double entry = 0.0;
-      if (!detail::segmentEnters(segment, tree.bounds(node), entry)) entry = kMisses;
+      if (!shape.enters(tree.bounds(node), entry)) entry = kMisses;
       stack.push({node, depth, entry});
     });
     const auto pushed = stack.newest(stack.size() - before);
