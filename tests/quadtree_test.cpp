@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "spheretest/registry.hpp"
 #include "spheretest/rng.hpp"
+#include "spheretest/scene.hpp"
 #include "spheretest/structures.hpp"
 
 #include "support/all_structures.hpp"
@@ -385,6 +388,39 @@ TEST_P(QuadtreeFamily, ExtremeCirclesAreNeverLost) {
   for (const Item& item : items) grown->remove(item.id);
   EXPECT_EQ(grown->size(), 0u);
   EXPECT_EQ(grown->validate(), "");
+}
+
+// Splits take child blocks wherever the pool has room; maintain() lays the nodes out again in
+// depth-first order once enough of them have been taken, renumbering every node and every circle's link to
+// its node. The answers stay those of brute force across each such layout, and moves go on from there.
+TEST_P(QuadtreeFamily, LaysItsNodesOutAgainAsSplitsScatterThem) {
+  Simulation sim("spheretest", SceneConfig{}, 3000, 4);
+  const std::vector<Item> all = sim.items();
+  auto tree = create();
+  tree->setWorldHint(sim.world());
+  tree->build(all);
+  EXPECT_EQ(extraValue(*tree, "depth_first_layouts"), 1.0) << "the build lays its nodes out";
+  // Emptied, the regions free their blocks; filled again, they take them back from wherever they lie.
+  for (std::size_t i = 30; i < all.size(); ++i) tree->remove(all[i].id);
+  int layouts = 0;
+  for (std::size_t i = 30; i < all.size(); ++i) {
+    tree->insert(all[i].id, all[i].circle);
+    if (i % 100 != 0) continue;
+    const double before = extraValue(*tree, "depth_first_layouts");
+    tree->maintain();
+    if (extraValue(*tree, "depth_first_layouts") == before) continue;
+    ++layouts;
+    const std::vector<Item> inserted(all.begin(), all.begin() + std::ptrdiff_t(i + 1));
+    expectSameAnswers(*tree, inserted, {all[0].circle.center, all[i].circle.center, {0, 0}}, 30.0f);
+  }
+  EXPECT_GT(layouts, 0);
+  for (int frame = 0; frame < 30; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+  }
+  const std::vector<Item> moved = sim.items();
+  expectSameAnswers(*tree, moved, {moved[0].circle.center, moved[7].circle.center}, 30.0f);
 }
 
 TEST_P(QuadtreeFamily, WorksWithoutAWorldHint) {

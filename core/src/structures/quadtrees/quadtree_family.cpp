@@ -51,6 +51,7 @@ void QuadtreeFamily::placeRoot(const Box& fallback) {
 }
 
 std::uint32_t QuadtreeFamily::takeBlock() {
+  ++blocksTakenSinceLayout_;
   const std::uint32_t reused =
       freeBlocks_.take([this](std::uint32_t f) -> auto& { return nodes_[f].firstChild; });
   if (reused != kNoIndex) return reused;
@@ -62,6 +63,16 @@ std::uint32_t QuadtreeFamily::takeBlock() {
   const std::uint32_t first = static_cast<std::uint32_t>(nodes_.size());
   nodes_.resize(nodes_.size() + 4);
   return first;
+}
+
+// A split or a merge takes or frees a block out of depth-first order. Once the blocks taken since the last
+// layout pass half the live ones, the pool is laid out again: a pass over the nodes and one over the
+// per-id node links, paid for by the walks that then read forward. (At an eighth, the point quadtree at
+// 100k laid itself out every 3.5 frames and its update took 20% longer; at a half it is as fast as without
+// and its pair search at 1M keeps the gain.)
+void QuadtreeFamily::doMaintain() {
+  const std::size_t liveBlocks = (nodes_.size() - 1) / 4 - freeBlocks_.size();
+  if (blocksTakenSinceLayout_ * 2 > liveBlocks) layOutDepthFirst();
 }
 
 std::uint32_t QuadtreeFamily::allocateChildren(std::uint32_t parent) {
@@ -237,13 +248,45 @@ void QuadtreeFamily::doBuild(std::span<const Item> items) {
   building_ = true;
   for (const auto& [key, index] : order) doInsert(items[index].id, items[index].circle);
   building_ = false;
-  // The build grew the pool by doublings; keep an eighth to spare.
-  if (const std::size_t fit = nodes_.size() + nodes_.size() / 8 + 64; nodes_.capacity() > fit) {
-    std::vector<QuadNode> fitted;
-    fitted.reserve(fit);
-    fitted.assign(nodes_.begin(), nodes_.end());
-    nodes_.swap(fitted);
+  layOutDepthFirst();
+}
+
+// The walks over the whole tree (the pair search's hand-over, drawing, validation) go depth first, child 0
+// first. Splits and merges leave the pool in the order blocks were taken, so such a walk jumps back and
+// forth through memory; laid out again in the walks' order, every block a walk reads next lies just after
+// the one it read, and a walk over a tree larger than the cache reads it forward. The new pool keeps an
+// eighth to spare (the build grew it by doublings) and has no dead blocks.
+void QuadtreeFamily::layOutDepthFirst() {
+  const std::size_t live = nodes_.size() - 4 * freeBlocks_.size();
+  std::vector<QuadNode> laid;
+  laid.reserve(live + live / 8 + 64);
+  std::vector<std::uint32_t>& newIndex = nodeBucket_;  // scratch: the pair search sets it again
+  newIndex.assign(nodes_.size(), kNoIndex);
+  laid.push_back(nodes_[0]);
+  newIndex[0] = 0;
+  std::vector<std::uint32_t>& stack = viewStack_;
+  stack.assign(1, 0);
+  while (!stack.empty()) {
+    const std::uint32_t old = stack.back();
+    stack.pop_back();
+    const std::uint32_t oldFirst = nodes_[old].firstChild;
+    if (oldFirst == kNoIndex) continue;
+    const auto first = static_cast<std::uint32_t>(laid.size());
+    laid[newIndex[old]].firstChild = first;
+    for (std::uint32_t q = 0; q < 4; ++q) {
+      laid.push_back(nodes_[oldFirst + q]);
+      laid.back().parent = newIndex[old];
+      newIndex[oldFirst + q] = first + q;
+    }
+    for (std::uint32_t q = 4; q-- > 0;) stack.push_back(oldFirst + q);
   }
+  for (std::uint32_t& node : itemNode_) {
+    if (node != kNoIndex) node = newIndex[node];
+  }
+  nodes_.swap(laid);
+  freeBlocks_.clear();
+  blocksTakenSinceLayout_ = 0;
+  ++layouts_;
 }
 
 void QuadtreeFamily::doClear() {
@@ -255,6 +298,8 @@ void QuadtreeFamily::doClear() {
   itemNode_.clear();
   itemNext_.clear();
   itemPrev_.clear();
+  blocksTakenSinceLayout_ = 0;
+  layouts_ = 0;
   onCleared();
 }
 
@@ -447,6 +492,7 @@ void QuadtreeFamily::visitPathTo(ItemId id, const NodeVisitor& visitor) const {
 
 void QuadtreeFamily::extra(ExtraCounters& out) const {
   extraOwn(out);
+  out.emplace_back("depth_first_layouts", double(layouts_));
   std::array<std::uint64_t, kDepthSlots> itemsAtDepth{};
   int deepest = -1;
   visitNodes([&](const NodeInfo& info) {

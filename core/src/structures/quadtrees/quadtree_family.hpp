@@ -157,6 +157,7 @@ class QuadtreeFamily : public SpatialIndex {
                       QueryContext& ctx) const override;
   void doVisibleSet(const ViewCone& cone, std::vector<ItemId>& visibleNow, QueryContext& ctx) const override;
   void doFindPairs(std::vector<Pair>& out) override;
+  void doMaintain() override;
   std::string doValidate() const override;
 
   // -- pool
@@ -167,6 +168,8 @@ class QuadtreeFamily : public SpatialIndex {
   void freeChildren(std::uint32_t parent);
   /// Moves every item below `node` into `node` itself and frees all its descendants.
   void collapseSubtree(std::uint32_t node);
+  /// Renumbers the live nodes in the order of a depth-first walk, child 0 first, and drops the dead ones.
+  void layOutDepthFirst();
   /// Depth of a node (0 at the root), by walking its parents.
   int depthOf(std::uint32_t node) const {
     int depth = 0;
@@ -236,8 +239,10 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::uint32_t> itemPrev_;  // id -> previous id in the node's list
   FreeList freeBlocks_;  // dead child blocks of four; each links the next through its first's firstChild
   bool rootPlaced_ = false;
-  bool building_ = false;                 // inside doBuild: the pool may double
-  std::vector<std::uint32_t> viewStack_;  // the hand-over's walk
+  bool building_ = false;                     // inside doBuild: the pool may double
+  std::uint64_t blocksTakenSinceLayout_ = 0;  // child blocks placed out of depth-first order since the last
+  std::uint64_t layouts_ = 0;                 // depth-first layouts of the pool since the last clear
+  std::vector<std::uint32_t> viewStack_;      // the hand-over's walk
   // The hand-over (see doFindPairs): each node's slot and bucket, the parts and the bucket sort of the ids.
   std::vector<std::uint32_t> ownAt_;              // the slot of each node's own items; after it, their end
   std::vector<std::uint32_t> nodeBucket_;         // 0 above the parts, p + 1 inside part p

@@ -43,7 +43,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
         [&](std::uint32_t n, auto&& push) {
           std::uint32_t children[4];
           const int found = nonEmptyChildren(n, children);
-          for (int i = 0; i < found; ++i) push(children[i]);
+          for (int i = found - 1; i >= 0; --i) push(children[i]);
         },
         leave);
   };
