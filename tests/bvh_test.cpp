@@ -477,6 +477,31 @@ TEST(SphereTree, RegroupingKeepsALongRunsPairSearchNearABuiltTrees) {
   EXPECT_LT(regrouped, reintegratedOnly);
 }
 
+// A tree still as build() gathered it is looked at and passed over: the first frames after a build cost the
+// regrouping only the look. Gathering every top the cursor reaches (a worn share of 0) does regroup them.
+TEST(SphereTree, RegroupingPassesOverATreeStillAsGathered) {
+  const auto afterAFewFrames = [](double wornShare) {
+    Simulation sim("spheretest", SceneConfig{}, 4000, 9);
+    auto tree = make("sphere-tree");
+    tree->setParam("regroup_worn", wornShare);
+    tree->setWorldHint(sim.world());
+    tree->build(sim.items());
+    for (int frame = 0; frame < 5; ++frame) {
+      sim.step();
+      tree->updateBatch(sim.movedIds(), sim.movedCircles());
+      tree->maintain();
+    }
+    EXPECT_EQ(tree->validate(), "");
+    return std::pair{extraValue(*tree, "regrouped_super_spheres"), extraValue(*tree, "regroups_passed_over")};
+  };
+  const auto [regrouped, passed] = afterAFewFrames(0.3);
+  EXPECT_EQ(regrouped, 0.0);
+  EXPECT_GT(passed, 0.0);
+  const auto [regroupedAlways, passedAlways] = afterAFewFrames(0.0);
+  EXPECT_GT(regroupedAlways, 0.0);
+  EXPECT_LT(passedAlways, passed);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // AABB tree
 // ---------------------------------------------------------------------------------------------------------

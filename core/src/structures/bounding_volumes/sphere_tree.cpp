@@ -157,10 +157,15 @@ SphereTree::SphereTree() : SpatialIndex("sphere-tree") {
             true});
   addParam(
       {"regroup",
-       "circles regrouped per circle detached, a top-level super-sphere at a time in turn, gathered into "
-       "leaves as build() gathers them: keeps a long run's leaves from coming to overlap (0 = never; not "
-       "with a budget)",
+       "circles looked at for regrouping per circle detached, a top-level super-sphere at a time in turn; "
+       "one past regroup_worn is gathered into leaves as build() gathers them: keeps a long run's leaves "
+       "from coming to overlap (0 = never; not with a budget)",
        8.0, 0.0, 64.0, false});
+  addParam(
+      {"regroup_worn",
+       "a top-level super-sphere the regrouping reaches is gathered again only once more than this share "
+       "of its circles lie in leaves reintegration started or grew (0 = always)",
+       0.3, 0.0, 1.0, false});
   readParams();
   resetPool();
 }
@@ -247,6 +252,7 @@ void SphereTree::extra(ExtraCounters& out) const {
   out.push_back({"root_children", double(rootChildren)});
   out.push_back({"slice_repacks", double(repacks_)});
   out.push_back({"regrouped_super_spheres", double(regroups_)});
+  out.push_back({"regroups_passed_over", double(regroupsPassed_)});
   out.push_back({"top_level_grid", top_.cell > 0.0 ? 1.0 : 0.0});
 }
 
@@ -267,7 +273,7 @@ NodeInfo SphereTree::nodeInfo(std::uint32_t n, int depth) const {
 
 void SphereTree::onParamChanged(std::string_view key) {
   readParams();
-  if (key != "budget" && key != "regroup") rebuildFromTable();
+  if (key != "budget" && key != "regroup" && key != "regroup_worn") rebuildFromTable();
 }
 
 void SphereTree::readParams() {
@@ -277,6 +283,7 @@ void SphereTree::readParams() {
   topLevel_ = static_cast<int>(param("levels"));
   budget_ = static_cast<std::size_t>(param("budget"));
   regroupRate_ = param("regroup");
+  regroupWorn_ = param("regroup_worn");
 }
 
 void SphereTree::resetPool() {

@@ -49,6 +49,8 @@ inline constexpr std::uint8_t kQueuedRecompute = 2;
 /// A member that disagrees with this sphere's cull memory was linked somewhere below since the last view
 /// cull, so the next cull must descend here even if the sphere's own state does not change.
 inline constexpr std::uint8_t kCullDirty = 4;
+/// A leaf that reintegration started around a circle or grew to take one: no longer as gathered.
+inline constexpr std::uint8_t kWorn = 8;
 
 // Last view-cull state of a super-sphere.
 /// Wholly outside the cone.
@@ -237,6 +239,11 @@ class SphereTree final : public SpatialIndex {
                     std::vector<std::uint32_t>& next);
   void regroup(std::size_t circles);
   std::size_t regroupTop(std::uint32_t top);
+  struct LeafShare {
+    std::size_t circles = 0;  // circles in the leaves below
+    std::size_t worn = 0;     // those in worn leaves
+  };
+  LeafShare wornBelow(std::uint32_t top);
   void reuseFreedSlices(std::size_t slotsBefore);
   double topCellSize() const;
   void resetPool();
@@ -300,9 +307,11 @@ class SphereTree final : public SpatialIndex {
 
   std::uint64_t moves_ = 0, fastPath_ = 0, detached_ = 0, reintegrated_ = 0, recomputed_ = 0;
   std::uint64_t batchMoves_ = 0, batchFastPath_ = 0, repacks_ = 0;
-  double regroupRate_ = 8.0;                // circles regrouped per circle detached
+  double regroupRate_ = 8.0;                // circles looked at for regrouping per circle detached
   std::uint64_t detachedAtMaintain_ = 0;    // detached_ at the last maintain()
+  double regroupWorn_ = 0.3;                // share of a top's circles in worn leaves that regroups it
   std::uint64_t regroups_ = 0;              // top-level super-spheres regrouped
+  std::uint64_t regroupsPassed_ = 0;        // top-level super-spheres the regrouping reached and left alone
   std::uint32_t regroupCursor_ = kNoIndex;  // the next top-level super-sphere to regroup
   // Scratch of the bulk build and the regrouping, kept between calls.
   struct GroupMember {

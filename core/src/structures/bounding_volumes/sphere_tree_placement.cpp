@@ -218,11 +218,15 @@ SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int tar
 std::uint32_t SphereTree::placeInHome(const Disc& x, std::uint32_t self, int level, std::uint32_t hint) {
   const Home home = findHome(x, self, level + 1, hint);
   if (home.node != kNoIndex) {
-    if (home.grows) setBound(home.node, home.grown);
+    if (home.grows) {
+      setBound(home.node, home.grown);
+      if (level == 0) spheres_[home.node].flags |= kWorn;
+    }
     return home.node;
   }
   std::uint32_t fresh = allocSphere(static_cast<std::uint8_t>(level + 1));
   setBound(fresh, {x.x, x.y, x.r + gravity_});
+  if (level == 0) spheres_[fresh].flags |= kWorn;
   // The new sphere needs a home of its own, one level up, unless it is at the top.
   const std::uint32_t top = fresh;
   for (int l = level + 1;; ++l) {
@@ -380,7 +384,12 @@ void SphereTree::groupInCells(int level, std::span<const Item> items, std::span<
 // members changed nothing, a full rebuild whenever the waste grew by a quarter came every 27 frames). So
 // the tree is regrouped as it goes, a top-level super-sphere at a time, in turn: its circles are gathered
 // into leaves the way build() gathers them, and the leaves wait at the top for reintegration like any
-// detached super-sphere. `circles` is how many to regroup at least this frame.
+// detached super-sphere. `circles` is how many to look at, at least, this frame.
+//
+// Only a top more than regroup_worn of whose circles lie in worn leaves (ones reintegration started around
+// a circle or grew to take one) is gathered again: a tree that is still as gathered costs only the look. The
+// circles of a top passed over count toward the frame's share, so the cursor goes round at the same pace
+// either way.
 void SphereTree::regroup(std::size_t circles) {
   std::size_t done = 0;
   std::uint32_t checked = 0;
@@ -392,8 +401,32 @@ void SphereTree::regroup(std::size_t circles) {
     if (top == kNoIndex) return;
     regroupCursor_ = spheres_[top].nextSibling;
     if (spheres_[top].level != topLevel_) continue;
+    const LeafShare share = wornBelow(top);
+    if (double(share.worn) <= double(share.circles) * regroupWorn_ && share.circles > 0) {
+      ++regroupsPassed_;
+      done += share.circles;
+      continue;
+    }
     done += regroupTop(top);
   }
+}
+
+SphereTree::LeafShare SphereTree::wornBelow(std::uint32_t top) {
+  LeafShare share;
+  sphereStack_.assign(1, top);
+  while (!sphereStack_.empty()) {
+    const std::uint32_t n = sphereStack_.back();
+    sphereStack_.pop_back();
+    const SphereNode& node = spheres_[n];
+    if (node.level == 1) {
+      share.circles += node.itemCount;
+      if (node.flags & kWorn) share.worn += node.itemCount;
+      continue;
+    }
+    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
+      sphereStack_.push_back(c);
+  }
+  return share;
 }
 
 std::size_t SphereTree::regroupTop(std::uint32_t top) {
