@@ -97,11 +97,21 @@ struct PointShape {
 struct CircleShape {
   /// Prepares the query circle, grown by the rounding the box test must absorb.
   explicit CircleShape(const Circle& q)
-      : query(q), grown{q.center, inflateRadiusForPruning(q.radius, q.center)} {}
-  Circle query;  ///< the query circle
-  Circle grown;  ///< the query circle as the box test sees it
-  /// Whether the node's box may hold a circle overlapping the query.
-  bool enters(const Box& b) const { return circleOverlapsBox(grown, b); }
+      : query(q),
+        grown{q.center, inflateRadiusForPruning(q.radius, q.center)},
+        grownSquared(grown.radius * grown.radius) {}
+  Circle query;        ///< the query circle
+  Circle grown;        ///< the query circle as the box test sees it
+  float grownSquared;  ///< its radius squared
+  /// Whether the node's box may hold a circle overlapping the query. In float and without branches (the
+  /// clamp is a min and a max): the grown radius exceeds the query's by a millionth of its coordinates,
+  /// over ten times what float's rounding of this distance can take from it, so no box that holds an
+  /// overlapping circle is missed, as in the pair search's float pre-test.
+  bool enters(const Box& b) const {
+    const float dx = grown.center.x - std::min(std::max(grown.center.x, b.min.x), b.max.x);
+    const float dy = grown.center.y - std::min(std::max(grown.center.y, b.min.y), b.max.y);
+    return dx * dx + dy * dy <= grownSquared;
+  }
   /// The float pre-test: false only when the exact test surely fails.
   bool mayHit(float x, float y, float r) const { return pairs::mayOverlap({{x, y}, r}, query); }
   /// Where a bounding circle lies: outside the query, inside it, or across its edge.
