@@ -438,23 +438,31 @@ TEST(SphereTree, ALargeTopLevelIsSearchedThroughItsGridExactly) {
   EXPECT_EQ(extraValue(*tree, "top_level_grid"), 1.0);
 }
 
+// A sphere tree with one parameter set, built from the swarm of 4,000 circles and moved with it for
+// `frames` frames (updates and maintain, as in play).
+std::unique_ptr<SpatialIndex> sphereTreeAfterASwarm(Simulation& sim, const std::string& key, double value,
+                                                    int frames) {
+  auto tree = make("sphere-tree");
+  tree->setParam(key, value);
+  tree->setWorldHint(sim.world());
+  tree->build(sim.items());
+  for (int frame = 0; frame < frames; ++frame) {
+    sim.step();
+    tree->updateBatch(sim.movedIds(), sim.movedCircles());
+    tree->maintain();
+  }
+  EXPECT_EQ(tree->validate(), "");
+  return tree;
+}
+
 // Reintegration alone lets leaves come to overlap over a long run of swarms, and the pair search tests far
 // more candidate pairs than a tree built from the same circles; regrouping a top-level super-sphere's
 // circles at a time, as build() groups them, keeps it near the built tree.
 TEST(SphereTree, RegroupingKeepsALongRunsPairSearchNearABuiltTrees) {
   const auto candidatesAfterALongRun = [](double regroup) {
     Simulation sim("spheretest", SceneConfig{}, 4000, 9);
-    auto tree = make("sphere-tree");
-    tree->setParam("regroup", regroup);
-    tree->setWorldHint(sim.world());
-    tree->build(sim.items());
+    const auto tree = sphereTreeAfterASwarm(sim, "regroup", regroup, 1500);
     std::vector<Pair> pairs;
-    for (int frame = 0; frame < 1500; ++frame) {
-      sim.step();
-      tree->updateBatch(sim.movedIds(), sim.movedCircles());
-      tree->maintain();
-    }
-    EXPECT_EQ(tree->validate(), "");
     tree->findPairs(pairs);
     const std::uint64_t candidates = tree->lastCounters().candidates;
     auto built = make("sphere-tree");
@@ -482,16 +490,7 @@ TEST(SphereTree, RegroupingKeepsALongRunsPairSearchNearABuiltTrees) {
 TEST(SphereTree, RegroupingPassesOverATreeStillAsGathered) {
   const auto afterAFewFrames = [](double wornShare) {
     Simulation sim("spheretest", SceneConfig{}, 4000, 9);
-    auto tree = make("sphere-tree");
-    tree->setParam("regroup_worn", wornShare);
-    tree->setWorldHint(sim.world());
-    tree->build(sim.items());
-    for (int frame = 0; frame < 5; ++frame) {
-      sim.step();
-      tree->updateBatch(sim.movedIds(), sim.movedCircles());
-      tree->maintain();
-    }
-    EXPECT_EQ(tree->validate(), "");
+    const auto tree = sphereTreeAfterASwarm(sim, "regroup_worn", wornShare, 5);
     return std::pair{extraValue(*tree, "regrouped_super_spheres"), extraValue(*tree, "regroups_passed_over")};
   };
   const auto [regrouped, passed] = afterAFewFrames(0.3);

@@ -1,7 +1,7 @@
 # Drawn by spheretest-bench from results.csv's frame_cpu_ms_median; run with: gnuplot frame_ms.gp
 set terminal pngcairo size 560,620 font 'Sans,10'
 set output 'frame_ms.png'
-set multiplot layout 1,1 title 'ms per frame (update of moved circles + all pairs; CPU time, median); dashed: peers'
+set multiplot layout 1,1 title "ms per frame: update of the moved circles + all pairs\nCPU time, median; dashed: peers"
 set logscale xy
 set grid
 set xlabel 'circles'
@@ -10,48 +10,48 @@ set format x '%.0s%c'
 set key top left font ',8'
 set xrange [*:*]
 $d0_0 << EOD
-10000 0.60228
-100000 6.234262
+10000 0.390187
+100000 4.285095
 EOD
 $d0_1 << EOD
-10000 1.4617275
-100000 16.383539
+10000 1.4136255
+100000 15.5385415
 EOD
 $d0_2 << EOD
-10000 1.478615
-100000 15.696425
+10000 1.5145825
+100000 15.828131
 EOD
 $d0_3 << EOD
-10000 0.975002
-100000 12.2039965
+10000 1.200839
+100000 9.762701
 EOD
 $d0_4 << EOD
-10000 1.420971
-100000 16.4181435
+10000 1.3002095
+100000 12.1584145
 EOD
 $d0_5 << EOD
-10000 0.692145
-100000 14.2246355
+10000 0.99895
+100000 12.6609715
 EOD
 $d0_6 << EOD
-10000 1.2143215
-100000 13.773812
+10000 1.2742075
+100000 10.845613
 EOD
 $d0_7 << EOD
-10000 1.578141
-100000 21.21063
+10000 1.934791
+100000 20.4459925
 EOD
 $d0_8 << EOD
-10000 1.0964735
-100000 13.010189
+10000 0.993011
+100000 12.291018
 EOD
 $d0_9 << EOD
-10000 1.5571715
-100000 15.253248
+10000 1.203271
+100000 15.481754
 EOD
 $d0_10 << EOD
-10000 6.331314
-100000 74.2199925
+10000 5.2741725
+100000 59.917693
 EOD
 set title 'spheretest'
 plot $d0_0 using 1:2 with linespoints lw 2 pt 7 dt 1 lc rgb '#1f77b4' title 'grid', \
