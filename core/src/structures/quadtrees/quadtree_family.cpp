@@ -264,22 +264,25 @@ void QuadtreeFamily::layOutDepthFirst() {
   newIndex.assign(nodes_.size(), kNoIndex);
   laid.push_back(nodes_[0]);
   newIndex[0] = 0;
-  std::vector<std::uint32_t>& stack = viewStack_;
-  stack.assign(1, 0);
-  while (!stack.empty()) {
-    const std::uint32_t old = stack.back();
-    stack.pop_back();
-    const std::uint32_t oldFirst = nodes_[old].firstChild;
-    if (oldFirst == kNoIndex) continue;
-    const auto first = static_cast<std::uint32_t>(laid.size());
-    laid[newIndex[old]].firstChild = first;
-    for (std::uint32_t q = 0; q < 4; ++q) {
-      laid.push_back(nodes_[oldFirst + q]);
-      laid.back().parent = newIndex[old];
-      newIndex[oldFirst + q] = first + q;
-    }
-    for (std::uint32_t q = 4; q-- > 0;) stack.push_back(oldFirst + q);
-  }
+  // The walk the hand-over makes, child 0 first: entering a node lays its child block out next.
+  pair_view::walkDepthFirst(
+      0, viewStack_,
+      [&](std::uint32_t old) {
+        const std::uint32_t oldFirst = nodes_[old].firstChild;
+        if (oldFirst == kNoIndex) return false;
+        const auto first = static_cast<std::uint32_t>(laid.size());
+        laid[newIndex[old]].firstChild = first;
+        for (std::uint32_t q = 0; q < 4; ++q) {
+          laid.push_back(nodes_[oldFirst + q]);
+          laid.back().parent = newIndex[old];
+          newIndex[oldFirst + q] = first + q;
+        }
+        return true;
+      },
+      [&](std::uint32_t old, auto&& push) {
+        for (std::uint32_t q = 4; q-- > 0;) push(nodes_[old].firstChild + q);
+      },
+      [](std::uint32_t) {});
   for (std::uint32_t& node : itemNode_) {
     if (node != kNoIndex) node = newIndex[node];
   }
