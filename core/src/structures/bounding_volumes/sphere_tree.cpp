@@ -389,11 +389,8 @@ void SphereTree::repackSlices() {
     if (n.level != kDeadLevel) needed += n.itemCount + n.itemCount / 4 + (n.itemCount > 0 ? 2 : 0);
   }
   repackScratch_.reserve(needed);
-  sphereStack_.assign(1, kRoot);
   slotsInUse_ = 0;
-  while (!sphereStack_.empty()) {
-    const std::uint32_t n = sphereStack_.back();
-    sphereStack_.pop_back();
+  forEachSphereBelow(kRoot, [&](std::uint32_t n) {
     SphereNode& node = spheres_[n];
     const auto begin = static_cast<std::uint32_t>(repackScratch_.size());
     const std::uint32_t room = node.itemCount == 0 ? 0 : node.itemCount + node.itemCount / 4 + 2;
@@ -406,9 +403,7 @@ void SphereTree::repackSlices() {
     node.itemBegin = begin;
     node.itemRoom = room;
     slotsInUse_ += room;
-    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
-      sphereStack_.push_back(c);
-  }
+  });
   slots_.swap(repackScratch_);
   repackScratch_.clear();
   repackScratch_.shrink_to_fit();
@@ -573,14 +568,9 @@ void SphereTree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circ
   // the table's, fetched well ahead. Circles that did not move are still inside their sphere (bounds only
   // shrink around their members), so NewPos's test runs on everything and only the batch is counted.
   runs_.clear();
-  sphereStack_.assign(1, kRoot);
-  while (!sphereStack_.empty()) {
-    const std::uint32_t sphere = sphereStack_.back();
-    sphereStack_.pop_back();
+  forEachSphereBelow(kRoot, [&](std::uint32_t sphere) {
     if (spheres_[sphere].itemCount > 0) runs_.push_back(sphere);
-    for (std::uint32_t c = spheres_[sphere].firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
-      sphereStack_.push_back(c);
-  }
+  });
   // The spheres are cut into pieces for the workers; each writes only its own spheres' slots, and the
   // circles that left are detached afterwards in the order one thread would have found them.
   pieces::collect(scheduler(), runs_.size(), leaving_,

@@ -244,6 +244,19 @@ class SphereTree final : public SpatialIndex {
     std::size_t worn = 0;     // those in worn leaves
   };
   LeafShare wornBelow(std::uint32_t top);
+  // Calls visit(n) for `top` and every super-sphere below it, depth first (on sphereStack_; visit may
+  // change a sphere but not its children).
+  template <class Visit>
+  void forEachSphereBelow(std::uint32_t top, Visit&& visit) {
+    sphereStack_.assign(1, top);
+    while (!sphereStack_.empty()) {
+      const std::uint32_t n = sphereStack_.back();
+      sphereStack_.pop_back();
+      visit(n);
+      for (std::uint32_t c = spheres_[n].firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
+        sphereStack_.push_back(c);
+    }
+  }
   void reuseFreedSlices(std::size_t slotsBefore);
   double topCellSize() const;
   void resetPool();

@@ -413,19 +413,12 @@ void SphereTree::regroup(std::size_t circles) {
 
 SphereTree::LeafShare SphereTree::wornBelow(std::uint32_t top) {
   LeafShare share;
-  sphereStack_.assign(1, top);
-  while (!sphereStack_.empty()) {
-    const std::uint32_t n = sphereStack_.back();
-    sphereStack_.pop_back();
+  forEachSphereBelow(top, [&](std::uint32_t n) {
     const SphereNode& node = spheres_[n];
-    if (node.level == 1) {
-      share.circles += node.itemCount;
-      if (node.flags & kWorn) share.worn += node.itemCount;
-      continue;
-    }
-    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
-      sphereStack_.push_back(c);
-  }
+    if (node.level != 1) return;
+    share.circles += node.itemCount;
+    if (node.flags & kWorn) share.worn += node.itemCount;
+  });
   return share;
 }
 
@@ -433,19 +426,14 @@ std::size_t SphereTree::regroupTop(std::uint32_t top) {
   ++regroups_;
   regroupItems_.clear();
   regroupSpheres_.clear();
-  sphereStack_.assign(1, top);
-  while (!sphereStack_.empty()) {
-    const std::uint32_t n = sphereStack_.back();
-    sphereStack_.pop_back();
+  forEachSphereBelow(top, [&](std::uint32_t n) {
     regroupSpheres_.push_back(n);
     const SphereNode& node = spheres_[n];
     for (std::uint32_t k = 0; k < node.itemCount; ++k) {
       const ItemSlot& slot = slots_[node.itemBegin + k];
       regroupItems_.push_back({slot.id, Circle{{slot.x, slot.y}, slot.r}});
     }
-    for (std::uint32_t c = node.firstChild; c != kNoIndex; c = spheres_[c].nextSibling)
-      sphereStack_.push_back(c);
-  }
+  });
   unlinkSphere(top);
   for (const Item& item : regroupItems_) {
     ownerOf_[item.id] = kNoIndex;
