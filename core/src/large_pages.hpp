@@ -4,9 +4,9 @@
 ///
 /// Beyond a few megabytes, random reads miss the TLB as often as the cache: with 4 KiB pages a 12 MB item
 /// table spans 3,000 pages. Where the system allows it (Linux transparent huge pages in "madvise" mode),
-/// such arrays are placed on 2 MiB boundaries and marked for huge pages; only whole huge pages inside the
-/// array are marked, so nothing beyond the requested size becomes resident. Smaller arrays, and other
-/// systems, get plain operator new.
+/// such arrays are mapped fresh from the system on 2 MiB boundaries and marked for huge pages before any
+/// page is touched; the last huge page only when the array fills half of it, so residency exceeds the
+/// request by less than half a huge page. Smaller arrays, and other systems, get plain operator new.
 
 #include <cstddef>
 #include <new>
@@ -16,11 +16,11 @@ namespace st {
 
 namespace large_pages {
 /// Arrays at least this large are aligned and marked for huge pages.
-inline constexpr std::size_t kThresholdBytes = std::size_t{4} << 20;
+inline constexpr std::size_t kThresholdBytes = std::size_t{2} << 20;
 /// Allocates `bytes` (>= kThresholdBytes) on a huge-page boundary and marks it; throws std::bad_alloc.
 void* allocate(std::size_t bytes);
-/// Frees what allocate() returned.
-void release(void* p) noexcept;
+/// Frees what allocate(bytes) returned.
+void release(void* p, std::size_t bytes) noexcept;
 }  // namespace large_pages
 
 /// std::allocator with huge-page placement for large arrays.
@@ -46,7 +46,7 @@ struct LargePageAllocator {
     if (n * sizeof(T) < large_pages::kThresholdBytes) {
       ::operator delete (p, std::align_val_t{alignof(T)});
     } else {
-      large_pages::release(p);
+      large_pages::release(p, n * sizeof(T));
     }
   }
   /// All instances are interchangeable.

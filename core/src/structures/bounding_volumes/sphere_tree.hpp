@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 #include "structures/shared/bvh_pruning.hpp"
 #include "structures/shared/free_list.hpp"
@@ -300,13 +301,13 @@ class SphereTree final : public SpatialIndex {
   template <class Shape, class Out>
   void collect(const Disc& around, const Shape& shape, Out& out, QueryContext& ctx) const;
 
-  std::vector<SphereNode> spheres_;
+  LargeVector<SphereNode> spheres_;
   FreeList freeSpheres_;  // dead super-spheres, linked through firstChild
   std::size_t liveSpheres_ = 0;
-  std::vector<ItemSlot> slots_;          // slices of the spheres that hold items
+  LargeVector<ItemSlot> slots_;          // slices of the spheres that hold items
   std::size_t slotsInUse_ = 0;           // room of the live slices
-  std::vector<std::uint32_t> slotOf_;    // item id -> its slot
-  std::vector<std::uint32_t> ownerOf_;   // item id -> the sphere holding it (kNoIndex when absent)
+  LargeVector<std::uint32_t> slotOf_;    // item id -> its slot
+  LargeVector<std::uint32_t> ownerOf_;   // item id -> the sphere holding it (kNoIndex when absent)
   std::vector<std::uint8_t> itemState_;  // item id -> kItemVisible | kItemQueued
   NodeFifo reintegrate_;
   NodeFifo recompute_;
@@ -348,7 +349,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<std::uint32_t> topNear_;   // its result
   std::vector<CullEntry> cullStack_;
   std::vector<ItemId> scratchIds_;
-  std::vector<ItemSlot> repackScratch_;
+  LargeVector<ItemSlot> repackScratch_;
   std::vector<std::uint32_t> runs_;  // spheres with items, depth first, for the whole-frame pass
   std::vector<ItemId> leaving_;      // circles the whole-frame pass found outside their sphere
   // The pair search's hand-over (see doFindPairs): the root's children, what lies below each, the runs of

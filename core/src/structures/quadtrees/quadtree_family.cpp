@@ -258,7 +258,7 @@ void QuadtreeFamily::doBuild(std::span<const Item> items) {
 // eighth to spare (the build grew it by doublings) and has no dead blocks.
 void QuadtreeFamily::layOutDepthFirst() {
   const std::size_t live = nodes_.size() - 4 * freeBlocks_.size();
-  std::vector<QuadNode> laid;
+  LargeVector<QuadNode> laid;
   laid.reserve(live + live / 8 + 64);
   std::vector<std::uint32_t>& newIndex = nodeBucket_;  // scratch: the pair search sets it again
   newIndex.assign(nodes_.size(), kNoIndex);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "large_pages.hpp"
 #include "spheretest/spatial_index.hpp"
 #include "structures/shared/free_list.hpp"
 #include "structures/shared/no_index.hpp"
@@ -216,7 +217,7 @@ class QuadtreeFamily : public SpatialIndex {
   /// The split point of an internal node: the corner its four children share.
   Vec2 splitOf(const QuadNode& node) const { return nodes_[node.firstChild + 3].cell.min; }
 
-  std::vector<QuadNode> nodes_;  ///< the pool; index 0 is always the root
+  LargeVector<QuadNode> nodes_;  ///< the pool; index 0 is always the root
 
  private:
   struct StackEntry {
@@ -234,9 +235,9 @@ class QuadtreeFamily : public SpatialIndex {
   void collect(const Shape& shape, Out& out, QueryContext& ctx) const;
 
   FamilyStyle style_;
-  std::vector<std::uint32_t> itemNode_;  // id -> node holding it
-  std::vector<std::uint32_t> itemNext_;  // id -> next id in the node's list
-  std::vector<std::uint32_t> itemPrev_;  // id -> previous id in the node's list
+  LargeVector<std::uint32_t> itemNode_;  // id -> node holding it
+  LargeVector<std::uint32_t> itemNext_;  // id -> next id in the node's list
+  LargeVector<std::uint32_t> itemPrev_;  // id -> previous id in the node's list
   FreeList freeBlocks_;  // dead child blocks of four; each links the next through its first's firstChild
   bool rootPlaced_ = false;
   bool building_ = false;                     // inside doBuild: the pool may double
