@@ -521,11 +521,17 @@ TEST(LessonPanel, OpensAStepAndMovesWithBackAndNext) {
   EXPECT_FALSE(w.slot("Control").shown) << "panels the step does not name close";
   EXPECT_TRUE(w.view.layoutPanels && w.view.fitRequested);
 
-  teachBoard().lessonMove = +1;  // Next: the centre lines
+  teachBoard().lessonMove = +1;  // Next: the centre lines, the root's list read whole
   w.frame();
   EXPECT_EQ(teachBoard().lessonMove, 0);
   EXPECT_EQ(w.model->scene().scenario, "center-lines");
   EXPECT_EQ(w.model->simulation().circles().size(), 4000u);
+  EXPECT_EQ(w.model->structure().param("split_runs"), 0.0) << "the step's parameter";
+
+  teachBoard().lessonMove = +1;  // Next: the same list read through its split, the parameter back to default
+  w.frame();
+  EXPECT_EQ(w.model->scene().scenario, "center-lines");
+  EXPECT_EQ(w.model->structure().param("split_runs"), 1.0);
 
   teachBoard().lessonMove = +1;  // Next: the split view, with its teaching requests posted
   w.frame();

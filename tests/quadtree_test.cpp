@@ -658,17 +658,24 @@ TEST_P(QuadtreeFamily, QueriesAfterAPairSearchReadItsCopyAndAnswerAsTheListsDo) 
   expectSameAnswers(*tree, items, probes, 20.0f);
 }
 
-// Read from the pair search's copy, a node's circles are pre-tested in float: every one still counts as
-// examined, traced or not, but only those the pre-test keeps are tested exactly, and the answers stay brute
-// force's. The fit-entirely quadtree keeps circles across the world's centre line in its root, so every
-// query examines all of them.
-TEST(FitQuadtree, ACopiedNodeIsPreTestedAndOnlyTheKeptCirclesAreTestedExactly) {
+// A fit-entirely quadtree whose root holds a quarter of the circles: those across the world's centre line.
+std::vector<Item> withCentreLineStrip() {
   std::vector<Item> items = uniformScatter(2000, 41);
   Rng rng(9);
   for (std::size_t i = 0; i < items.size(); i += 4)
     items[i].circle = {{rng.uniform(507.0f, 517.0f), rng.uniform(10.0f, 1014.0f)}, rng.uniform(6.0f, 9.0f)};
+  return items;
+}
+
+// Read from the pair search's copy, a node's circles are pre-tested in float: every one still counts as
+// examined, traced or not, but only those the pre-test keeps are tested exactly, and the answers stay brute
+// force's. The fit-entirely quadtree keeps circles across the world's centre line in its root, so every
+// query that tests the whole list (split_runs off) examines all of them.
+TEST(FitQuadtree, ACopiedNodeIsPreTestedAndOnlyTheKeptCirclesAreTestedExactly) {
+  const std::vector<Item> items = withCentreLineStrip();
   auto tree = makeFitQuadtree();
   tree->setWorldHint(kWorld);
+  tree->setParam("split_runs", 0);
   tree->build(items);
   std::vector<Pair> pairs;
   tree->findPairs(pairs);
@@ -687,6 +694,49 @@ TEST(FitQuadtree, ACopiedNodeIsPreTestedAndOnlyTheKeptCirclesAreTestedExactly) {
     EXPECT_EQ(traced.counters.exactTests, plain.counters.exactTests);
   }
   expectSameAnswers(*tree, items, probes, 20.0f);
+}
+
+// With split_runs on (the default), a query reaches the root's long list through the k-d split the pair
+// search made of it: it examines the circles of the few leaves of that split it enters, not the list,
+// counts the split's nodes it tested as visited, and finds what the whole list gives.
+TEST(FitQuadtree, ALongListIsReachedThroughItsSplitNotScanned) {
+  const std::vector<Item> items = withCentreLineStrip();
+  auto split = makeFitQuadtree();
+  auto whole = makeFitQuadtree();
+  for (SpatialIndex* tree : {split.get(), whole.get()}) {
+    tree->setWorldHint(kWorld);
+    tree->build(items);
+  }
+  whole->setParam("split_runs", 0);
+  std::vector<Pair> pairs;
+  split->findPairs(pairs);
+  whole->findPairs(pairs);
+  const std::vector<Vec2> probes{{512, 300}, {515, 700}, {509, 1000}};
+  for (Vec2 p : probes) {
+    std::vector<ItemId> got, want;
+    QueryContext a, b;
+    split->queryCircle({p, 12.0f}, got, &a);
+    whole->queryCircle({p, 12.0f}, want, &b);
+    EXPECT_EQ(sorted(got), sorted(want)) << p.x << "," << p.y;
+    EXPECT_FALSE(got.empty()) << "the probes lie on the strip";
+    EXPECT_GE(b.counters.candidates, items.size() / 4) << "the whole list is examined";
+    EXPECT_LT(a.counters.candidates * 2, b.counters.candidates) << p.x << "," << p.y;
+    EXPECT_GT(a.counters.nodesVisited, b.counters.nodesVisited) << "the split's nodes count as visited";
+    // Traced and with the teaching figures, the same work, and the per-depth figures add up to it.
+    QueryTrace trace;
+    QueryDetail detail;
+    QueryContext traced;
+    traced.trace = &trace;
+    traced.detail = &detail;
+    split->queryCircle({p, 12.0f}, got, &traced);
+    EXPECT_EQ(traced.counters.candidates, a.counters.candidates);
+    EXPECT_EQ(traced.counters.nodesVisited, a.counters.nodesVisited);
+    std::uint64_t byDepth = 0;
+    for (int d = 0; d < detail.depthsUsed; ++d) byDepth += detail.candidatesByDepth[d];
+    EXPECT_EQ(byDepth, a.counters.candidates);
+  }
+  EXPECT_EQ(split->validate(), "");
+  expectSameAnswers(*split, items, probes, 20.0f);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllThree, QuadtreeFamily,

@@ -27,9 +27,11 @@ class FitQuadtree final : public SplittingQuadtree {
     return "Fit-entirely quadtree (seed 003, first variant): every circle lives in the deepest existing node "
            "whose cell contains it entirely, leaves split beyond fit-quadtree.capacity and subtrees merge "
            "back, so cells need no widening. Its flaw is kept on purpose: circles crossing a split line stay "
-           "above it, so on the center-lines scene they all sit in the root and each query becomes linear "
-           "(see items_depth_0 and mean_items_above). Choose the loose quadtree instead; this one is here to "
-           "show why.";
+           "above it, so on the center-lines scene they all sit in the root and each query that reads the "
+           "root's list becomes linear (see items_depth_0 and mean_items_above). With split_runs on, the "
+           "default, a query reads a long list through the k-d split the pair search cuts it into and tests "
+           "only the pieces it reaches; the list stays where the rule put it. Choose the loose quadtree "
+           "instead; this one is here to show why.";
   }
 
   std::string_view nodeRule() const override {

@@ -37,8 +37,19 @@ Box squareCellCovering(const Box& b) {
 
 QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style)
     : SpatialIndex(std::move(name)), style_(style) {
+  addParam({"split_runs",
+            "queries reach a node's long list of own circles through the pair search's k-d split of it (1), "
+            "or test the whole list (0), as the source documents' trees do",
+            1, 0, 1, true});
+  splitRuns_ = param("split_runs") != 0.0;
   nodes_.push_back(QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
+}
+
+void QuadtreeFamily::onParamChanged(std::string_view key) {
+  splitRuns_ = param("split_runs") != 0.0;
+  // How queries read a list changes nothing in the tree.
+  if (key != "split_runs") SpatialIndex::onParamChanged(key);
 }
 
 void QuadtreeFamily::placeRoot(const Box& fallback) {
@@ -367,6 +378,17 @@ class QuadtreeFamily::Walkable {
       if (!f(id, circles_[id])) return false;
     return true;
   }
+  // While the pair search's copy is current, a node's long run of own circles lies under the view's k-d
+  // split of it (a node holding a leaf's worth or fewer has none).
+  tree_walk::RunTree runTree(Ref node) const {
+    if (!ownEnd_ || !tree_.splitRuns_ || nodes_[node].directCount <= pair_view::kBatchItems) return {};
+    const auto& splits = tree_.ownSplits_;
+    const auto at =
+        std::lower_bound(splits.begin(), splits.end(), std::pair<std::uint32_t, std::uint32_t>{node, 0});
+    if (at == splits.end() || at->first != node) return {};
+    const pair_view::ViewNode* viewNodes = tree_.view_.nodeData();
+    return {viewNodes, at->second, viewNodes[at->second].next, copy_};
+  }
   // While the pair search's copy is current, a node's own circles lie side by side in it.
   tree_walk::ItemRun itemRun(Ref node) const {
     if (!ownEnd_) return {};
@@ -389,10 +411,15 @@ class QuadtreeFamily::Walkable {
         tree_.style_.countWidening && node.widen > 0.0f && !shape.enters(inflateForPruning(node.cell));
     detail->widenedNodes += widenedOnly ? 1 : 0;
     if (node.directCount == 0) return;
+    // A long list reached through its split examines only the circles of the split's leaves the query
+    // enters.
+    const tree_walk::RunTree split = runTree(index);
+    const std::uint64_t examined =
+        split.nodes ? tree_walk::circlesExaminedUnder(split, shape) : node.directCount;
     const int slot = std::min<int>(int(depth), QueryDetail::kDepthSlots - 1);
-    detail->candidatesByDepth[slot] += node.directCount;
+    detail->candidatesByDepth[slot] += examined;
     detail->depthsUsed = std::max(detail->depthsUsed, slot + 1);
-    if (widenedOnly) detail->widenedCandidates += node.directCount;
+    if (widenedOnly) detail->widenedCandidates += examined;
   }
 
  private:
@@ -487,7 +514,8 @@ IndexStats QuadtreeFamily::stats() const {
        bucketCursor_.capacity() + bucketStart_.capacity() + byBucket_.capacity()) *
           sizeof(std::uint32_t) +
       view_.bytes() + viewItems_.bytes() + parts_.bytes() + pair_view::scratchBytes(viewWalk_) +
-      tableBytes() + ownBytes();
+      ownSplits_.capacity() * sizeof(ownSplits_[0]) + tableBytes() + ownBytes();
+  for (const std::vector<std::uint32_t>& runs : longRuns_) s.memoryBytes += runs.capacity() * sizeof(runs[0]);
   return s;
 }
 
@@ -597,6 +625,24 @@ std::string QuadtreeFamily::doValidate() const {
     return who + "tree holds " + std::to_string(itemsSeen) + " items, table " + std::to_string(size());
   if (liveNodes + 4 * freeBlocks_.size() != nodes_.size())
     return who + "nodes are neither reachable nor free";
+  // While the copy is current, each long run's split holds exactly the node's own items there, and every
+  // long run has one (a query would otherwise read another node's circles, or the whole run).
+  if (copyVersion_ == contentVersion()) {
+    const pair_view::ViewNode* viewNodes = view_.nodeData();
+    std::size_t longRuns = 0;
+    for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+      if (nodes_[n].parent == kNoIndex && n != 0) continue;
+      longRuns += nodes_[n].directCount > pair_view::kBatchItems ? 1 : 0;
+    }
+    if (longRuns != ownSplits_.size())
+      return who + std::to_string(longRuns) + " long runs of own items, " +
+             std::to_string(ownSplits_.size()) + " splits of them";
+    for (const auto& [n, split] : ownSplits_) {
+      if (split >= view_.nodes() || viewNodes[split].end != ownAt_[n] ||
+          viewNodes[split].begin != ownAt_[n] - nodes_[n].directCount)
+        return who + "node " + std::to_string(n) + " has a split that is not its own items";
+    }
+  }
   return {};
 }
 

@@ -138,6 +138,8 @@ class QuadtreeFamily : public SpatialIndex {
     (void)id;
     return {};
   }
+  /// Reads the family's own parameter; any other rebuilds the tree.
+  void onParamChanged(std::string_view key) override;
   /// Member-specific figures for extra().
   virtual void extraOwn(ExtraCounters& out) const { (void)out; }
   /// Bytes of member-specific state, for stats().
@@ -255,7 +257,13 @@ class QuadtreeFamily : public SpatialIndex {
   pair_view::PairView view_;                      // the tree as the pair search reads it
   pair_view::ItemCopy viewItems_;                 // the items in the view's depth-first order
   std::vector<pair_view::WalkScratch> viewWalk_;  // one per worker
-  std::vector<std::uint32_t> collapsePending_;    // scratch of collapseSubtree, kept to avoid reallocating
+  // The nodes holding more than a leaf of the view's items themselves (the fit-entirely quadtree's
+  // straddlers high in the tree), by bucket as the hand-over meets them; then each with the view node of
+  // its items' k-d split, sorted by node, which queries walk while the copy is current.
+  std::vector<std::vector<std::uint32_t>> longRuns_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ownSplits_;
+  bool splitRuns_ = true;                       // the split_runs parameter
+  std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
 
   // contentVersion() when the pair search laid the items out in viewItems_: queries read them there while

@@ -56,6 +56,12 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   ownAt_.resize(nodes_.size());
   nodeBucket_.resize(nodes_.size());
   partRoots_.clear();
+  // The nodes whose own items the hand-over splits, by bucket, for the queries (see ownSplits_).
+  const auto noteLongRun = [&](std::size_t bucket, std::uint32_t n) {
+    if (nodes_[n].directCount > pair_view::kBatchItems) longRuns_[bucket].push_back(n);
+  };
+  longRuns_.resize(1);
+  longRuns_[0].clear();
   std::uint32_t at = 0;
   walkDepthFirst(
       0, true, viewStack_,
@@ -63,6 +69,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
         ownAt_[n] = at;
         nodeBucket_[n] = 0;
         at += nodes_[n].directCount;
+        noteLongRun(0, n);
       },
       none,
       [&](std::uint32_t n) {
@@ -75,8 +82,10 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   // On several threads the parts are filled at once, each into the room the view leaves it, so the pass
   // that gives each part's nodes their slots and bucket also counts what they leave in the view.
   const bool inRooms = workers.workerCount() > 1;
+  longRuns_.resize(buckets);
   workers.parallelFor(partRoots_.size(), 1, [&](std::size_t begin, std::size_t end, unsigned worker) {
     for (std::size_t p = begin; p < end; ++p) {
+      longRuns_[p + 1].clear();
       std::uint32_t next = ownAt_[partRoots_[p]];
       pair_view::NodeCount counted(parts_.scratch[worker].open);
       walkDepthFirst(
@@ -89,6 +98,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
               pair_view::countOwnItems(counted, next, next + nodes_[n].directCount);
             }
             next += nodes_[n].directCount;
+            noteLongRun(p + 1, n);
           },
           [&](std::uint32_t n) {
             if (inRooms) counted.leaveNode(ownAt_[n] + nodes_[n].subtreeCount);
@@ -144,7 +154,16 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
       [&](std::uint32_t) { read += parts_.place(inRooms, view_, nextPart++, fillPart); });
   if (inRooms) read += parts_.fillRooms(workers, view_, partRoots_.size(), fillPart);
   view_.finish();
-  // ownAt_ now holds where each node's own items end in the copy, which queries read until the next change.
+  // ownAt_ now holds where each node's own items end in the copy, which queries read until the next change,
+  // and the view holds each long run's k-d split, which they walk instead of reading the whole run.
+  ownSplits_.clear();
+  for (const std::vector<std::uint32_t>& runs : longRuns_) {
+    for (const std::uint32_t n : runs) {
+      const std::uint32_t split = view_.nodeHolding(ownAt_[n] - nodes_[n].directCount, ownAt_[n]);
+      if (split != kNoIndex) ownSplits_.push_back({n, split});
+    }
+  }
+  std::sort(ownSplits_.begin(), ownSplits_.end());
   copyVersion_ = contentVersion();
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);

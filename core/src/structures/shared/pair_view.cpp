@@ -191,6 +191,24 @@ void PairView::finish() {
   Building::measure(items_, nodes_.data(), 0, static_cast<std::uint32_t>(nodes_.size()));
 }
 
+std::uint32_t PairView::nodeHolding(std::uint32_t begin, std::uint32_t end) const {
+  if (nodes_.empty() || begin < nodes_[0].begin || end > nodes_[0].end) return kNoIndex;
+  std::uint32_t i = 0;
+  for (;;) {
+    const ViewNode& node = nodes_[i];
+    if (node.begin == begin && node.end == end) return i;
+    std::uint32_t below = kNoIndex;
+    for (std::uint32_t c = i + 1; c < node.next; c = nodes_[c].next) {
+      if (nodes_[c].begin <= begin && end <= nodes_[c].end) {
+        below = c;
+        break;
+      }
+    }
+    if (below == kNoIndex) return kNoIndex;
+    i = below;
+  }
+}
+
 void NodeCount::enterNode(std::uint32_t at) {
   Building::Counted place{*this};
   Building::enter(place, open_, at);

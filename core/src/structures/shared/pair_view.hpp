@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "no_index.hpp"
 #include "pair_output.hpp"
 #include "spheretest/spatial_index.hpp"
 #include "spheretest/tasks.hpp"
@@ -194,6 +195,12 @@ class PairView {
   std::string validate() const;
   /// Nodes the view kept (leaves and the subtrees above them).
   std::size_t nodes() const { return nodes_.size(); }
+  /// The nodes, root first (valid after finish() until the next begin()).
+  const ViewNode* nodeData() const { return nodes_.data(); }
+  /// The node whose subtree holds exactly the items [begin, end), found by descending from the root
+  /// through the child whose items hold them; kNoIndex when no node does (a range of kBatchItems or fewer
+  /// inside a leaf, or one that crosses nodes).
+  std::uint32_t nodeHolding(std::uint32_t begin, std::uint32_t end) const;
   /// Bytes held.
   std::size_t bytes() const;
 

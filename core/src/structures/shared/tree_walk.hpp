@@ -31,6 +31,10 @@
 //                                      them so (a run with no arrays otherwise): the point and circle
 //                                      shapes then pre-test them in float, as the pair search does, and
 //                                      test exactly only those the pre-test keeps
+//   RunTree runTree(Ref) const         the node's own circles split under bounds (a long run the pair
+//                                      search's hand-over cut up like a k-d tree), when the tree has them
+//                                      so (no nodes otherwise): every shape then tests those bounds and
+//                                      examines only the pieces it may reach, not the whole run
 //   bool holdsNothing(Ref) const       a subtree known to be empty: never entered, traced as pruned
 //   bool testedByItem(Ref) const       a node that is one circle (the AABB tree's leaf): the walk enters
 //                                      it without a test of its bounds, and the exact test of its circle,
@@ -77,6 +81,15 @@ struct CircleBound {
 struct ItemRun {
   pair_view::ItemArrays items;  ///< the arrays, from the node's first circle on
   std::uint32_t count = 0;      ///< circles in the run
+};
+
+/// A node's own circles split under bounds (see runTree above): the pair view's nodes [first, last), in
+/// preorder with each subtree up to its `next`, over the items they index; no nodes when the tree has none.
+struct RunTree {
+  const pair_view::ViewNode* nodes = nullptr;  ///< the view's nodes
+  std::uint32_t first = 0;                     ///< the node holding the whole run
+  std::uint32_t last = 0;                      ///< the node after its subtree
+  pair_view::ItemArrays items;                 ///< the arrays the nodes' item ranges index
 };
 
 /// Circles containing a point.
@@ -275,9 +288,62 @@ bool testRun(const ItemRun& run, QueryContext& ctx, const auto& shape, Take& tak
   return going;
 }
 
+// Tests the circles of one run: side by side where the shape has a float pre-test, else one by one.
+template <class Take>
+bool testItemRun(const ItemRun& run, QueryContext& ctx, const auto& shape, Take& take) {
+  if constexpr (requires { shape.mayHit(0.0f, 0.0f, 0.0f); }) {
+    return testRun(run, ctx, shape, take);
+  } else {
+    return testEach(
+        [&](auto&& f) {
+          const pair_view::ItemArrays& a = run.items;
+          for (std::uint32_t i = 0; i < run.count; ++i)
+            if (!f(a.id[i], Circle{{a.x[i], a.y[i]}, a.r[i]})) return false;
+          return true;
+        },
+        ctx, shape, take);
+  }
+}
+
+// Walks a run tree without a stack (each node's subtree follows it, up to its `next`): a node whose bounds
+// the shape does not enter is skipped with its subtree, and leaf(run) is called for each leaf it enters
+// until it returns false. Counts the nodes tested in `visited`; false when leaf stopped the walk.
+template <class Leaf>
+bool walkRunTree(const RunTree& tree, const auto& shape, std::uint64_t& visited, Leaf&& leaf) {
+  for (std::uint32_t i = tree.first; i < tree.last;) {
+    const pair_view::ViewNode& node = tree.nodes[i];
+    ++visited;
+    if (!shape.enters(node.bounds)) {
+      i = node.next;
+      continue;
+    }
+    if (node.next == i + 1) {
+      const pair_view::ItemArrays& a = tree.items;
+      const ItemRun run{{a.x + node.begin, a.y + node.begin, a.r + node.begin, a.id + node.begin},
+                        node.end - node.begin};
+      if (!leaf(run)) return false;
+    }
+    ++i;
+  }
+  return true;
+}
+
+// Tests the circles of the run tree's leaves the shape enters; each node tested counts as visited.
+template <class Take>
+[[gnu::noinline]] bool testRunTree(const RunTree& tree, QueryContext& ctx, const auto& shape, Take& take) {
+  std::uint64_t visited = 0;
+  const bool going = walkRunTree(tree, shape, visited,
+                                 [&](const ItemRun& run) { return testItemRun(run, ctx, shape, take); });
+  ctx.counters.nodesVisited += visited;
+  return going;
+}
+
 // The circles a node stores itself.
 template <class Tree, class Take>
 bool examine(const Tree& tree, QueryContext& ctx, typename Tree::Ref ref, const auto& shape, Take& take) {
+  if constexpr (requires { tree.runTree(ref); }) {
+    if (const RunTree run = tree.runTree(ref); run.nodes) return testRunTree(run, ctx, shape, take);
+  }
   if constexpr (
       requires { tree.itemRun(ref); } && requires { shape.mayHit(0.0f, 0.0f, 0.0f); }) {
     if (const ItemRun run = tree.itemRun(ref); run.items.x) return testRun(run, ctx, shape, take);
@@ -319,6 +385,17 @@ void forEachChild(const Tree& tree, const QueryContext& ctx, typename Tree::Ref 
 }
 
 }  // namespace detail
+
+/// The circles a query with this shape examines under a run tree (those of the leaves it enters), for a
+/// tree's per-depth teaching figures.
+inline std::uint64_t circlesExaminedUnder(const RunTree& tree, const auto& shape) {
+  std::uint64_t visited = 0, circles = 0;
+  detail::walkRunTree(tree, shape, visited, [&](const ItemRun& run) {
+    circles += run.count;
+    return true;
+  });
+  return circles;
+}
 
 /// Walks every node whose bounds `shape.enters`, depth first with an explicit stack, and hands each circle
 /// that passes `shape.test` to take(id, circle), which returns false to stop the walk. A shape that can
