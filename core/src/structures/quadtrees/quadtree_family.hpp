@@ -202,6 +202,27 @@ class QuadtreeFamily : public SpatialIndex {
   }
   /// Starts fetching the node `id` is stored in (its node link must have arrived to be worth it).
   void prefetchNodeOf(ItemId id) const { simd::prefetch(&nodes_[nodeOf(id)]); }
+  /// Starts fetching what a relink of `id` reads after its own links (prefetchLinks must have brought
+  /// them): its node and the list links of its neighbours, which unlinking rewrites.
+  void prefetchNodeAndNeighbours(ItemId id) const {
+    simd::prefetch(&nodes_[nodeOf(id)]);
+    if (const std::uint32_t prev = itemPrev_[id]; prev != kNoIndex) simd::prefetch(&itemNext_[prev]);
+    if (const std::uint32_t next = itemNext_[id]; next != kNoIndex) simd::prefetch(&itemPrev_[next]);
+  }
+  /// Starts fetching the parent of the node `id` is stored in, where a relink climbs first (the node must
+  /// have arrived).
+  void prefetchParentOf(ItemId id) const {
+    if (const std::uint32_t parent = nodes_[nodeOf(id)].parent; parent != kNoIndex)
+      simd::prefetch(&nodes_[parent]);
+  }
+  /// Starts fetching the child block of that parent, where a relink usually lands (the parent must have
+  /// arrived).
+  void prefetchSiblingsOf(ItemId id) const {
+    const std::uint32_t parent = nodes_[nodeOf(id)].parent;
+    if (parent == kNoIndex) return;
+    const char* block = reinterpret_cast<const char*>(&nodes_[nodes_[parent].firstChild]);
+    for (std::size_t offset = 0; offset < 4 * sizeof(QuadNode); offset += 64) simd::prefetch(block + offset);
+  }
 
   // -- root ----------------------------------------------------------------------------------------------
   /// Places an empty root on the scene's world hint, or on `fallback` when there is none.

@@ -91,8 +91,16 @@ void SplittingQuadtree::doUpdateBatch(std::span<const ItemId> ids, std::span<con
                     }
                   });
   updatesInPlace_ += ids.size() - applyOneByOne_.size();
-  for (std::size_t k = 0; k < applyOneByOne_.size(); ++k) {
-    if (k + 4 < applyOneByOne_.size()) prefetchNodeOf(ids[applyOneByOne_[k + 4]]);
+  // A relink reads one thing after another: the circle's links, its node and its list neighbours, the
+  // parent it climbs to, the siblings it lands among. Each is fetched some moves ahead, in stages, each
+  // stage reading what the one before it fetched, so that the misses of several moves overlap.
+  const std::size_t moves = applyOneByOne_.size();
+  const auto idAt = [&](std::size_t k) { return ids[applyOneByOne_[k]]; };
+  for (std::size_t k = 0; k < moves; ++k) {
+    if (k + 16 < moves) prefetchLinks(idAt(k + 16));
+    if (k + 8 < moves) prefetchNodeAndNeighbours(idAt(k + 8));
+    if (k + 4 < moves) prefetchParentOf(idAt(k + 4));
+    if (k + 2 < moves) prefetchSiblingsOf(idAt(k + 2));
     const std::uint32_t i = applyOneByOne_[k];
     doUpdate(ids[i], old[i], circle(ids[i]));
   }
