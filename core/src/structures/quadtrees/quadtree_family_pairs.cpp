@@ -111,9 +111,17 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   viewItems_.resize(count);
   const pair_view::MutableItems items = viewItems_.writable();
   // Puts the items of a bucket in their nodes' slots, in id order within each node; ownAt_ then holds
-  // where each node's own items end.
+  // where each node's own items end. A bucket's ids are spread over the whole id range, so each one's node
+  // link and circle are fetched some ids ahead.
   const auto scatter = [&](std::size_t bucket) {
-    for (std::uint32_t k = bucketStart_[bucket]; k < bucketStart_[bucket + 1]; ++k) {
+    constexpr std::uint32_t kAhead = 16;
+    const std::uint32_t last = bucketStart_[bucket + 1];
+    for (std::uint32_t k = bucketStart_[bucket]; k < last; ++k) {
+      if (k + kAhead < last) {
+        const ItemId ahead = byBucket_[k + kAhead];
+        simd::prefetch(&itemNode_[ahead]);
+        simd::prefetch(&circle(ahead));
+      }
       const ItemId id = byBucket_[k];
       items.put(ownAt_[itemNode_[id]]++, id, circle(id));
     }
