@@ -118,9 +118,11 @@ double meanPointCandidates(SpatialIndex& index) {
 // Point quadtree
 // ---------------------------------------------------------------------------------------------------------
 
+// The source document's capacity of 4 (the default is 16, see below).
 TEST(PointQuadtree, LeafSplitsOnTheFifthItemAndMergesBack) {
   auto tree = makeQuadtree();
   tree->setWorldHint(kWorld);
+  tree->setParam("capacity", 4);
   tree->build({});
   const Vec2 spots[] = {{100, 100}, {900, 100}, {100, 900}, {900, 900}, {300, 300}};
   for (ItemId id = 0; id < 4; ++id) tree->insert(id, {spots[id], 1.0f});
@@ -137,10 +139,13 @@ TEST(PointQuadtree, LeafSplitsOnTheFifthItemAndMergesBack) {
 TEST(PointQuadtree, CapacityParameterSetsTheLeafSize) {
   auto tree = makeQuadtree();
   tree->setWorldHint(kWorld);
-  tree->setParam("capacity", 16);
+  EXPECT_EQ(tree->param("capacity"), 16.0) << "the default: leaves of 16";
   const std::vector<Item> items = lattice(4, 1.0f);  // 16 items
   tree->build(items);
   EXPECT_EQ(tree->stats().nodes, 1u);
+  tree->insert(100, {{900, 900}, 1.0f});
+  EXPECT_EQ(tree->stats().nodes, 5u) << "the seventeenth item splits the root";
+  tree->remove(100);
   tree->setParam("capacity", 1);
   EXPECT_EQ(extraValue(*tree, "items_depth_2"), 16.0) << "one item per leaf of the 4x4 lattice";
   EXPECT_EQ(tree->validate(), "");

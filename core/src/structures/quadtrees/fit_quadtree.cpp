@@ -20,8 +20,10 @@ using namespace quadtree_family;
 class FitQuadtree final : public SplittingQuadtree {
  public:
   FitQuadtree()
-      : SplittingQuadtree("fit-quadtree", {"query misses the cell",
-                                           /*widenFollowsCell=*/false, /*countWidening=*/false}) {}
+      : SplittingQuadtree("fit-quadtree",
+                          {"query misses the cell",
+                           /*widenFollowsCell=*/false, /*countWidening=*/false},
+                          /*defaultCapacity=*/4) {}
 
   std::string_view description() const override {
     return "Fit-entirely quadtree (seed 003, first variant): every circle lives in the deepest existing node "

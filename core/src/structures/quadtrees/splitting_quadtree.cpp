@@ -6,9 +6,10 @@
 
 namespace st::quadtree_family {
 
-SplittingQuadtree::SplittingQuadtree(std::string name, FamilyStyle style)
+SplittingQuadtree::SplittingQuadtree(std::string name, FamilyStyle style, std::uint32_t defaultCapacity)
     : QuadtreeFamily(std::move(name), style) {
-  addParam({"capacity", "items a leaf holds before it splits into four", 4, 1, 64, true});
+  addParam(
+      {"capacity", "items a leaf holds before it splits into four", double(defaultCapacity), 1, 64, true});
   addParam({"max_depth", "deepest level a leaf may split to", 24, 1, 40, true});
   readParams();
 }

@@ -17,8 +17,9 @@ namespace st::quadtree_family {
 /// Base of the capacity-split quadtrees: leaves split past `capacity`, subtrees merge back at or below it.
 class SplittingQuadtree : public QuadtreeFamily {
  protected:
-  /// Declares the `capacity` and `max_depth` parameters shared by both members.
-  SplittingQuadtree(std::string name, FamilyStyle style);
+  /// Declares the `capacity` (defaulting to the member's choice) and `max_depth` parameters both members
+  /// share.
+  SplittingQuadtree(std::string name, FamilyStyle style, std::uint32_t defaultCapacity);
 
   // -- each member's rule ------------------------------------------------------------------------------
   /// Whether the root's cell may hold the circle (its centre, or all of it).
