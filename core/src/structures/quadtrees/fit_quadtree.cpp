@@ -59,6 +59,9 @@ class FitQuadtree final : public SplittingQuadtree {
     return circleFitsInBox(c, nodes_[n].cell) && childTaking(n, c) == kNoIndex;
   }
 
+  // A circle across a split line stays only while it fits no child: the test reads the children.
+  bool stayTestReadsChildren() const override { return true; }
+
   bool descentReaches(std::uint32_t n, const Circle& c) const override {
     return cellTakesPoint(nodes_[n].cell, c.center) && circleFitsInBox(c, nodes_[n].cell);
   }

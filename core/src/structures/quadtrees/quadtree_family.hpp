@@ -219,8 +219,16 @@ class QuadtreeFamily : public SpatialIndex {
   /// arrived).
   void prefetchSiblingsOf(ItemId id) const {
     const std::uint32_t parent = nodes_[nodeOf(id)].parent;
-    if (parent == kNoIndex) return;
-    const char* block = reinterpret_cast<const char*>(&nodes_[nodes_[parent].firstChild]);
+    if (parent != kNoIndex) prefetchChildBlock(parent);
+  }
+  /// Starts fetching the children of the node `id` is stored in, which a stay test of a circle held above
+  /// them reads (the node must have arrived).
+  void prefetchChildrenOf(ItemId id) const { prefetchChildBlock(nodeOf(id)); }
+  /// Starts fetching the four children of `node`, if it has them.
+  void prefetchChildBlock(std::uint32_t node) const {
+    const std::uint32_t first = nodes_[node].firstChild;
+    if (first == kNoIndex) return;
+    const char* block = reinterpret_cast<const char*>(&nodes_[first]);
     for (std::size_t offset = 0; offset < 4 * sizeof(QuadNode); offset += 64) simd::prefetch(block + offset);
   }
 

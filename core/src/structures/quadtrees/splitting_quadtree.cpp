@@ -80,12 +80,15 @@ bool SplittingQuadtree::relinkNearby(ItemId id, const Circle& old, const Circle&
 // a million circles the stay tests, a node read at random each, run side by side instead of between the
 // relinks.
 void SplittingQuadtree::doUpdateBatch(std::span<const ItemId> ids, std::span<const Circle> old) {
+  const bool readsChildren = stayTestReadsChildren();
   pieces::collect(scheduler(), ids.size(), applyOneByOne_,
                   [&](std::size_t begin, std::size_t end, std::vector<std::uint32_t>& list) {
-                    // Nodes are read in no order: each is fetched a few moves ahead.
+                    // Nodes are read in no order: each is fetched a few moves ahead, and where the stay
+                    // test reads the children too, they follow once the node has arrived.
                     constexpr std::size_t kAhead = 16;
                     for (std::size_t i = begin; i < end; ++i) {
                       if (i + kAhead < end) prefetchNodeOf(ids[i + kAhead]);
+                      if (readsChildren && i + kAhead / 2 < end) prefetchChildrenOf(ids[i + kAhead / 2]);
                       const std::uint32_t n = nodeOf(ids[i]);
                       if (overfullLeaf(n) || !staysUntouched(n, old[i], circle(ids[i])))
                         list.push_back(static_cast<std::uint32_t>(i));

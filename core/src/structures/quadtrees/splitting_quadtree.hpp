@@ -44,6 +44,9 @@ class SplittingQuadtree : public QuadtreeFamily {
   /// Whether a moved item stays in its node `n` with no bookkeeping at all: the batch's workers ask this
   /// of every move at once, and only the others are applied one by one.
   virtual bool staysUntouched(std::uint32_t n, const Circle& old, const Circle& c) const = 0;
+  /// Whether staysUntouched reads the node's children as well (a circle held above a split), so that the
+  /// batch fetches them ahead too.
+  virtual bool stayTestReadsChildren() const { return false; }
   /// Whether the descent from the root that places `c` passes through node `n` (a sufficient test: it may
   /// say no near the root's edge, where the move then starts higher up).
   virtual bool descentReaches(std::uint32_t n, const Circle& c) const = 0;
