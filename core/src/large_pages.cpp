@@ -21,8 +21,8 @@ std::size_t roundUp(std::size_t bytes) {
 // touched already on small pages, and marking it afterwards makes no huge page until the kernel's
 // background collapse gets to it (at a million circles a process held 10 MB of its 70 MB of large arrays
 // on huge pages). The mapping is over-sized by one huge page and trimmed to a huge-page boundary. The last
-// huge page is marked only when the array fills at least half of it (a 3.8 MB id table is two huge pages
-// then, not one and 470 small ones), so residency exceeds the request by less than half a huge page.
+// huge page is marked only when the array fills at least half of it (a 5 MB table is three huge pages then,
+// not two and 256 small ones), so residency exceeds the request by less than half a huge page.
 void* allocate(std::size_t bytes) {
   const std::size_t size = roundUp(bytes);
   void* raw = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
