@@ -368,12 +368,7 @@ class QuadtreeFamily::Walkable {
   const char* pruneReason() const { return tree_.style_.pruneTest; }
   template <class F>
   bool forEachItem(Ref node, F&& f) const {
-    if (const tree_walk::ItemRun run = itemRun(node); run.items.x) {
-      const pair_view::ItemArrays& a = run.items;
-      for (std::uint32_t i = 0; i < run.count; ++i)
-        if (!f(a.id[i], Circle{{a.x[i], a.y[i]}, a.r[i]})) return false;
-      return true;
-    }
+    if (const tree_walk::ItemRun run = itemRun(node); run.items.x) return tree_walk::forEachInRun(run, f);
     for (std::uint32_t id = nodes_[node].firstItem; id != kNoIndex; id = next_[id])
       if (!f(id, circles_[id])) return false;
     return true;
@@ -381,7 +376,7 @@ class QuadtreeFamily::Walkable {
   // While the pair search's copy is current, a node's long run of own circles lies under the view's k-d
   // split of it (a node holding a leaf's worth or fewer has none).
   tree_walk::RunTree runTree(Ref node) const {
-    if (!ownEnd_ || !tree_.splitRuns_ || nodes_[node].directCount <= pair_view::kBatchItems) return {};
+    if (!ownEnd_ || nodes_[node].directCount <= pair_view::kBatchItems) return {};
     const auto& splits = tree_.ownSplits_;
     const auto at =
         std::lower_bound(splits.begin(), splits.end(), std::pair<std::uint32_t, std::uint32_t>{node, 0});
@@ -626,11 +621,12 @@ std::string QuadtreeFamily::doValidate() const {
   if (liveNodes + 4 * freeBlocks_.size() != nodes_.size())
     return who + "nodes are neither reachable nor free";
   // While the copy is current, each long run's split holds exactly the node's own items there, and every
-  // long run has one (a query would otherwise read another node's circles, or the whole run).
+  // long run has one while queries read them so (a query would otherwise read another node's circles, or
+  // the whole run); with split_runs off the pair search notes none.
   if (copyVersion_ == contentVersion()) {
     const pair_view::ViewNode* viewNodes = view_.nodeData();
     std::size_t longRuns = 0;
-    for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+    for (std::uint32_t n = 0; splitRuns_ && n < nodes_.size(); ++n) {
       if (nodes_[n].parent == kNoIndex && n != 0) continue;
       longRuns += nodes_[n].directCount > pair_view::kBatchItems ? 1 : 0;
     }

@@ -205,7 +205,7 @@ class QuadtreeFamily : public SpatialIndex {
   /// Starts fetching what a relink of `id` reads after its own links (prefetchLinks must have brought
   /// them): its node and the list links of its neighbours, which unlinking rewrites.
   void prefetchNodeAndNeighbours(ItemId id) const {
-    simd::prefetch(&nodes_[nodeOf(id)]);
+    prefetchNodeOf(id);
     if (const std::uint32_t prev = itemPrev_[id]; prev != kNoIndex) simd::prefetch(&itemNext_[prev]);
     if (const std::uint32_t next = itemNext_[id]; next != kNoIndex) simd::prefetch(&itemPrev_[next]);
   }

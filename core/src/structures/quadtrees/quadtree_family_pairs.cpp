@@ -56,9 +56,10 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   ownAt_.resize(nodes_.size());
   nodeBucket_.resize(nodes_.size());
   partRoots_.clear();
-  // The nodes whose own items the hand-over splits, by bucket, for the queries (see ownSplits_).
+  // The nodes whose own items the hand-over splits, by bucket, for the queries (see ownSplits_); none when
+  // queries read whole lists (split_runs off).
   const auto noteLongRun = [&](std::size_t bucket, std::uint32_t n) {
-    if (nodes_[n].directCount > pair_view::kBatchItems) longRuns_[bucket].push_back(n);
+    if (splitRuns_ && nodes_[n].directCount > pair_view::kBatchItems) longRuns_[bucket].push_back(n);
   };
   longRuns_.resize(1);
   longRuns_[0].clear();

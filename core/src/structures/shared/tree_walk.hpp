@@ -83,6 +83,15 @@ struct ItemRun {
   std::uint32_t count = 0;      ///< circles in the run
 };
 
+/// Calls f(id, circle) for each circle of a run until f returns false; false when it stopped.
+template <class F>
+bool forEachInRun(const ItemRun& run, F&& f) {
+  const pair_view::ItemArrays& a = run.items;
+  for (std::uint32_t i = 0; i < run.count; ++i)
+    if (!f(a.id[i], Circle{{a.x[i], a.y[i]}, a.r[i]})) return false;
+  return true;
+}
+
 /// A node's own circles split under bounds (see runTree above): the pair view's nodes [first, last), in
 /// preorder with each subtree up to its `next`, over the items they index; no nodes when the tree has none.
 struct RunTree {
@@ -294,14 +303,7 @@ bool testItemRun(const ItemRun& run, QueryContext& ctx, const auto& shape, Take&
   if constexpr (requires { shape.mayHit(0.0f, 0.0f, 0.0f); }) {
     return testRun(run, ctx, shape, take);
   } else {
-    return testEach(
-        [&](auto&& f) {
-          const pair_view::ItemArrays& a = run.items;
-          for (std::uint32_t i = 0; i < run.count; ++i)
-            if (!f(a.id[i], Circle{{a.x[i], a.y[i]}, a.r[i]})) return false;
-          return true;
-        },
-        ctx, shape, take);
+    return testEach([&](auto&& f) { return forEachInRun(run, f); }, ctx, shape, take);
   }
 }
 
