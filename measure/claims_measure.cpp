@@ -477,7 +477,7 @@ std::size_t runFrames(FrameRunner& runner, std::size_t frames, const std::atomic
 }
 
 // Any structure as the registry makes it, but the point quadtree with the document's leaves of 4 (the
-// library's default is 16): the claim quotes seed 004's own tree.
+// library's default is 32): the claim quotes seed 004's own tree.
 std::unique_ptr<SpatialIndex> asTheDocumentHasIt(const StructureRegistry& registry, const std::string& name) {
   std::unique_ptr<SpatialIndex> index = registry.create(name);
   if (name == "quadtree") index->setParam("capacity", 4);

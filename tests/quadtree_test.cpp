@@ -118,7 +118,7 @@ double meanPointCandidates(SpatialIndex& index) {
 // Point quadtree
 // ---------------------------------------------------------------------------------------------------------
 
-// The source document's capacity of 4 (the default is 16, see below).
+// The source document's capacity of 4 (the default is 32, see below).
 TEST(PointQuadtree, LeafSplitsOnTheFifthItemAndMergesBack) {
   auto tree = makeQuadtree();
   tree->setWorldHint(kWorld);
@@ -139,13 +139,16 @@ TEST(PointQuadtree, LeafSplitsOnTheFifthItemAndMergesBack) {
 TEST(PointQuadtree, CapacityParameterSetsTheLeafSize) {
   auto tree = makeQuadtree();
   tree->setWorldHint(kWorld);
-  EXPECT_EQ(tree->param("capacity"), 16.0) << "the default: leaves of 16";
-  const std::vector<Item> items = lattice(4, 1.0f);  // 16 items
+  EXPECT_EQ(tree->param("capacity"), 32.0) << "the default: leaves of 32";
+  std::vector<Item> items = lattice(8, 1.0f);
+  items.resize(32);  // the lattice's lower four rows
   tree->build(items);
   EXPECT_EQ(tree->stats().nodes, 1u);
   tree->insert(100, {{900, 900}, 1.0f});
-  EXPECT_EQ(tree->stats().nodes, 5u) << "the seventeenth item splits the root";
+  EXPECT_EQ(tree->stats().nodes, 5u) << "the thirty-third item splits the root";
   tree->remove(100);
+  EXPECT_EQ(tree->stats().nodes, 1u) << "back to 32: the four leaves merge into the root";
+  tree->build(lattice(4, 1.0f));
   tree->setParam("capacity", 1);
   EXPECT_EQ(extraValue(*tree, "items_depth_2"), 16.0) << "one item per leaf of the 4x4 lattice";
   EXPECT_EQ(tree->validate(), "");
@@ -155,7 +158,7 @@ TEST(PointQuadtree, CoincidentCentresStayInOneLeaf) {
   auto tree = makeQuadtree();
   tree->setWorldHint(kWorld);
   std::vector<Item> items;
-  for (ItemId id = 0; id < 20; ++id) items.push_back({id, {{333.0f, 444.0f}, float(id % 3)}});
+  for (ItemId id = 0; id < 40; ++id) items.push_back({id, {{333.0f, 444.0f}, float(id % 3)}});
   tree->build(items);
   EXPECT_EQ(tree->stats().nodes, 1u) << "splitting cannot separate equal centres";
   EXPECT_EQ(tree->validate(), "");

@@ -31,7 +31,7 @@ void registerCoreStructures(StructureRegistry& registry) {
        .create = makeHierarchicalGrid});
   registry.add(
       {.name = "quadtree",
-       .summary = "point quadtree: leaves of 16 keyed by centre, cells widened by the largest radius below",
+       .summary = "point quadtree: leaves of 32 keyed by centre, cells widened by the largest radius below",
        .source = "004_4159c2b2a803d270.txt",
        .peer = false,
        .create = makeQuadtree});

@@ -668,7 +668,9 @@ TEST(Parts, NodeOverlayShowsOneLevelAtATime) {
 // circles cover them: the outlines stay few, a fill under the circles is lighter where the tree is deeper,
 // and a haze over the circles marks where it goes deeper than the outlines show.
 TEST(Parts, NodeOverlayShowsWhereTheTreeIsDeepAt100k) {
-  auto frame = nodesOnly(100000, "quadtree", {{"min_px", 8}});
+  // With leaves of 32, few cells under a swarm are narrower than the default 8 pixels; at 16 the deepest
+  // levels there are too fine to outline, as more are on a smaller window.
+  auto frame = nodesOnly(100000, "quadtree", {{"min_px", 16}});
   frame->model->pairSearch = false;
   frame->run();
   ASSERT_NE(frame->canvas.underlay, nullptr);
@@ -716,7 +718,7 @@ TEST(Parts, NodeOverlayShowsWhereTheTreeIsDeepAt100k) {
   EXPECT_GT(hazeAt(haze, swarm), hazeAt(haze, sparse) + 0.1f)
       << "the haze marks the levels under a swarm too fine to outline";
   // Switched off, the fill and the haze are gone (the outlines stay).
-  auto bare = nodesOnly(100000, "quadtree", {{"min_px", 8}, {"depth_fill", 0}});
+  auto bare = nodesOnly(100000, "quadtree", {{"min_px", 16}, {"depth_fill", 0}});
   bare->model->pairSearch = false;
   bare->run();
   EXPECT_TRUE(bare->canvas.underlay == nullptr || bare->canvas.underlay->empty());

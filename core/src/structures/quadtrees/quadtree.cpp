@@ -18,19 +18,21 @@ using namespace quadtree_family;
 
 class PointQuadtree final : public SplittingQuadtree {
  public:
-  // Leaves of 16, not the source document's example of 4: at 10k, 100k and 1M circles on the SphereTest
-  // scene every figure is better (at 1M the update takes 40% of the time, the pair search 55%, queries
-  // 55-65%), and the tree holds 58 bytes a circle instead of 87. Four is one parameter away, and the
-  // quadtree lesson sets it where it quotes the document.
+  // Leaves of 32, not the source document's example of 4: a leaf is then one flat leaf of the pair search
+  // (pair_view::kBatchItems), a moving circle leaves it less often, and there are fewer nodes to read and
+  // hand over. On the SphereTest scene every figure is better than with 16 from 1k to 1M circles (at 1M
+  // the update takes a third less time, the pair search a tenth, queries 30% less), and than with 4 by far;
+  // 48 and 64 are slower, their leaves being split again for the pair search. Four is one parameter away,
+  // and the quadtree lesson sets it where it quotes the document.
   PointQuadtree()
       : SplittingQuadtree("quadtree",
                           {"query misses the cell widened by the largest radius below it",
                            /*widenFollowsCell=*/false, /*countWidening=*/true},
-                          /*defaultCapacity=*/16) {}
+                          /*defaultCapacity=*/32) {}
 
   std::string_view description() const override {
     return "Point quadtree (seed 004): the world square is split into quadrants recursively, a leaf holding "
-           "up to quadtree.capacity circles (16; the document's example has 4) keyed by their centre, and "
+           "up to quadtree.capacity circles (32; the document's example has 4) keyed by their centre, and "
            "sibling leaves merge back once their parent holds no more than the capacity. Each node keeps the "
            "largest radius stored below it and a query widens every cell by it, so answers stay exact but "
            "one large circle widens all its ancestors (the Query panel counts the nodes entered only through "
