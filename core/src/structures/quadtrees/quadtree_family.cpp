@@ -41,15 +41,22 @@ QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style)
             "queries reach a node's long list of own circles through the pair search's k-d split of it (1), "
             "or test the whole list (0), as the source documents' trees do",
             1, 0, 1, true});
+  addParam({"view_queries",
+            "queries that ask for no trace and no per-node figures walk the pair search's view of the tree "
+            "while it is current: the same nodes, bounded by this frame's circles, laid out depth first (1); "
+            "or the tree's own cells (0). Off with split_runs off, since the view splits long lists",
+            1, 0, 1, true});
   splitRuns_ = param("split_runs") != 0.0;
+  viewQueries_ = param("view_queries") != 0.0;
   nodes_.push_back(QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
 }
 
 void QuadtreeFamily::onParamChanged(std::string_view key) {
   splitRuns_ = param("split_runs") != 0.0;
-  // How queries read a list changes nothing in the tree.
-  if (key != "split_runs") SpatialIndex::onParamChanged(key);
+  viewQueries_ = param("view_queries") != 0.0;
+  // How queries read the tree changes nothing in it.
+  if (key != "split_runs" && key != "view_queries") SpatialIndex::onParamChanged(key);
 }
 
 void QuadtreeFamily::placeRoot(const Box& fallback) {
@@ -429,7 +436,22 @@ class QuadtreeFamily::Walkable {
 
 template <class Shape, class Out>
 void QuadtreeFamily::collect(const Shape& shape, Out& out, QueryContext& ctx) const {
-  tree_walk::collect(Walkable(*this), ctx, shape, out);
+  if (const tree_walk::RunTree view = viewFor(ctx); view.nodes)
+    tree_walk::collectUnder(view, ctx, shape, out);
+  else
+    tree_walk::collect(Walkable(*this), ctx, shape, out);
+}
+
+// The pair search's view holds the tree's own hierarchy, each subtree bounded by this frame's circles
+// rather than by cell and widen, folded to flat leaves of up to 32 circles and laid out depth first with
+// the circles beside it: a query walks it forward in memory without a stack and prunes by tight boxes.
+// What it cannot give is the tree's own per-node figures (the widening, the per-depth candidates) and a
+// trace of its cells, so a query asking for those walks the tree itself.
+tree_walk::RunTree QuadtreeFamily::viewFor(const QueryContext& ctx) const {
+  if (!viewQueries_ || !splitRuns_ || ctx.tracing() || ctx.detail || copyVersion_ != contentVersion() ||
+      view_.nodes() == 0)
+    return {};
+  return {view_.nodeData(), 0, static_cast<std::uint32_t>(view_.nodes()), viewItems_.arrays()};
 }
 
 void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
@@ -457,7 +479,10 @@ void QuadtreeFamily::doVisitBox(const Box& box, const ItemVisitor& visit, QueryC
 }
 
 void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
-  tree_walk::rayCast(Walkable(*this), ctx, segment, out);
+  if (const tree_walk::RunTree view = viewFor(ctx); view.nodes)
+    tree_walk::rayCastUnder(view, ctx, segment, out);
+  else
+    tree_walk::rayCast(Walkable(*this), ctx, segment, out);
 }
 
 std::optional<RayHit> QuadtreeFamily::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {

@@ -20,6 +20,10 @@
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/simd_support.hpp"
 
+namespace st::tree_walk {
+struct RunTree;
+}  // namespace st::tree_walk
+
 namespace st::quadtree_family {
 
 /// Marks a missing node, child block or item in an index field.
@@ -264,6 +268,8 @@ class QuadtreeFamily : public SpatialIndex {
   // `out` is a vector of ids or a visitor that can stop the walk.
   template <class Shape, class Out>
   void collect(const Shape& shape, Out& out, QueryContext& ctx) const;
+  // The pair search's view, for a query that may walk it instead of the tree (no nodes otherwise).
+  tree_walk::RunTree viewFor(const QueryContext& ctx) const;
 
   FamilyStyle style_;
   LargeVector<std::uint32_t> itemNode_;  // id -> node holding it
@@ -292,6 +298,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::vector<std::uint32_t>> longRuns_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ownSplits_;
   bool splitRuns_ = true;                       // the split_runs parameter
+  bool viewQueries_ = true;                     // the view_queries parameter
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
 

@@ -476,6 +476,34 @@ void collect(const Tree& tree, QueryContext& ctx, const Shape& shape, const Item
   walk(tree, ctx, shape, [&visit](ItemId id, const Circle&) { return visit(id); });
 }
 
+/// A run tree walked whole (a tree's view laid out depth first), appending every circle found to `out`.
+template <class Shape>
+void collectUnder(const RunTree& tree, QueryContext& ctx, const Shape& shape, std::vector<ItemId>& out) {
+  auto take = [&out](ItemId id, const Circle&) {
+    out.push_back(id);
+    return true;
+  };
+  detail::testRunTree(tree, ctx, shape, take);
+}
+
+/// A run tree walked whole, handing every circle found to `visit` until it returns false.
+template <class Shape>
+void collectUnder(const RunTree& tree, QueryContext& ctx, const Shape& shape, const ItemVisitor& visit) {
+  auto take = [&visit](ItemId id, const Circle&) { return visit(id); };
+  detail::testRunTree(tree, ctx, shape, take);
+}
+
+/// Every circle the segment meets under a run tree walked whole, in walk order.
+inline void rayCastUnder(const RunTree& tree, QueryContext& ctx, const Segment& segment,
+                         std::vector<RayHit>& out) {
+  const SegmentShape shape{segment};
+  auto take = [&](ItemId id, const Circle&) {
+    out.push_back(rayHitAt(segment, id, shape.t));
+    return true;
+  };
+  detail::testRunTree(tree, ctx, shape, take);
+}
+
 /// Every circle the segment meets, in walk order.
 template <class Tree>
 void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) {
