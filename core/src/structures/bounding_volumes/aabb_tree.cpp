@@ -484,6 +484,7 @@ std::uint64_t AabbTree::handOver() {
 void AabbTree::doFindPairs(std::vector<Pair>& out) {
   if (root_ == kNoIndex) return;
   counters_.nodesVisited += handOver();
+  viewQueries_.filled(contentVersion());
   pair_view::findPairsInto(view_, out, scheduler(), scratch_, counters_);
 }
 

@@ -29,6 +29,7 @@
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/simd_support.hpp"
 #include "structures/shared/tree_walk.hpp"
+#include "structures/shared/view_queries.hpp"
 
 namespace st::aabb_tree {
 
@@ -102,6 +103,7 @@ class AabbTree final : public SpatialIndex {
          "perimeters, the SAH cost) exceeds this many times its value after the last build, checked every "
          "32 frames: reinsertions loosen the tree over a long run (0 = never)",
          1.1, 0.0, 64.0, false});
+    addParam(pair_view::viewQueriesParam());
     readParams();
   }
 
@@ -172,7 +174,7 @@ class AabbTree final : public SpatialIndex {
  protected:
   void onParamChanged(std::string_view key) override {
     readParams();
-    if (key != "rebuild_fraction" && key != "rebuild_quality") rebuildFromTable();
+    if (key != "rebuild_fraction" && key != "rebuild_quality" && key != "view_queries") rebuildFromTable();
   }
 
   // Rebuilds the tree top-down from the circles it holds, keeping the per-id arrays.
@@ -313,7 +315,8 @@ class AabbTree final : public SpatialIndex {
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
-    tree_walk::rayCast(Walkable(*this), ctx, segment, out);
+    if (!viewQueries_.rayCast(view_, contentVersion(), segment, out, ctx))
+      tree_walk::rayCast(Walkable(*this), ctx, segment, out);
   }
 
   std::optional<RayHit> doRayCastFirst(const Segment& segment, QueryContext& ctx) const override {
@@ -350,6 +353,7 @@ class AabbTree final : public SpatialIndex {
     predict_ = static_cast<float>(param("predict"));
     rebuildFraction_ = param("rebuild_fraction");
     rebuildQuality_ = param("rebuild_quality");
+    viewQueries_.enable(param("view_queries") != 0.0);
   }
 
   // -- references --------------------------------------------------------------------------------------
@@ -441,7 +445,8 @@ class AabbTree final : public SpatialIndex {
   // `out` is a vector of ids or a visitor that can stop the walk.
   template <class Shape, class Out>
   void collect(const Shape& shape, Out& out, QueryContext& ctx) const {
-    tree_walk::collect(Walkable(*this), ctx, shape, out);
+    if (!viewQueries_.collect(view_, contentVersion(), shape, out, ctx))
+      tree_walk::collect(Walkable(*this), ctx, shape, out);
   }
 
   // -- fat boxes ---------------------------------------------------------------------------------------
@@ -582,6 +587,7 @@ class AabbTree final : public SpatialIndex {
   std::vector<std::uint32_t> partItems_;  // where each part's items begin (and, last, their count)
   pair_view::Parts parts_;                // the parts' counts and scratch
   pair_view::PairView view_;
+  pair_view::ViewQueries viewQueries_;  // queries answered from view_ while it is current
   pair_view::ItemCopy items_;
   std::vector<pair_view::WalkScratch> scratch_;  // one per worker
 };

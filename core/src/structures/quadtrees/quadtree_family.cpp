@@ -46,15 +46,19 @@ QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style)
             "while it is current: the same nodes, bounded by this frame's circles, laid out depth first (1); "
             "or the tree's own cells (0). Off with split_runs off, since the view splits long lists",
             1, 0, 1, true});
-  splitRuns_ = param("split_runs") != 0.0;
-  viewQueries_ = param("view_queries") != 0.0;
+  readQueryParams();
   nodes_.push_back(QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
 }
 
-void QuadtreeFamily::onParamChanged(std::string_view key) {
+void QuadtreeFamily::readQueryParams() {
   splitRuns_ = param("split_runs") != 0.0;
-  viewQueries_ = param("view_queries") != 0.0;
+  // The view splits every long list, so a query reading whole lists cannot walk it.
+  viewQueries_.enable(splitRuns_ && param("view_queries") != 0.0);
+}
+
+void QuadtreeFamily::onParamChanged(std::string_view key) {
+  readQueryParams();
   // How queries read the tree changes nothing in it.
   if (key != "split_runs" && key != "view_queries") SpatialIndex::onParamChanged(key);
 }
@@ -436,22 +440,11 @@ class QuadtreeFamily::Walkable {
 
 template <class Shape, class Out>
 void QuadtreeFamily::collect(const Shape& shape, Out& out, QueryContext& ctx) const {
-  if (const tree_walk::RunTree view = viewFor(ctx); view.nodes)
-    tree_walk::collectUnder(view, ctx, shape, out);
-  else
+  // The view prunes by the bounds of this frame's circles rather than by cell and widen; what it cannot
+  // give is the tree's own per-node figures (the widening, the per-depth candidates), so a query asking
+  // for those walks the tree itself (see view_queries.hpp).
+  if (!viewQueries_.collect(view_, contentVersion(), shape, out, ctx))
     tree_walk::collect(Walkable(*this), ctx, shape, out);
-}
-
-// The pair search's view holds the tree's own hierarchy, each subtree bounded by this frame's circles
-// rather than by cell and widen, folded to flat leaves of up to 32 circles and laid out depth first with
-// the circles beside it: a query walks it forward in memory without a stack and prunes by tight boxes.
-// What it cannot give is the tree's own per-node figures (the widening, the per-depth candidates) and a
-// trace of its cells, so a query asking for those walks the tree itself.
-tree_walk::RunTree QuadtreeFamily::viewFor(const QueryContext& ctx) const {
-  if (!viewQueries_ || !splitRuns_ || ctx.tracing() || ctx.detail || copyVersion_ != contentVersion() ||
-      view_.nodes() == 0)
-    return {};
-  return {view_.nodeData(), 0, static_cast<std::uint32_t>(view_.nodes()), viewItems_.arrays()};
 }
 
 void QuadtreeFamily::doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const {
@@ -479,9 +472,7 @@ void QuadtreeFamily::doVisitBox(const Box& box, const ItemVisitor& visit, QueryC
 }
 
 void QuadtreeFamily::doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const {
-  if (const tree_walk::RunTree view = viewFor(ctx); view.nodes)
-    tree_walk::rayCastUnder(view, ctx, segment, out);
-  else
+  if (!viewQueries_.rayCast(view_, contentVersion(), segment, out, ctx))
     tree_walk::rayCast(Walkable(*this), ctx, segment, out);
 }
 

@@ -19,10 +19,7 @@
 #include "structures/shared/no_index.hpp"
 #include "structures/shared/pair_view.hpp"
 #include "structures/shared/simd_support.hpp"
-
-namespace st::tree_walk {
-struct RunTree;
-}  // namespace st::tree_walk
+#include "structures/shared/view_queries.hpp"
 
 namespace st::quadtree_family {
 
@@ -268,8 +265,7 @@ class QuadtreeFamily : public SpatialIndex {
   // `out` is a vector of ids or a visitor that can stop the walk.
   template <class Shape, class Out>
   void collect(const Shape& shape, Out& out, QueryContext& ctx) const;
-  // The pair search's view, for a query that may walk it instead of the tree (no nodes otherwise).
-  tree_walk::RunTree viewFor(const QueryContext& ctx) const;
+  void readQueryParams();
 
   FamilyStyle style_;
   LargeVector<std::uint32_t> itemNode_;  // id -> node holding it
@@ -298,7 +294,7 @@ class QuadtreeFamily : public SpatialIndex {
   std::vector<std::vector<std::uint32_t>> longRuns_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ownSplits_;
   bool splitRuns_ = true;                       // the split_runs parameter
-  bool viewQueries_ = true;                     // the view_queries parameter
+  pair_view::ViewQueries viewQueries_;          // queries answered from view_ while it is current
   std::vector<std::uint32_t> collapsePending_;  // scratch of collapseSubtree, kept to avoid reallocating
   std::vector<std::uint32_t> collapseParents_;
 

@@ -174,6 +174,7 @@ void QuadtreeFamily::doFindPairs(std::vector<Pair>& out) {
   }
   std::sort(ownSplits_.begin(), ownSplits_.end());
   copyVersion_ = contentVersion();
+  viewQueries_.filled(copyVersion_);
   counters_.nodesVisited += read;
   pair_view::findPairsInto(view_, out, workers, viewWalk_, counters_);
 }

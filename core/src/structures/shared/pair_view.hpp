@@ -197,6 +197,8 @@ class PairView {
   std::size_t nodes() const { return nodes_.size(); }
   /// The nodes, root first (valid after finish() until the next begin()).
   const ViewNode* nodeData() const { return nodes_.data(); }
+  /// The arrays the nodes' item ranges index (those begin() was given).
+  const ItemArrays& items() const { return items_; }
   /// The node whose subtree holds exactly the items [begin, end), found by descending from the root
   /// through the child whose items hold them; kNoIndex when no node does (a range of kBatchItems or fewer
   /// inside a leaf, or one that crosses nodes).

@@ -51,6 +51,8 @@
 #include "structures/shared/result_taker.hpp"
 #include "structures/shared/segment_box.hpp"
 #include "structures/shared/simd_support.hpp"
+#include "structures/shared/tree_walk.hpp"
+#include "structures/shared/view_queries.hpp"
 
 namespace st::banded {
 
@@ -203,7 +205,17 @@ class BandedTree : public SpatialIndex {
 
  protected:
   /// An empty tree named `name`.
-  explicit BandedTree(std::string name) : SpatialIndex(std::move(name)) {}
+  explicit BandedTree(std::string name) : SpatialIndex(std::move(name)) {
+    addParam(pair_view::viewQueriesParam());
+  }
+
+  void onParamChanged(std::string_view key) override {
+    // How queries read the tree changes nothing in it.
+    if (key == "view_queries")
+      viewQueries_.enable(param("view_queries") != 0.0);
+    else
+      SpatialIndex::onParamChanged(key);
+  }
 
   // -- mutation -------------------------------------------------------------------------------------------
 
@@ -256,25 +268,31 @@ class BandedTree : public SpatialIndex {
   // -- queries --------------------------------------------------------------------------------------------
 
   void doQueryPoint(Vec2 p, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    pointWalk(p, ctx, ResultTaker(out));
+    if (!fromView(tree_walk::PointShape{p}, out, ctx)) pointWalk(p, ctx, ResultTaker(out));
   }
   void doQueryCircle(const Circle& query, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    circleWalk(query, ctx, ResultTaker(out));
+    if (!fromView(tree_walk::CircleShape(query), out, ctx)) circleWalk(query, ctx, ResultTaker(out));
   }
   void doQueryBox(const Box& box, std::vector<ItemId>& out, QueryContext& ctx) const override {
-    boxWalk(box, ctx, ResultTaker(out));
+    if (!fromView(tree_walk::BoxShape(box), out, ctx)) boxWalk(box, ctx, ResultTaker(out));
   }
   void doVisitPoint(Vec2 p, const ItemVisitor& visit, QueryContext& ctx) const override {
-    pointWalk(p, ctx, ResultTaker(visit));
+    if (!fromView(tree_walk::PointShape{p}, visit, ctx)) pointWalk(p, ctx, ResultTaker(visit));
   }
   void doVisitCircle(const Circle& query, const ItemVisitor& visit, QueryContext& ctx) const override {
-    circleWalk(query, ctx, ResultTaker(visit));
+    if (!fromView(tree_walk::CircleShape(query), visit, ctx)) circleWalk(query, ctx, ResultTaker(visit));
   }
   void doVisitBox(const Box& box, const ItemVisitor& visit, QueryContext& ctx) const override {
-    boxWalk(box, ctx, ResultTaker(visit));
+    if (!fromView(tree_walk::BoxShape(box), visit, ctx)) boxWalk(box, ctx, ResultTaker(visit));
+  }
+  // Answers from the pair search's view while it is current (see view_queries.hpp); false otherwise.
+  template <class Shape, class Out>
+  bool fromView(const Shape& shape, Out& out, QueryContext& ctx) const {
+    return viewQueries_.collect(view_, contentVersion(), shape, out, ctx);
   }
 
   void doRayCast(const Segment& segment, std::vector<RayHit>& out, QueryContext& ctx) const override {
+    if (viewQueries_.rayCast(view_, contentVersion(), segment, out, ctx)) return;
     const double slack = querySlack(scaleOf(segment));
     walk(
         ctx, [&](const CellBox& reach) { return mayHit(reach, segment, slack); }, QueryShape::Segment,
@@ -312,6 +330,7 @@ class BandedTree : public SpatialIndex {
   void doFindPairs(std::vector<Pair>& out) override {
     if (!hasRoot_) return;
     counters_.nodesVisited += dir_.fillView(view_, items_);
+    viewQueries_.filled(contentVersion());
     pair_view::findPairsInto(view_, out, scheduler(), walk_, counters_);
   }
 
@@ -656,6 +675,7 @@ class BandedTree : public SpatialIndex {
   std::vector<linear::Move> moves_;
   std::vector<std::uint32_t> removed_;
   pair_view::PairView view_;
+  pair_view::ViewQueries viewQueries_;        // queries answered from view_ while it is current
   std::vector<pair_view::WalkScratch> walk_;  // one per worker
   std::uint64_t rootGrowths_ = 0;
   std::uint64_t updates_ = 0;
