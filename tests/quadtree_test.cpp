@@ -637,7 +637,8 @@ TEST_P(QuadtreeFamily, QueriesAfterAPairSearchReadItsCopyAndAnswerAsTheListsDo) 
   for (std::size_t i = 0; i < items.size(); i += 50) items[i].circle.radius = rng.uniform(8.0f, 60.0f);
   auto tree = create();
   tree->setWorldHint(kWorld);
-  tree->setParam("view_queries", 0);  // the tree's own walk, reading the copy's runs (the view: below)
+  // The tree's own walk, reading the copy's runs (plain queries walking the view: view_queries_test.cpp).
+  tree->setParam("view_queries", 0);
   tree->build(items);
   std::vector<ItemId> ids;
   std::vector<Circle> moved;
@@ -664,67 +665,6 @@ TEST_P(QuadtreeFamily, QueriesAfterAPairSearchReadItsCopyAndAnswerAsTheListsDo) 
   items[17].circle = there;
   tree->queryPoint(there.center, ids);
   EXPECT_NE(std::find(ids.begin(), ids.end(), mover), ids.end());
-  expectSameAnswers(*tree, items, probes, 20.0f);
-}
-
-TEST_P(QuadtreeFamily, PlainQueriesAfterAPairSearchWalkItsViewAndAnswerAsBruteForce) {
-  std::vector<Item> items = uniformScatter(3000, 33);
-  Rng rng(8);
-  for (std::size_t i = 0; i < items.size(); i += 50) items[i].circle.radius = rng.uniform(8.0f, 60.0f);
-  auto tree = create();
-  tree->setWorldHint(kWorld);
-  EXPECT_EQ(tree->param("view_queries"), 1.0) << "on by default";
-  tree->build(items);
-  std::vector<ItemId> ids;
-  std::vector<Circle> moved;
-  for (const Item& item : items) {
-    if (!rng.chance(0.3)) continue;
-    ids.push_back(item.id);
-    moved.push_back({{rng.uniform(10, 1014), rng.uniform(10, 1014)}, item.circle.radius});
-    items[item.id].circle = moved.back();
-  }
-  tree->updateBatch(ids, moved);
-  std::vector<Vec2> probes;
-  for (int k = 0; k < 40; ++k) probes.push_back({rng.uniform(0, 1024), rng.uniform(0, 1024)});
-  // Before any pair search there is no view: plain queries walk the tree, as those asking for its figures.
-  const auto nodesWalked = [&](bool withDetail) {
-    std::uint64_t nodes = 0;
-    for (Vec2 p : probes) {
-      QueryDetail detail;
-      QueryContext ctx;
-      if (withDetail) ctx.detail = &detail;
-      tree->queryCircle({p, 20.0f}, ids, &ctx);
-      nodes += ctx.counters.nodesVisited;
-    }
-    return nodes;
-  };
-  EXPECT_EQ(nodesWalked(false), nodesWalked(true));
-  std::vector<Pair> pairs;
-  tree->findPairs(pairs);
-  EXPECT_NE(nodesWalked(false), nodesWalked(true)) << "plain queries walk the view, the others the tree";
-  // Every kind against brute force through the view, then once a circle has moved and the view is stale.
-  for (Vec2 p : probes) {
-    std::vector<ItemId> plain, detailed;
-    QueryDetail detail;
-    QueryContext ctx;
-    ctx.detail = &detail;
-    tree->queryCircle({p, 20.0f}, plain);
-    tree->queryCircle({p, 20.0f}, detailed, &ctx);
-    EXPECT_EQ(sorted(plain), sorted(detailed)) << p.x << "," << p.y;
-  }
-  expectSameAnswers(*tree, items, probes, 20.0f);
-  tree->findPairs(pairs);
-  const ItemId mover = items[23].id;
-  const Circle there{{120.0f, 900.0f}, 3.0f};
-  tree->update(mover, there);
-  items[23].circle = there;
-  tree->queryPoint(there.center, ids);
-  EXPECT_NE(std::find(ids.begin(), ids.end(), mover), ids.end());
-  expectSameAnswers(*tree, items, probes, 20.0f);
-  // Off, plain queries walk the tree even while the view is current.
-  tree->findPairs(pairs);
-  tree->setParam("view_queries", 0);
-  EXPECT_EQ(nodesWalked(false), nodesWalked(true));
   expectSameAnswers(*tree, items, probes, 20.0f);
 }
 
