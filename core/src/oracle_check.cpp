@@ -198,10 +198,8 @@ std::string compareWithOracle(SpatialIndex& subject, SpatialIndex& oracle, Rng& 
       }
       return s.str();
     }
-  }
-  // Right after a pair search some structures answer from what it laid out (a copy of their circles in
-  // walk order, the quadtrees' view), so the queries run again there.
-  if (checkPairs) {
+    // Right after a pair search some structures answer from what it laid out (a copy of their circles in
+    // walk order, the trees' views), so the queries run again there.
     if (std::string problem = compareQueries(subject, oracle, rng, area, std::max(1, queries / 4));
         !problem.empty())
       return "after the pair search: " + problem;

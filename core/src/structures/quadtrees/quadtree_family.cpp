@@ -41,11 +41,7 @@ QuadtreeFamily::QuadtreeFamily(std::string name, FamilyStyle style)
             "queries reach a node's long list of own circles through the pair search's k-d split of it (1), "
             "or test the whole list (0), as the source documents' trees do",
             1, 0, 1, true});
-  addParam({"view_queries",
-            "queries that ask for no trace and no per-node figures walk the pair search's view of the tree "
-            "while it is current: the same nodes, bounded by this frame's circles, laid out depth first (1); "
-            "or the tree's own cells (0). Off with split_runs off, since the view splits long lists",
-            1, 0, 1, true});
+  addParam(pair_view::viewQueriesParam("Off with split_runs off, since the view splits long lists"));
   readQueryParams();
   nodes_.push_back(QuadNode{});
   nodes_[0].cell = {{0, 0}, {1, 1}};
@@ -310,7 +306,9 @@ void QuadtreeFamily::layOutDepthFirst() {
   }
   nodes_.swap(laid);
   freeBlocks_.clear();
-  copyVersion_ = ~std::uint64_t{0};  // the copy's slots per node follow the old numbers
+  // The copy's slots per node follow the old numbers; the view and its copy of the circles do not, so
+  // viewQueries_ stays as it is.
+  copyVersion_ = ~std::uint64_t{0};
   blocksTakenSinceLayout_ = 0;
   ++layouts_;
 }

@@ -461,35 +461,51 @@ void walk(const Tree& tree, QueryContext& ctx, const Shape& shape, Take&& take) 
   }
 }
 
+namespace detail {
+
+// What the collecting walks hand each circle found to: appended to ids, handed to a visitor that may stop
+// the walk, or appended as a ray hit at the parameter the segment's test left.
+inline auto appendTo(std::vector<ItemId>& out) {
+  return [&out](ItemId id, const Circle&) {
+    out.push_back(id);
+    return true;
+  };
+}
+inline auto handTo(const ItemVisitor& visit) {
+  return [&visit](ItemId id, const Circle&) { return visit(id); };
+}
+inline auto appendHitsTo(std::vector<RayHit>& out, const SegmentShape& shape) {
+  return [&out, &shape](ItemId id, const Circle&) {
+    out.push_back(rayHitAt(shape.segment, id, shape.t));
+    return true;
+  };
+}
+
+}  // namespace detail
+
 /// walk, appending every circle found to `out`.
 template <class Tree, class Shape>
 void collect(const Tree& tree, QueryContext& ctx, const Shape& shape, std::vector<ItemId>& out) {
-  walk(tree, ctx, shape, [&out](ItemId id, const Circle&) {
-    out.push_back(id);
-    return true;
-  });
+  walk(tree, ctx, shape, detail::appendTo(out));
 }
 
 /// walk, handing every circle found to `visit` until it returns false, where the walk stops.
 template <class Tree, class Shape>
 void collect(const Tree& tree, QueryContext& ctx, const Shape& shape, const ItemVisitor& visit) {
-  walk(tree, ctx, shape, [&visit](ItemId id, const Circle&) { return visit(id); });
+  walk(tree, ctx, shape, detail::handTo(visit));
 }
 
 /// A run tree walked whole (a tree's view laid out depth first), appending every circle found to `out`.
 template <class Shape>
 void collectUnder(const RunTree& tree, QueryContext& ctx, const Shape& shape, std::vector<ItemId>& out) {
-  auto take = [&out](ItemId id, const Circle&) {
-    out.push_back(id);
-    return true;
-  };
+  auto take = detail::appendTo(out);
   detail::testRunTree(tree, ctx, shape, take);
 }
 
 /// A run tree walked whole, handing every circle found to `visit` until it returns false.
 template <class Shape>
 void collectUnder(const RunTree& tree, QueryContext& ctx, const Shape& shape, const ItemVisitor& visit) {
-  auto take = [&visit](ItemId id, const Circle&) { return visit(id); };
+  auto take = detail::handTo(visit);
   detail::testRunTree(tree, ctx, shape, take);
 }
 
@@ -497,10 +513,7 @@ void collectUnder(const RunTree& tree, QueryContext& ctx, const Shape& shape, co
 inline void rayCastUnder(const RunTree& tree, QueryContext& ctx, const Segment& segment,
                          std::vector<RayHit>& out) {
   const SegmentShape shape{segment};
-  auto take = [&](ItemId id, const Circle&) {
-    out.push_back(rayHitAt(segment, id, shape.t));
-    return true;
-  };
+  auto take = detail::appendHitsTo(out, shape);
   detail::testRunTree(tree, ctx, shape, take);
 }
 
@@ -508,10 +521,7 @@ inline void rayCastUnder(const RunTree& tree, QueryContext& ctx, const Segment& 
 template <class Tree>
 void rayCast(const Tree& tree, QueryContext& ctx, const Segment& segment, std::vector<RayHit>& out) {
   const SegmentShape shape{segment};
-  walk(tree, ctx, shape, [&](ItemId id, const Circle&) {
-    out.push_back(rayHitAt(segment, id, shape.t));
-    return true;
-  });
+  walk(tree, ctx, shape, detail::appendHitsTo(out, shape));
 }
 
 /// The first circle the segment meets (rayHitLess): the nodes a parent holds are entered nearest entry

@@ -10,6 +10,9 @@
 // through a grid, and a walk of the view took twice as long.
 
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pair_view.hpp"
@@ -18,16 +21,14 @@
 
 namespace st::pair_view {
 
-/// The parameter of a tree whose queries may walk its view.
-inline ParamInfo viewQueriesParam() {
-  return {"view_queries",
-          "queries that ask for no trace and no per-node figures walk the pair search's view of the tree "
-          "while it is current: the same nodes, bounded by that frame's circles, laid out depth first (1); "
-          "or the tree itself (0)",
-          1,
-          0,
-          1,
-          true};
+/// The parameter of a tree whose queries may walk its view; `also` adds a sentence of the tree's own.
+inline ParamInfo viewQueriesParam(std::string_view also = {}) {
+  std::string description =
+      "queries that ask for no trace and no per-node figures walk the pair search's view of the tree while "
+      "it is current: the same nodes, bounded by that frame's circles, laid out depth first (1); or the "
+      "tree itself (0)";
+  if (!also.empty()) description += ". " + std::string(also);
+  return {"view_queries", std::move(description), 1, 0, 1, true};
 }
 
 /// Whether a query may walk the view a tree last filled, and the walks that do.
