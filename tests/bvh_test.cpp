@@ -431,11 +431,71 @@ TEST(SphereTree, ALargeTopLevelIsSearchedThroughItsGridExactly) {
       oracle->update(item.id, item.circle);
     }
     Rng queries(100 + round);
+    // Moved since the last maintain(): queries find the top level through its grid and changed list.
+    EXPECT_EQ(extraValue(*tree, "query_layout_current"), 0.0);
     EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, area, 60), "") << "before maintain, round " << round;
     tree->maintain();
+    // Laid out again: plain queries start from the rows of the query layout's cell table.
+    EXPECT_EQ(extraValue(*tree, "query_layout_current"), 1.0);
+    EXPECT_EQ(extraValue(*tree, "query_layout_cell_table"), 1.0);
     EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, area, 60), "") << "after maintain, round " << round;
   }
   EXPECT_EQ(extraValue(*tree, "top_level_grid"), 1.0);
+}
+
+// Top-level spheres spread too thin for a cell table (two clusters a million units apart) are found by a
+// search of each grid column. Every query must still see exactly what brute force sees.
+TEST(SphereTree, TheQueryLayoutAnswersExactlyWithoutItsCellTable) {
+  auto tree = make("sphere-tree");
+  auto oracle = make("brute");
+  Rng rng(22);
+  std::vector<Item> items = latticeScene(rng, 3000, 6000.0f);
+  for (std::size_t i = items.size() / 2; i < items.size(); ++i) items[i].circle.center.x += 1.0e6f;
+  tree->build(items);
+  oracle->build(items);
+  EXPECT_EQ(extraValue(*tree, "top_level_grid"), 1.0);
+  EXPECT_EQ(extraValue(*tree, "query_layout_current"), 1.0);
+  EXPECT_EQ(extraValue(*tree, "query_layout_cell_table"), 0.0);
+  QueryArea near, far;
+  near.box = {{-200, -200}, {6200, 6200}};
+  far.box = {{1.0e6f - 200, -200}, {1.0e6f + 6200, 6200}};
+  near.maxSize = far.maxSize = 300.0f;
+  Rng queries(7);
+  EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, near, 80), "");
+  EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, far, 80), "");
+}
+
+// With a budget, maintain() leaves some leaves waiting at the top with their circles; the query layout
+// lists such a leaf itself, so that its circles are read as well as whatever lies below it.
+TEST(SphereTree, TheQueryLayoutReadsLeavesWaitingAtTheTop) {
+  Simulation sim("spheretest", SceneConfig{}, 4000, 5);
+  auto tree = make("sphere-tree");
+  auto oracle = make("brute");
+  tree->setParam("budget", 20);
+  for (auto* s : {tree.get(), oracle.get()}) {
+    s->setWorldHint(sim.world());
+    s->build(sim.items());
+  }
+  QueryArea area;
+  area.box = sim.world();
+  area.maxSize = 60.0f;
+  Rng queries(8);
+  int framesWithALeafAtTheTop = 0;
+  for (int frame = 0; frame < 60; ++frame) {
+    sim.step();
+    for (auto* s : {tree.get(), oracle.get()}) {
+      s->updateBatch(sim.movedIds(), sim.movedCircles());
+      s->maintain();
+    }
+    bool leafAtTheTop = false;
+    tree->visitNodes([&](const NodeInfo& node) { leafAtTheTop |= node.depth == 0 && node.itemCount > 0; });
+    if (!leafAtTheTop) continue;
+    ++framesWithALeafAtTheTop;
+    EXPECT_EQ(extraValue(*tree, "query_layout_current"), 1.0);
+    EXPECT_EQ(compareWithOracle(*tree, *oracle, queries, area, 30), "") << "frame " << frame;
+  }
+  EXPECT_GT(framesWithALeafAtTheTop, 5);
+  EXPECT_EQ(tree->validate(), "");
 }
 
 // A sphere tree with one parameter set, built from the swarm of 4,000 circles and moved with it for

@@ -46,8 +46,12 @@ std::int64_t cellOf(double v, double cell) {
   return static_cast<std::int64_t>(std::clamp(std::floor(v / cell), -kMaxCell, kMaxCell));
 }
 
+// Keys sort as (cx, cy) do, signs included, so that a column's cells are one run of keys.
 std::uint64_t cellKey(std::int64_t cx, std::int64_t cy) {
-  return (std::uint64_t(std::uint32_t(std::int32_t(cx))) << 32) | std::uint32_t(std::int32_t(cy));
+  const auto biased = [](std::int64_t c) {
+    return std::uint64_t(std::uint32_t(std::int32_t(c)) ^ 0x80000000u);
+  };
+  return (biased(cx) << 32) | biased(cy);
 }
 
 }  // namespace
@@ -119,19 +123,163 @@ std::size_t TopLevel::near(double qx, double qy, double reach, const std::vector
     ++tested;
     if (mayReach(x[at], y[at], r[at], fx, fy, fr, scale)) out.push_back(sphere);
   };
+  // A column's cells have consecutive keys, so one search finds the column's first and a forward read
+  // the rest.
   for (std::int64_t cx = x0; cx <= x1; ++cx) {
-    for (std::int64_t cy = y0; cy <= y1; ++cy) {
-      const std::uint64_t key = cellKey(cx, cy);
-      auto it = std::lower_bound(cellKeys.begin(), cellKeys.end(), key);
-      for (; it != cellKeys.end() && *it == key; ++it) {
-        const std::uint32_t sphere = cellNodes[std::size_t(it - cellKeys.begin())];
-        if (sphere < changed.size() && changed[sphere]) continue;  // tested from `recent` below
-        test(sphere);
-      }
+    const std::uint64_t last = cellKey(cx, y1);
+    auto it = std::lower_bound(cellKeys.begin(), cellKeys.end(), cellKey(cx, y0));
+    for (; it != cellKeys.end() && *it <= last; ++it) {
+      const std::uint32_t sphere = cellNodes[std::size_t(it - cellKeys.begin())];
+      if (sphere < changed.size() && changed[sphere]) continue;  // tested from `recent` below
+      test(sphere);
     }
   }
   for (const std::uint32_t sphere : recent) test(sphere);
   return tested;
+}
+
+namespace {
+
+// A bound's share of mayReach's widening, taken ahead: with the query's share, its test is one comparison.
+float widenedReach(float x, float y, float r) {
+  return r * 1.00001f + (std::fabs(x) + std::fabs(y)) * 1e-5f;
+}
+
+// Hands `keep(i)` each i in [b, e) whose bound may lie within `ours` of (fx, fy), testing them four at a
+// time where the lanes are native.
+template <class Keep>
+void nearRun(const float* x, const float* y, const float* reach, std::uint32_t b, std::uint32_t e, float fx,
+             float fy, float ours, Keep&& keep) {
+  std::uint32_t i = b;
+  if constexpr (simd::kNativeLanes) {
+    const simd::FloatW4 px = simd::splatF4(fx), py = simd::splatF4(fy), pr = simd::splatF4(ours);
+    for (; i + 4 <= e; i += 4) {
+      const simd::FloatW4 dx = simd::sub(simd::loadF4(x + i), px), dy = simd::sub(simd::loadF4(y + i), py);
+      const simd::FloatW4 w = simd::add(simd::loadF4(reach + i), pr);
+      unsigned kept =
+          simd::signMask(simd::lessEqual(simd::add(simd::mul(dx, dx), simd::mul(dy, dy)), simd::mul(w, w)));
+      for (; kept; kept &= kept - 1) keep(i + simd::lowestSetBit(kept));
+    }
+  }
+  for (; i < e; ++i) {
+    const float dx = x[i] - fx, dy = y[i] - fy, w = reach[i] + ours;
+    if (dx * dx + dy * dy <= w * w) keep(i);
+  }
+}
+
+}  // namespace
+
+std::size_t QueryLayout::near(double qx, double qy, double within, std::vector<std::uint32_t>& out) const {
+  out.clear();
+  const float fx = float(qx), fy = float(qy), fr = float(within);
+  const float ours = fr * 1.00001f + (std::fabs(fx) + std::fabs(fy) + fr) * 1e-5f + 1e-20f;
+  std::size_t tested = 0;
+  // The entries of [b, e) that may reach, then the rows of each.
+  const auto run = [&](std::uint32_t b, std::uint32_t e) {
+    tested += e - b;
+    nearRun(topX.data(), topY.data(), topReach.data(), b, e, fx, fy, ours, [&](std::uint32_t at) {
+      tested += rowBegin[at + 1] - rowBegin[at];
+      nearRun(x.data(), y.data(), reach.data(), rowBegin[at], rowBegin[at + 1], fx, fy, ours,
+              [&](std::uint32_t row) { out.push_back(node[row]); });
+    });
+  };
+  const auto entries = static_cast<std::uint32_t>(topX.size());
+  if (cell > 0.0) {
+    // The cells a near entry can have its centre in, with room for every rounding, as TopLevel::near.
+    const double span = (double(widestTop) + within) * 1.001 +
+                        (std::fabs(qx) + std::fabs(qy) + within + widestTop) * 1e-4 + 1.0;
+    const std::int64_t x0 = cellOf(qx - span, cell), x1 = cellOf(qx + span, cell);
+    const std::int64_t y0 = cellOf(qy - span, cell), y1 = cellOf(qy + span, cell);
+    if (columns > 0) {
+      // A column's cells hold consecutive entries: the cell table gives the run of each.
+      const std::int64_t c0 = std::max(x0, firstColumn), c1 = std::min(x1, firstColumn + columns - 1);
+      const std::int64_t r0 = std::max(y0, firstRow), r1 = std::min(y1, firstRow + rows - 1);
+      if (r0 <= r1) {
+        for (std::int64_t cx = c0; cx <= c1; ++cx) {
+          const std::size_t at = std::size_t((cx - firstColumn) * rows);
+          run(cellStart[at + std::size_t(r0 - firstRow)], cellStart[at + std::size_t(r1 - firstRow) + 1]);
+        }
+      }
+      return tested;
+    }
+    if (x1 - x0 < 8) {
+      // A column's cells have consecutive keys: one search finds its first entry.
+      for (std::int64_t cx = x0; cx <= x1; ++cx) {
+        const auto b = std::lower_bound(keys.begin(), keys.end(), cellKey(cx, y0));
+        const auto e = std::upper_bound(b, keys.end(), cellKey(cx, y1));
+        run(static_cast<std::uint32_t>(b - keys.begin()), static_cast<std::uint32_t>(e - keys.begin()));
+      }
+      return tested;
+    }
+  }
+  run(0, entries);
+  return tested;
+}
+
+// Lays out queryLayout_ from the top level, its grid and the pool's links.
+void SphereTree::layOutForQueries() {
+  QueryLayout& t = queryLayout_;
+  for (auto* v : {&t.topX, &t.topY, &t.topReach, &t.x, &t.y, &t.reach}) v->clear();
+  t.keys.clear();
+  t.rowBegin.clear();
+  t.node.clear();
+  t.cell = top_.cell;
+  t.widestTop = 0.0f;
+  const auto entry = [&](std::uint32_t top, std::uint64_t key) {
+    const SphereNode& s = spheres_[top];
+    t.keys.push_back(key);
+    t.topX.push_back(s.x);
+    t.topY.push_back(s.y);
+    t.topReach.push_back(widenedReach(s.x, s.y, s.radius));
+    t.widestTop = std::max(t.widestTop, t.topReach.back());
+    t.rowBegin.push_back(static_cast<std::uint32_t>(t.node.size()));
+    const auto row = [&](std::uint32_t n) {
+      const SphereNode& r = spheres_[n];
+      t.x.push_back(r.x);
+      t.y.push_back(r.y);
+      t.reach.push_back(widenedReach(r.x, r.y, r.radius));
+      t.node.push_back(n);
+    };
+    // An entry that holds circles itself (a leaf waiting at the top) is its own row: the walk then reads
+    // its circles as well as whatever lies below it.
+    if (s.itemCount > 0) {
+      row(top);
+      return;
+    }
+    for (std::uint32_t c = s.firstChild; c != kNoIndex; c = spheres_[c].nextSibling) row(c);
+  };
+  if (t.cell > 0.0) {
+    // The grid holds every entry, in key order; spheres that left the top since it was built are skipped.
+    for (std::size_t i = 0; i < top_.cellKeys.size(); ++i) {
+      const std::uint32_t n = top_.cellNodes[i];
+      if (n < topIndex_.size() && topIndex_[n] != kNoIndex) entry(n, top_.cellKeys[i]);
+    }
+  } else {
+    for (const std::uint32_t n : top_.node) entry(n, 0);
+  }
+  t.rowBegin.push_back(static_cast<std::uint32_t>(t.node.size()));
+  t.columns = t.rows = 0;
+  t.cellStart.clear();
+  if (t.cell > 0.0 && !t.keys.empty()) {
+    // A cell table over the span of the entries' cells, unless they are spread too thin for it to pay.
+    const auto column = [](std::uint64_t key) { return std::int64_t(key >> 32) - std::int64_t{0x80000000}; };
+    const auto row = [](std::uint64_t key) {
+      return std::int64_t(key & 0xffffffffu) - std::int64_t{0x80000000};
+    };
+    std::int64_t r0 = row(t.keys[0]), r1 = r0;
+    for (const std::uint64_t key : t.keys) r0 = std::min(r0, row(key)), r1 = std::max(r1, row(key));
+    const std::int64_t c0 = column(t.keys.front()), c1 = column(t.keys.back());
+    const double cells = double(c1 - c0 + 1) * double(r1 - r0 + 1);
+    if (cells <= 4.0 * double(t.keys.size()) + 4096.0) {
+      t.firstColumn = c0, t.firstRow = r0, t.columns = c1 - c0 + 1, t.rows = r1 - r0 + 1;
+      t.cellStart.assign(std::size_t(t.columns * t.rows) + 1, 0);
+      // Counts, then each cell's first entry: entries come in key order, which is the table's order.
+      for (const std::uint64_t key : t.keys)
+        ++t.cellStart[std::size_t((column(key) - c0) * t.rows + (row(key) - r0)) + 1];
+      for (std::size_t c = 1; c < t.cellStart.size(); ++c) t.cellStart[c] += t.cellStart[c - 1];
+    }
+  }
+  t.version = contentVersion();
 }
 
 namespace {
@@ -225,7 +373,7 @@ IndexStats SphereTree::stats() const {
       recompute_.capacityBytes() + sphereStack_.capacity() * 4 + cullStack_.capacity() * sizeof(CullEntry) +
       scratchIds_.capacity() * sizeof(ItemId) + repackScratch_.capacity() * sizeof(ItemSlot) + view_.bytes() +
       viewItems_.bytes() + pair_view::scratchBytes(viewWalk_) + parts_.bytes() + topChildren_.capacity() * 4 +
-      childBelow_.capacity() * sizeof(Below) + partRuns_.capacity() * sizeof(PartRun);
+      childBelow_.capacity() * sizeof(Below) + partRuns_.capacity() * sizeof(PartRun) + queryLayout_.bytes();
   return s;
 }
 
@@ -254,6 +402,9 @@ void SphereTree::extra(ExtraCounters& out) const {
   out.push_back({"regrouped_super_spheres", double(regroups_)});
   out.push_back({"regroups_passed_over", double(regroupsPassed_)});
   out.push_back({"top_level_grid", top_.cell > 0.0 ? 1.0 : 0.0});
+  const bool laidOut = queryLayout_.version == contentVersion();
+  out.push_back({"query_layout_current", laidOut ? 1.0 : 0.0});
+  out.push_back({"query_layout_cell_table", laidOut && queryLayout_.columns > 0 ? 1.0 : 0.0});
 }
 
 NodeInfo SphereTree::nodeInfo(std::uint32_t n, int depth) const {
@@ -638,6 +789,7 @@ void SphereTree::doMaintain() {
   // Moved-out slices are reclaimed once they hold a fifth of the array: amortised O(1) per move.
   if (slots_.size() > slotsInUse_ + slotsInUse_ / 4 + 1024) repackSlices();
   top_.index(topCellSize());
+  layOutForQueries();
 }
 
 }  // namespace sphere_tree

@@ -183,6 +183,39 @@ struct TopLevel {
   static constexpr std::size_t kIndexFrom = 64;
 };
 
+/// The top two levels laid out for the queries after each maintain(): the top-level entries in the order
+/// of the top level's grid cells, each with its bound and its rows: its children's bounds (or, when the
+/// entry holds circles itself, its own). A query finds each grid column's near entries through a table of
+/// the cells' first entries (or, where the cells are spread too thin for one, a search per column), tests
+/// them and their rows side by side in vector lanes, and starts its walk from the rows it keeps, instead of reaching each bound through the entry table and the sibling links of the
+/// pool. Valid while the tree is as it was laid out (the content version it was laid out at). Every bound
+/// carries its share of TopLevel::near's widening (`reach`), so that nothing an exact test keeps is dropped.
+struct QueryLayout {
+  double cell = 0.0;                           ///< the top level's grid cell; 0 when there is none
+  float widestTop = 0.0f;                      ///< largest top-level reach
+  std::vector<std::uint64_t> keys;             ///< by entry: its cell key, ascending (all 0 without a grid)
+  std::int64_t firstColumn = 0, firstRow = 0;  ///< the lowest cell the entries' centres lie in
+  std::int64_t columns = 0, rows = 0;          ///< cells the entries' centres span; 0 without cellStart
+  std::vector<std::uint32_t> cellStart;        ///< by cell of that span, column by column: its first entry
+  std::vector<float> topX, topY;               ///< by entry: bound centre
+  std::vector<float> topReach;                 ///< by entry: widened bound radius
+  std::vector<std::uint32_t> rowBegin;         ///< by entry: its first row; the row count at the end
+  std::vector<float> x, y;                     ///< by row: bound centre
+  std::vector<float> reach;                    ///< by row: widened bound radius
+  std::vector<std::uint32_t> node;             ///< by row: its sphere
+  std::uint64_t version = ~std::uint64_t{0};   ///< content version it was laid out at
+  /// Bytes held.
+  std::size_t bytes() const {
+    return keys.capacity() * 8 +
+           (cellStart.capacity() + topX.capacity() + topY.capacity() + topReach.capacity() +
+            rowBegin.capacity() + x.capacity() + y.capacity() + reach.capacity() + node.capacity()) *
+               4;
+  }
+  /// Sets `out` to the spheres of the rows whose bound may lie within `within` of (qx, qy), below the
+  /// entries whose bound may. Returns how many bounds were tested, entries and rows.
+  std::size_t near(double qx, double qy, double within, std::vector<std::uint32_t>& out) const;
+};
+
 /// The sphere tree.
 class SphereTree final : public SpatialIndex {
  public:
@@ -273,6 +306,7 @@ class SphereTree final : public SpatialIndex {
   void linkSphere(std::uint32_t child, std::uint32_t parent);
   void unlinkSphere(std::uint32_t child);
   void syncTop(std::uint32_t n);
+  void layOutForQueries();
   Disc discOf(std::uint32_t n) const { return {spheres_[n].x, spheres_[n].y, spheres_[n].radius}; }
   double limitOf(int level) const;
   void setBound(std::uint32_t n, const Disc& d);
@@ -347,6 +381,7 @@ class SphereTree final : public SpatialIndex {
   std::vector<std::uint32_t> topIndex_;  // sphere -> its entry in top_ (kNoIndex below the top)
   std::vector<std::uint8_t> topKeep_;    // scratch of TopLevel::near
   std::vector<std::uint32_t> topNear_;   // its result
+  QueryLayout queryLayout_;              // the top two levels as the queries read them
   std::vector<CullEntry> cullStack_;
   std::vector<ItemId> scratchIds_;
   LargeVector<ItemSlot> repackScratch_;

@@ -300,6 +300,7 @@ void SphereTree::doBuild(std::span<const Item> items) {
   }
   repackSlices();
   top_.index(topCellSize());
+  layOutForQueries();
 }
 
 // One level of the bulk build: `current` holds item indices into `items` (level 1) or super-spheres (above);

@@ -34,15 +34,19 @@ TopScratch& topScratch() {
 
 // How tree_walk walks the sphere tree: the super-spheres are bounding circles, the circles the root holds
 // directly are tested by every query, and the top-level spheres are the walk's roots. Given the query's
-// bounding disc, and away from a trace, the top level is read in vector lanes: only the spheres near the
-// disc are walked, and the others count as visited, as they were tested.
+// bounding disc, and away from a trace, the top level is found through its grid and read in vector lanes:
+// only the spheres near the disc are walked, and the others count as visited, as they were tested. Away
+// from per-node figures too, and while the query layout is current, the walk starts one level lower, from
+// the near rows of the layout (the near top-level spheres' children, tested side by side).
 class SphereTree::Walkable {
  public:
   using Ref = std::uint32_t;
   // A super-sphere has many children and a query prunes most of them: test them before they are pushed.
   static constexpr bool kTestChildrenAtParent = true;
-  Walkable(const SphereTree& tree, QueryContext& ctx, std::optional<Disc> around)
-      : tree_(tree), ctx_(ctx), around_(around) {}
+  // `fromLayout`: whether the walk may start from the query layout's rows. A first-hit ray may not: it
+  // tests a top-level sphere's children only once its walk gets there, and stops before most of them.
+  Walkable(const SphereTree& tree, QueryContext& ctx, std::optional<Disc> around, bool fromLayout = true)
+      : tree_(tree), ctx_(ctx), around_(around), fromLayout_(fromLayout) {}
   bool empty() const { return tree_.spheres_[kRoot].firstChild == kNoIndex; }
   template <class F>
   void forEachRoot(F&& f) const {
@@ -51,6 +55,14 @@ class SphereTree::Walkable {
       return;
     }
     TopScratch& top = topScratch();
+    if (fromLayout_ && !ctx_.detail && tree_.queryLayout_.version == tree_.contentVersion()) {
+      // Away from per-node figures, the top two levels are read from the query layout: the walk starts
+      // from the rows near the disc, and the bounds tested on the way count as visited.
+      const std::size_t tested = tree_.queryLayout_.near(around_->x, around_->y, around_->r, top.near);
+      ctx_.counters.nodesVisited += tested - top.near.size();
+      for (const std::uint32_t c : top.near) f(c);
+      return;
+    }
     const std::size_t tested =
         tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_, top.keep, top.near);
     ctx_.counters.nodesVisited += tested - top.near.size();
@@ -82,6 +94,7 @@ class SphereTree::Walkable {
   const SphereTree& tree_;
   QueryContext& ctx_;
   std::optional<Disc> around_;
+  bool fromLayout_;
 };
 
 template <class Shape, class Out>
@@ -152,7 +165,7 @@ void SphereTree::doRayCast(const Segment& segment, std::vector<RayHit>& out, Que
 }
 
 std::optional<RayHit> SphereTree::doRayCastFirst(const Segment& segment, QueryContext& ctx) const {
-  return tree_walk::rayCastFirst(Walkable(*this, ctx, discAround(segment)), ctx, segment);
+  return tree_walk::rayCastFirst(Walkable(*this, ctx, discAround(segment), false), ctx, segment);
 }
 
 void SphereTree::doQueryNearest(Vec2 p, std::uint32_t k, std::vector<NearestHit>& out,

@@ -7,7 +7,8 @@
 // only the tree's walk gives (the Query panel, Step through, the headless report and the claims ask for
 // them). The trees that answer this way declare the `view_queries` parameter that turns it off; the sphere
 // tree does not, since its view lists the top-level spheres flat below the root, which its own walk finds
-// through a grid, and a walk of the view took twice as long.
+// through a grid, and a walk of the view took twice as long: it reads its top two levels from a query
+// layout of its own instead (sphere_tree.hpp).
 
 #include <cstdint>
 #include <string>
