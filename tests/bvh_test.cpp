@@ -781,6 +781,34 @@ TEST_P(BothHierarchies, TraceRecordsTheWalk) {
   EXPECT_GT(prunes, 0u);
 }
 
+// What the Query panel shows: a traced walk adds up to the figures of the same query run untraced, the
+// top level found through its grid included (entered + pruned = nodes visited).
+TEST_P(BothHierarchies, ATracedWalkAddsUpToTheFigures) {
+  auto tree = make(GetParam());
+  Rng rng(43);
+  tree->build(latticeScene(rng, 6000, 12000.0f));
+  for (const Circle query :
+       {Circle{{6000, 6000}, 0.0f}, Circle{{3000, 9000}, 40.0f}, Circle{{50, 50}, 300.0f}}) {
+    std::vector<ItemId> out, tracedOut;
+    QueryDetail detail;
+    QueryContext figures;
+    figures.detail = &detail;
+    tree->queryCircle(query, out, &figures);
+    QueryTrace trace;
+    QueryContext traced;
+    traced.trace = &trace;
+    tree->queryCircle(query, tracedOut, &traced);
+    std::uint64_t entered = 0, pruned = 0;
+    for (const TraceEvent& e : trace.events) {
+      entered += e.kind == TraceEventKind::VisitNode;
+      pruned += e.kind == TraceEventKind::PruneNode;
+    }
+    EXPECT_EQ(tracedOut, out);
+    EXPECT_EQ(traced.counters.nodesVisited, figures.counters.nodesVisited) << query.radius;
+    EXPECT_EQ(entered + pruned, figures.counters.nodesVisited) << query.radius;
+  }
+}
+
 TEST_P(BothHierarchies, PairsInADenseClusterMatchBruteForce) {
   auto tree = make(GetParam());
   auto oracle = make("brute");

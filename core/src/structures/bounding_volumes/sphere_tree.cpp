@@ -93,8 +93,10 @@ void TopLevel::index(double cellSize) {
 }
 
 std::size_t TopLevel::near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
-                           std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out) const {
+                           std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out,
+                           std::vector<std::uint32_t>* dropped) const {
   out.clear();
+  if (dropped) dropped->clear();
   const std::size_t n = size();
   const float fx = float(qx), fy = float(qy), fr = float(reach);
   const float scale = std::fabs(fx) + std::fabs(fy) + fr;
@@ -112,7 +114,10 @@ std::size_t TopLevel::near(double qx, double qy, double reach, const std::vector
     keep.resize(n);
     for (std::size_t i = 0; i < n; ++i) keep[i] = mayReach(x[i], y[i], r[i], fx, fy, fr, scale) ? 1 : 0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (keep[i]) out.push_back(node[i]);
+      if (keep[i])
+        out.push_back(node[i]);
+      else if (dropped)
+        dropped->push_back(node[i]);
     }
     return n;
   }
@@ -121,7 +126,10 @@ std::size_t TopLevel::near(double qx, double qy, double reach, const std::vector
     const std::uint32_t at = sphere < entryOf.size() ? entryOf[sphere] : kNoIndex;
     if (at == kNoIndex) return;
     ++tested;
-    if (mayReach(x[at], y[at], r[at], fx, fy, fr, scale)) out.push_back(sphere);
+    if (mayReach(x[at], y[at], r[at], fx, fy, fr, scale))
+      out.push_back(sphere);
+    else if (dropped)
+      dropped->push_back(sphere);
   };
   // A column's cells have consecutive keys, so one search finds the column's first and a forward read
   // the rest.

@@ -176,9 +176,11 @@ struct TopLevel {
   bool stale() const { return cell > 0.0 && recent.size() > 64 + size() / 16; }
   /// The spheres whose bound may lie within `reach` of (qx, qy), widened far beyond the float rounding and
   /// every exact test's margin, so that nothing an exact test would keep is dropped. `entryOf` maps a
-  /// sphere to its entry (kNoIndex off the top level). Returns how many entries were tested.
+  /// sphere to its entry (kNoIndex off the top level). Returns how many entries were tested; those tested
+  /// and dropped go to `dropped` when it is given (for a trace).
   std::size_t near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
-                   std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out) const;
+                   std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out,
+                   std::vector<std::uint32_t>* dropped = nullptr) const;
   /// Entries from which the grid is used: below, one scan of them all costs a query little.
   static constexpr std::size_t kIndexFrom = 64;
 };
@@ -187,9 +189,10 @@ struct TopLevel {
 /// of the top level's grid cells, each with its bound and its rows: its children's bounds (or, when the
 /// entry holds circles itself, its own). A query finds each grid column's near entries through a table of
 /// the cells' first entries (or, where the cells are spread too thin for one, a search per column), tests
-/// them and their rows side by side in vector lanes, and starts its walk from the rows it keeps, instead of reaching each bound through the entry table and the sibling links of the
-/// pool. Valid while the tree is as it was laid out (the content version it was laid out at). Every bound
-/// carries its share of TopLevel::near's widening (`reach`), so that nothing an exact test keeps is dropped.
+/// them and their rows side by side in vector lanes, and starts its walk from the rows it keeps, instead of
+/// reaching each bound through the entry table and the sibling links of the pool. Valid while the tree is as
+/// it was laid out (the content version it was laid out at). Every bound carries its share of
+/// TopLevel::near's widening (`reach`), so that nothing an exact test keeps is dropped.
 struct QueryLayout {
   double cell = 0.0;                           ///< the top level's grid cell; 0 when there is none
   float widestTop = 0.0f;                      ///< largest top-level reach

@@ -19,7 +19,11 @@ namespace {
 struct TopScratch {
   std::vector<std::uint8_t> keep;
   std::vector<std::uint32_t> near;
+  std::vector<std::uint32_t> dropped;
 };
+
+// Why the top-level scan dropped a sphere, in a trace.
+constexpr const char* kDroppedAtTheTop = "bound does not reach the query's bounding disc (top-level scan)";
 
 TopScratch& topScratch() {
   thread_local TopScratch scratch;
@@ -34,10 +38,11 @@ TopScratch& topScratch() {
 
 // How tree_walk walks the sphere tree: the super-spheres are bounding circles, the circles the root holds
 // directly are tested by every query, and the top-level spheres are the walk's roots. Given the query's
-// bounding disc, and away from a trace, the top level is found through its grid and read in vector lanes:
-// only the spheres near the disc are walked, and the others count as visited, as they were tested. Away
-// from per-node figures too, and while the query layout is current, the walk starts one level lower, from
-// the near rows of the layout (the near top-level spheres' children, tested side by side).
+// bounding disc, the top level is found through its grid and read in vector lanes: only the spheres near
+// the disc are walked, and the others count as visited, as they were tested (a trace records them as
+// pruned, so that its walk adds up to the figures). Away from a trace and per-node figures, and while the
+// query layout is current, the walk starts one level lower, from the near rows of the layout (the near
+// top-level spheres' children, tested side by side).
 class SphereTree::Walkable {
  public:
   using Ref = std::uint32_t;
@@ -50,11 +55,20 @@ class SphereTree::Walkable {
   bool empty() const { return tree_.spheres_[kRoot].firstChild == kNoIndex; }
   template <class F>
   void forEachRoot(F&& f) const {
-    if (!around_ || ctx_.tracing()) {
+    if (!around_) {
       forEachChild(kRoot, f);
       return;
     }
     TopScratch& top = topScratch();
+    if (ctx_.tracing()) {
+      // The walk the figures count, with each top-level sphere the scan tested and dropped in the trace.
+      const std::size_t tested = tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_,
+                                                 top.keep, top.near, &top.dropped);
+      ctx_.counters.nodesVisited += tested - top.near.size();
+      for (const std::uint32_t c : top.dropped) ctx_.prune(tree_.nodeInfo(c, 0), kDroppedAtTheTop);
+      for (const std::uint32_t c : top.near) f(c);
+      return;
+    }
     if (fromLayout_ && !ctx_.detail && tree_.queryLayout_.version == tree_.contentVersion()) {
       // Away from per-node figures, the top two levels are read from the query layout: the walk starts
       // from the rows near the disc, and the bounds tested on the way count as visited.
