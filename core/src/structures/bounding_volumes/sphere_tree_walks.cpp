@@ -60,26 +60,23 @@ class SphereTree::Walkable {
       return;
     }
     TopScratch& top = topScratch();
-    if (ctx_.tracing()) {
-      // The walk the figures count, with each top-level sphere the scan tested and dropped in the trace.
-      const std::size_t tested = tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_,
-                                                 top.keep, top.near, &top.dropped);
-      ctx_.counters.nodesVisited += tested - top.near.size();
-      for (const std::uint32_t c : top.dropped) ctx_.prune(tree_.nodeInfo(c, 0), kDroppedAtTheTop);
-      for (const std::uint32_t c : top.near) f(c);
-      return;
-    }
-    if (fromLayout_ && !ctx_.detail && tree_.queryLayout_.version == tree_.contentVersion()) {
-      // Away from per-node figures, the top two levels are read from the query layout: the walk starts
-      // from the rows near the disc, and the bounds tested on the way count as visited.
+    if (fromLayout_ && !ctx_.tracing() && !ctx_.detail &&
+        tree_.queryLayout_.version == tree_.contentVersion()) {
+      // Away from a trace and per-node figures, the top two levels are read from the query layout: the
+      // walk starts from the rows near the disc, and the bounds tested on the way count as visited.
       const std::size_t tested = tree_.queryLayout_.near(around_->x, around_->y, around_->r, top.near);
       ctx_.counters.nodesVisited += tested - top.near.size();
       for (const std::uint32_t c : top.near) f(c);
       return;
     }
+    // A trace records each top-level sphere the scan tested and dropped, so that it adds up to the figures.
+    std::vector<std::uint32_t>* dropped = ctx_.tracing() ? &top.dropped : nullptr;
     const std::size_t tested =
-        tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_, top.keep, top.near);
+        tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_, top.keep, top.near, dropped);
     ctx_.counters.nodesVisited += tested - top.near.size();
+    if (dropped) {
+      for (const std::uint32_t c : *dropped) ctx_.prune(tree_.nodeInfo(c, 0), kDroppedAtTheTop);
+    }
     for (const std::uint32_t c : top.near) f(c);
   }
   template <class F>
