@@ -13,8 +13,10 @@
 // half as much room again, and the array is repacked depth first when moved-out slices take a fifth of it.
 //
 // This header is internal: it is shared by sphere_tree.cpp (mutation), sphere_tree_placement.cpp (queues,
-// placement, build) and sphere_tree_walks.cpp (queries, view cull, pairs, validation).
+// placement, build), sphere_tree_top_level.cpp (the top level, its grid and the query layout) and
+// sphere_tree_walks.cpp (queries, view cull, pairs, validation).
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -145,12 +147,19 @@ Disc enclosingPair(const Disc& a, const Disc& b);
 /// Whether circle `inner` lies inside `outer`, compared in double.
 bool discContains(const Disc& outer, const Disc& inner);
 
+/// A bound's radius grown by its share of the widening the top-level tests allow (far beyond the float
+/// rounding and every exact test's margin): with the query's share (queryShare) the test is one comparison.
+inline float widenedReach(float x, float y, float radius) {
+  return radius * 1.00001f + (std::fabs(x) + std::fabs(y)) * 1e-5f;
+}
+
 /// The root's children side by side. The seed keeps the top level as a plain list, which every query and
 /// every placement scans whole: its bounds are kept in arrays a loop reads in vector lanes, and once the
 /// list is long (thousands of top-level spheres at a million circles) a grid over their centres, rebuilt
 /// each maintain(), finds the few near a point; entries changed since then are tested from a short list.
 struct TopLevel {
-  std::vector<float> x, y, r;            ///< bound centres and radii
+  std::vector<float> x, y;               ///< bound centres
+  std::vector<float> reach;              ///< bound radii, widened (widenedReach)
   std::vector<std::uint32_t> node;       ///< the sphere of each entry
   std::vector<std::uint64_t> cellKeys;   ///< the grid: cell of each indexed sphere, sorted
   std::vector<std::uint32_t> cellNodes;  ///< the sphere beside each cell key
@@ -158,29 +167,31 @@ struct TopLevel {
   std::vector<std::uint8_t> changed;     ///< by sphere: 1 while in `recent`
   std::vector<std::pair<std::uint64_t, std::uint32_t>> sorting;  ///< index()'s scratch, kept between calls
   double cell = 0.0;                                             ///< grid cell size; 0 while there is no grid
-  float indexedMaxRadius = 0.0f;  ///< largest radius among the spheres the grid holds
+  float indexedWidest = 0.0f;  ///< largest reach among the spheres the grid holds
   /// Entries.
   std::size_t size() const { return node.size(); }
   /// Bytes held.
   std::size_t bytes() const {
-    return (x.capacity() + y.capacity() + r.capacity() + node.capacity() + cellNodes.capacity() +
+    return (x.capacity() + y.capacity() + reach.capacity() + node.capacity() + cellNodes.capacity() +
             recent.capacity()) *
                4 +
            cellKeys.capacity() * 8 + changed.capacity() + sorting.capacity() * sizeof(sorting[0]);
   }
+  /// Gives sphere n the bound (x, y, radius): a new entry when `at` is kNoIndex (`at` then names it).
+  void place(std::uint32_t& at, std::uint32_t n, float bx, float by, float radius);
+  /// Removes entry `at`; the last entry fills the hole. Returns the sphere now at `at`, or kNoIndex.
+  std::uint32_t removeAt(std::uint32_t at);
   /// Notes that sphere n's entry was added or its bound changed.
   void noteChanged(std::uint32_t n);
   /// Builds the grid over the current entries (none below kIndexFrom entries).
   void index(double cellSize);
   /// Whether the list of changed entries has grown long enough that the grid should be built again.
   bool stale() const { return cell > 0.0 && recent.size() > 64 + size() / 16; }
-  /// The spheres whose bound may lie within `reach` of (qx, qy), widened far beyond the float rounding and
-  /// every exact test's margin, so that nothing an exact test would keep is dropped. `entryOf` maps a
-  /// sphere to its entry (kNoIndex off the top level). Returns how many entries were tested; those tested
-  /// and dropped go to `dropped` when it is given (for a trace).
-  std::size_t near(double qx, double qy, double reach, const std::vector<std::uint32_t>& entryOf,
-                   std::vector<std::uint8_t>& keep, std::vector<std::uint32_t>& out,
-                   std::vector<std::uint32_t>* dropped = nullptr) const;
+  /// The spheres whose bound may lie within `within` of (qx, qy), widened so that nothing an exact test
+  /// would keep is dropped. `entryOf` maps a sphere to its entry (kNoIndex off the top level). Returns how
+  /// many entries were tested; those tested and dropped go to `dropped` when it is given (for a trace).
+  std::size_t near(double qx, double qy, double within, const std::vector<std::uint32_t>& entryOf,
+                   std::vector<std::uint32_t>& out, std::vector<std::uint32_t>* dropped = nullptr) const;
   /// Entries from which the grid is used: below, one scan of them all costs a query little.
   static constexpr std::size_t kIndexFrom = 64;
 };
@@ -191,8 +202,8 @@ struct TopLevel {
 /// the cells' first entries (or, where the cells are spread too thin for one, a search per column), tests
 /// them and their rows side by side in vector lanes, and starts its walk from the rows it keeps, instead of
 /// reaching each bound through the entry table and the sibling links of the pool. Valid while the tree is as
-/// it was laid out (the content version it was laid out at). Every bound carries its share of
-/// TopLevel::near's widening (`reach`), so that nothing an exact test keeps is dropped.
+/// it was laid out (the content version it was laid out at). Every bound is widened as the top level's
+/// (widenedReach), so that nothing an exact test keeps is dropped.
 struct QueryLayout {
   double cell = 0.0;                           ///< the top level's grid cell; 0 when there is none
   float widestTop = 0.0f;                      ///< largest top-level reach
@@ -382,7 +393,6 @@ class SphereTree final : public SpatialIndex {
   std::vector<std::uint32_t> sphereStack_;
   TopLevel top_;                         // the root's children
   std::vector<std::uint32_t> topIndex_;  // sphere -> its entry in top_ (kNoIndex below the top)
-  std::vector<std::uint8_t> topKeep_;    // scratch of TopLevel::near
   std::vector<std::uint32_t> topNear_;   // its result
   QueryLayout queryLayout_;              // the top two levels as the queries read them
   std::vector<CullEntry> cullStack_;

@@ -203,7 +203,7 @@ SphereTree::Home SphereTree::findHome(const Disc& x, std::uint32_t self, int tar
   // grows to take x stays within its limit only that close).
   sphereStack_.clear();
   if (top_.stale()) top_.index(topCellSize());
-  top_.near(x.x, x.y, reach, topIndex_, topKeep_, topNear_);
+  top_.near(x.x, x.y, reach, topIndex_, topNear_);
   for (const std::uint32_t c : topNear_) consider(c);
   while (!sphereStack_.empty()) {
     const std::uint32_t n = sphereStack_.back();

@@ -17,7 +17,6 @@ namespace {
 // Scratch of TopLevel::near for the queries: one per thread, so that queries stay const and re-entrant
 // without allocating each time.
 struct TopScratch {
-  std::vector<std::uint8_t> keep;
   std::vector<std::uint32_t> near;
   std::vector<std::uint32_t> dropped;
 };
@@ -72,7 +71,7 @@ class SphereTree::Walkable {
     // A trace records each top-level sphere the scan tested and dropped, so that it adds up to the figures.
     std::vector<std::uint32_t>* dropped = ctx_.tracing() ? &top.dropped : nullptr;
     const std::size_t tested =
-        tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_, top.keep, top.near, dropped);
+        tree_.top_.near(around_->x, around_->y, around_->r, tree_.topIndex_, top.near, dropped);
     ctx_.counters.nodesVisited += tested - top.near.size();
     if (dropped) {
       for (const std::uint32_t c : *dropped) ctx_.prune(tree_.nodeInfo(c, 0), kDroppedAtTheTop);
